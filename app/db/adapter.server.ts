@@ -1,0 +1,28 @@
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+
+export type DatabaseKind = "sqlite" | "postgresql";
+
+/** The embedded default, relative to the working directory. */
+export const DEFAULT_DATABASE_URL = "file:./data/referral-bridge.sqlite";
+
+export function databaseKind(url: string): DatabaseKind {
+  if (/^postgres(ql)?:\/\//i.test(url)) return "postgresql";
+  if (url.startsWith("file:")) return "sqlite";
+  throw new Error(
+    `DATABASE_URL must start with "file:" (SQLite) or "postgresql://" (PostgreSQL); got "${url.split(":")[0]}:..."`,
+  );
+}
+
+/** The driver adapter factory for a DATABASE_URL, shared by the app and the Prisma CLI. */
+export function createAdapter(url: string) {
+  if (databaseKind(url) === "postgresql") {
+    return new PrismaPg({ connectionString: url });
+  }
+  return new PrismaBetterSQLite3({ url: url.slice("file:".length) });
+}
+
+/** The schema file that matches the database kind. */
+export function schemaPath(url: string): string {
+  return databaseKind(url) === "postgresql" ? "prisma/postgresql/schema.prisma" : "prisma/schema.prisma";
+}

@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { DEFAULT_DATABASE_URL, databaseKind } from "./db/adapter.server";
+
+/**
+ * Development and the demo run with these; production refuses to start
+ * without real values (see `parseEnv`).
+ */
+export const DEVELOPMENT_DEFAULTS = {
+  SHOPIFY_API_KEY: "referral-bridge-dev-key",
+  SHOPIFY_API_SECRET: "referral-bridge-dev-secret",
+  SHOPIFY_APP_URL: "http://localhost:3000",
+  // 32 bytes of plain text, base64. Only ever accepted outside production.
+  CREDENTIALS_KEY: "ZGV2ZWxvcG1lbnQta2V5LW5vdC1mb3ItcHJvZC11c2U=",
+} as const;
+
+export const DEFAULT_SCOPES = "read_orders,read_customers,write_customers";
+
+const base64Key = z
+  .string()
+  .refine((v) => Buffer.from(v, "base64").length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(v), {
+    message: "must be 32 random bytes in base64 (create one with: openssl rand -base64 32)",
+  });
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  SHOPIFY_API_KEY: z.string().min(1, "must be the app's client id from the Partner Dashboard"),
+  SHOPIFY_API_SECRET: z.string().min(1, "must be the app's client secret from the Partner Dashboard"),
+  SHOPIFY_APP_URL: z.url({ message: "must be the public https URL the app is served on" }),
+  SCOPES: z
+    .string()
+    .regex(/^[a-z_]+(,[a-z_]+)*$/, "must be a comma-separated list of access scopes, e.g. read_orders,read_customers")
+    .default(DEFAULT_SCOPES),
+  SHOP_CUSTOM_DOMAIN: z.string().optional(),
+  DATABASE_URL: z
+    .string()
+    .default(DEFAULT_DATABASE_URL)
+    .refine(
+      (v) => {
+        try {
+          databaseKind(v);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'must start with "file:" (SQLite) or "postgresql://" (PostgreSQL)' },
+    ),
+  CREDENTIALS_KEY: base64Key,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  WORKER_IN_PROCESS: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The environment is not valid:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+const REQUIRED_IN_PRODUCTION = ["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "CREDENTIALS_KEY"] as const;
+
+/** Checks a whole environment at once and reports every problem, one line each. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const production = source.NODE_ENV === "production";
+  const input: Record<string, string | undefined> = { ...source };
+  const problems: string[] = [];
+  for (const name of REQUIRED_IN_PRODUCTION) {
+    if (input[name]) continue;
+    if (production) problems.push(`${name} is missing; production needs a real value`);
+    else input[name] = DEVELOPMENT_DEFAULTS[name];
+  }
+  if (production && input.CREDENTIALS_KEY === DEVELOPMENT_DEFAULTS.CREDENTIALS_KEY) {
+    problems.push("CREDENTIALS_KEY is the development key; production needs its own secret key");
+  }
+  for (const [key, value] of Object.entries(input)) if (value === "") delete input[key];
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const name = issue.path.join(".");
+      if (!problems.some((p) => p.startsWith(`${name} `))) problems.push(`${name} ${issue.message}`);
+    }
+  }
+  if (problems.length > 0) throw new EnvError(problems);
+  return result.data!;
+}
+
+let cached: Env | undefined;
+
+/** The checked environment of this process (checked once, at first use during boot). */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

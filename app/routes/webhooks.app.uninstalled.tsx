@@ -1,0 +1,12 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { handleAppUninstalled } from "../referrals/lifecycle.server";
+import { authenticate } from "../shopify.server";
+import prisma from "../db.server";
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop, session, topic } = await authenticate.webhook(request);
+  // The session may already be gone when Shopify retries this webhook; the
+  // handler is idempotent either way.
+  await handleAppUninstalled(prisma, { shop, hadSession: Boolean(session), topic });
+  return new Response();
+};

@@ -1,0 +1,22 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["build/", "public/build/", "node_modules/", "data/", "test-artifacts/", ".cache/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly" },
+    },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    files: ["extensions/**/assets/*.js"],
+    languageOptions: {
+      globals: { window: "readonly", document: "readonly", localStorage: "readonly", fetch: "readonly", navigator: "readonly", location: "readonly", setTimeout: "readonly", clearTimeout: "readonly" },
+    },
+  },
+);

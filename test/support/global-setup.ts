@@ -1,0 +1,27 @@
+import { rmSync } from "node:fs";
+import type { TestProject } from "vitest/node";
+import { startThrowawayPostgres } from "../../scripts/throwaway-postgres";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    postgresServerUrl: string;
+    sqliteFolder: string;
+  }
+}
+
+// TEST_DATABASE=postgresql runs every suite on a private PostgreSQL cluster.
+export default async function setup(project: TestProject) {
+  const sqliteFolder = `data/test/run-${process.pid}`;
+  project.provide("sqliteFolder", sqliteFolder);
+  const removeFiles = () => rmSync(sqliteFolder, { recursive: true, force: true });
+  if (process.env.TEST_DATABASE !== "postgresql") {
+    project.provide("postgresServerUrl", "");
+    return removeFiles;
+  }
+  const pg = await startThrowawayPostgres();
+  project.provide("postgresServerUrl", pg.url);
+  return () => {
+    pg.stop();
+    removeFiles();
+  };
+}

@@ -1,0 +1,16 @@
+import prisma from "../../app/db.server";
+import { TEST_SHOP } from "./shopify-requests";
+
+/** Stores an offline session for a shop, as OAuth would have. */
+export async function installShop(shop = TEST_SHOP): Promise<void> {
+  await prisma.session.create({
+    data: {
+      id: `offline_${shop}`,
+      shop,
+      state: "installed",
+      isOnline: false,
+      scope: "read_orders,read_customers,write_customers",
+      accessToken: "shpat_test_token",
+    },
+  });
+}

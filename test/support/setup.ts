@@ -1,0 +1,37 @@
+import { afterEach, beforeEach, inject, vi } from "vitest";
+import { createTestDatabase } from "./database";
+
+// Every test file gets its own database and the environment of a test run.
+process.env.NODE_ENV = "test";
+process.env.LOG_LEVEL ??= "silent";
+process.env.SHOPIFY_API_KEY = "test-api-key";
+process.env.SHOPIFY_API_SECRET = "test-api-secret";
+process.env.SHOPIFY_APP_URL = "https://referral-bridge.test";
+process.env.WORKER_IN_PROCESS = "false";
+process.env.DATABASE_URL = await createTestDatabase({
+  postgresServerUrl: inject("postgresServerUrl") || undefined,
+  sqliteFolder: inject("sqliteFolder"),
+});
+globalThis.__referralBridgePrisma = undefined;
+
+// A test fails when it writes an unexpected console.error: errors are either
+// asserted on (with expectConsoleError) or they are bugs.
+let errorSpy: ReturnType<typeof vi.spyOn> | undefined;
+let expected = false;
+
+export function expectConsoleError(): void {
+  expected = true;
+}
+
+beforeEach(() => {
+  expected = false;
+  errorSpy = vi.spyOn(console, "error");
+});
+
+afterEach(() => {
+  const calls = errorSpy?.mock.calls ?? [];
+  errorSpy?.mockRestore();
+  if (calls.length > 0 && !expected) {
+    throw new Error(`Unexpected console.error: ${calls.map((call: unknown[]) => call.map(String).join(" ")).join("\n")}`);
+  }
+});
