@@ -3,9 +3,12 @@ import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { startInProcessWorker } from "./jobs/in-process.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
 const RENDER_TIMEOUT_MS = 5000;
+
+startInProcessWorker();
 
 export default async function handleRequest(
   request: Request,

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { action } from "../../app/routes/webhooks.app.uninstalled";
+import { resetDatabase } from "../support/database";
 import { installShop } from "../support/sessions";
 import { routeArgs, signedWebhook, TEST_SHOP } from "../support/shopify-requests";
 
@@ -14,6 +15,8 @@ async function respond(request: Request): Promise<Response> {
 }
 
 describe("webhooks/app/uninstalled", () => {
+  beforeEach(resetDatabase);
+
   it("deletes the shop's sessions and keeps other shops' sessions", async () => {
     await installShop();
     await installShop("other-shop.myshopify.com");

@@ -38,3 +38,14 @@ export async function createTestDatabase(options: { postgresServerUrl?: string; 
   await runScripts(url, migrationScripts("prisma/migrations"));
   return url;
 }
+
+/** Empties every table between tests of one file. */
+export async function resetDatabase(): Promise<void> {
+  const { default: prisma } = await import("../../app/db.server");
+  await prisma.$transaction([
+    prisma.job.deleteMany(),
+    prisma.orderRecord.deleteMany(),
+    prisma.shop.deleteMany(),
+    prisma.session.deleteMany(),
+  ]);
+}

@@ -1,0 +1,18 @@
+import { getEnv } from "../env.server";
+import { appJobContext } from "./context.server";
+import { createWorker, type Worker } from "./worker.server";
+
+declare global {
+  var __referralBridgeWorker: Worker | undefined;
+}
+
+/** Runs the job worker inside the app process unless WORKER_IN_PROCESS=false (then use `npm run worker`). */
+export function startInProcessWorker(): void {
+  if (!getEnv().WORKER_IN_PROCESS || globalThis.__referralBridgeWorker) return;
+  const worker = createWorker(appJobContext());
+  globalThis.__referralBridgeWorker = worker;
+  worker.start();
+  const stop = () => void worker.stop();
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}

@@ -1,0 +1,29 @@
+import type { z } from "zod";
+import type { JobContext } from "./context";
+import { cancelOrderJob } from "./handlers/cancel-order.server";
+import { recordOrderJob } from "./handlers/record-order.server";
+import { refundOrderJob } from "./handlers/refund-order.server";
+import type { JobOutcome } from "./outcome";
+
+export interface JobDefinition<Schema extends z.ZodType> {
+  kind: string;
+  payload: Schema;
+  handle(ctx: JobContext, shop: string, payload: z.infer<Schema>): Promise<JobOutcome>;
+  /** Reflect the job's final failure where the merchant looks (the order's record). */
+  onFailed?(ctx: JobContext, shop: string, payload: z.infer<Schema>, reason: string, attempts: number): Promise<void>;
+  /** Reflect an attempt that will be retried or a pause. */
+  onAttempt?(ctx: JobContext, shop: string, payload: z.infer<Schema>, attempts: number, reason: string): Promise<void>;
+}
+
+export const JOBS = {
+  [recordOrderJob.kind]: recordOrderJob,
+  [cancelOrderJob.kind]: cancelOrderJob,
+  [refundOrderJob.kind]: refundOrderJob,
+} as const;
+
+export type JobKind = keyof typeof JOBS;
+export type JobPayload<K extends JobKind> = z.input<(typeof JOBS)[K]["payload"]>;
+
+export function jobDefinition(kind: string): JobDefinition<z.ZodType> | undefined {
+  return (JOBS as Record<string, JobDefinition<z.ZodType>>)[kind];
+}

@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+/**
+ * The event/record parameters of one order, as attribution builds them and
+ * as the record job stores them (JSON): one schema for both.
+ */
+export const referralEventParamsSchema = z.object({
+  email: z.string(),
+  shortCode: z.string().optional(),
+  couponCode: z.string().optional(),
+  /** Exact decimal text in the shop's currency. */
+  revenue: z.string().optional(),
+  transactionUid: z.string(),
+  ipAddress: z.string().optional(),
+  uid: z.string().optional(),
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  eventData1: z.string().optional(),
+  eventData2: z.string().optional(),
+  isApproved: z.boolean().optional(),
+  /** Marks a test order's new ambassador as a test ambassador. */
+  sandbox: z.boolean().optional(),
+});
+
+export type ReferralEventParams = z.infer<typeof referralEventParamsSchema>;

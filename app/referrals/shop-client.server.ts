@@ -1,0 +1,36 @@
+import type { PrismaClient } from "@prisma/client";
+import { createReferralClient, type ReferralClient } from "../referral-api";
+import { openToken } from "./credentials.server";
+
+export type ShopClient =
+  | { ok: true; client: ReferralClient }
+  | { ok: false; reason: string };
+
+export interface ShopClientOptions {
+  credentialsKey: string;
+  timeoutMs?: number;
+}
+
+/** The referral client of a connected shop, or why there is none. */
+export async function referralClientForShop(
+  db: PrismaClient,
+  shop: string,
+  options: ShopClientOptions,
+): Promise<ShopClient> {
+  const row = await db.shop.findUnique({ where: { shop } });
+  if (!row?.serviceBaseUrl || !row.serviceUsername || !row.serviceTokenSealed) {
+    return { ok: false, reason: "The shop is not connected to the referral service yet (Settings)." };
+  }
+  if (row.connectionStatus === "broken") {
+    return { ok: false, reason: row.connectionError ?? "The shop's referral service credentials need to be renewed." };
+  }
+  return {
+    ok: true,
+    client: createReferralClient({
+      baseUrl: row.serviceBaseUrl,
+      username: row.serviceUsername,
+      token: openToken(row.serviceTokenSealed, options.credentialsKey),
+      timeoutMs: options.timeoutMs,
+    }),
+  };
+}

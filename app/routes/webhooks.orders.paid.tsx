@@ -1,0 +1,3 @@
+import { orderWebhookAction } from "../webhooks/order-webhook-action.server";
+
+export const action = orderWebhookAction;

@@ -1,0 +1,116 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { action as ordersCancelled } from "../../app/routes/webhooks.orders.cancelled";
+import { action as ordersCreate } from "../../app/routes/webhooks.orders.create";
+import { action as ordersPaid } from "../../app/routes/webhooks.orders.paid";
+import { action as refundsCreate } from "../../app/routes/webhooks.refunds.create";
+import { shopifyOrder, shopifyRefund } from "../support/orders";
+import { resetDatabase } from "../support/database";
+import { installShop } from "../support/sessions";
+import { routeArgs, signedWebhook, TEST_SHOP } from "../support/shopify-requests";
+
+type Action = typeof ordersPaid;
+
+async function deliver(action: Action, request: Request): Promise<Response> {
+  try {
+    return await action(routeArgs(request));
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+const referredOrder = (id: number) =>
+  shopifyOrder({ id, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+
+describe("order webhooks", () => {
+  beforeEach(resetDatabase);
+
+  it("stores a job and a queued record for a referred order, and answers 200 without calling the service", async () => {
+    await installShop();
+    const triggeredAt = "2026-11-21T10:00:00.000Z";
+    const response = await deliver(
+      ordersPaid,
+      signedWebhook({ topic: "orders/paid", body: referredOrder(7001), webhookId: "wh-7001", triggeredAt }),
+    );
+
+    expect(response.status).toBe(200);
+    const job = await prisma.job.findFirstOrThrow({ where: { shop: TEST_SHOP } });
+    expect(job).toMatchObject({ kind: "order.record", status: "queued", webhookId: "wh-7001", key: `${TEST_SHOP}:order.record:7001` });
+    expect(job.triggeredAt?.toISOString()).toBe(triggeredAt);
+    expect(JSON.parse(job.payload).event.params).toMatchObject({ shortCode: "ALICE10", transactionUid: "7001" });
+    const record = await prisma.orderRecord.findFirstOrThrow({ where: { shop: TEST_SHOP, orderId: "7001" } });
+    expect(record).toMatchObject({ status: "queued", shortCode: "ALICE10", codeSource: "cart_attribute", revenue: "90.00" });
+  });
+
+  it("collapses duplicate deliveries into one job", async () => {
+    await installShop();
+    const body = referredOrder(7002);
+    for (let i = 0; i < 3; i++) {
+      const response = await deliver(ordersPaid, signedWebhook({ topic: "orders/paid", body, webhookId: `wh-dup-${i}` }));
+      expect(response.status).toBe(200);
+    }
+    expect(await prisma.job.count({ where: { shop: TEST_SHOP } })).toBe(1);
+    expect(await prisma.orderRecord.count({ where: { shop: TEST_SHOP } })).toBe(1);
+  });
+
+  it("refuses a forged delivery with 401 and stores nothing", async () => {
+    await installShop();
+    const response = await deliver(
+      ordersPaid,
+      signedWebhook({ topic: "orders/paid", body: referredOrder(7003), secret: "someone-else" }),
+    );
+    expect(response.status).toBe(401);
+    expect(await prisma.job.count()).toBe(0);
+  });
+
+  it("answers 200 for a shop without a session and queues nothing", async () => {
+    const response = await deliver(ordersPaid, signedWebhook({ topic: "orders/paid", body: referredOrder(7004) }));
+    expect(response.status).toBe(200);
+    expect(await prisma.job.count()).toBe(0);
+    expect(await prisma.orderRecord.count()).toBe(0);
+  });
+
+  it("answers 400 with the reason to a signed body that is not an order", async () => {
+    await installShop();
+    const response = await deliver(ordersPaid, signedWebhook({ topic: "orders/paid", body: { name: "#1", email: 5 } }));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/Malformed payload: .*id/);
+    expect(await prisma.job.count()).toBe(0);
+  });
+
+  it("keeps a skipped record, without a job, for an order with no code", async () => {
+    await installShop();
+    await deliver(ordersPaid, signedWebhook({ topic: "orders/paid", body: shopifyOrder({ id: 7005 }) }));
+    expect(await prisma.job.count()).toBe(0);
+    expect(await prisma.orderRecord.findFirstOrThrow({ where: { orderId: "7005" } })).toMatchObject({
+      status: "skipped",
+      statusReason: "No referral code or coupon on the order",
+    });
+  });
+
+  it("acts on orders/create only when the shop chose it", async () => {
+    await installShop();
+    await deliver(ordersCreate, signedWebhook({ topic: "orders/create", body: referredOrder(7006) }));
+    expect(await prisma.job.count()).toBe(0);
+
+    await prisma.shop.create({ data: { shop: TEST_SHOP, trigger: "orders_create" } });
+    await deliver(ordersCreate, signedWebhook({ topic: "orders/create", body: referredOrder(7006) }));
+    await deliver(ordersPaid, signedWebhook({ topic: "orders/paid", body: referredOrder(7007) }));
+    expect((await prisma.job.findMany()).map((j) => j.key)).toEqual([`${TEST_SHOP}:order.record:7006`]);
+  });
+
+  it("queues a cancellation and each refund once", async () => {
+    await installShop();
+    const order = referredOrder(7008);
+    const refund = shopifyRefund(7008, ["30.00"]);
+    await deliver(ordersCancelled, signedWebhook({ topic: "orders/cancelled", body: order }));
+    await deliver(ordersCancelled, signedWebhook({ topic: "orders/cancelled", body: order }));
+    await deliver(refundsCreate, signedWebhook({ topic: "refunds/create", body: refund }));
+    await deliver(refundsCreate, signedWebhook({ topic: "refunds/create", body: refund }));
+
+    const jobs = await prisma.job.findMany({ orderBy: { kind: "asc" } });
+    expect(jobs.map((j) => j.kind)).toEqual(["order.cancel", "order.refund"]);
+    expect(JSON.parse(jobs[1]!.payload)).toEqual({ orderId: "7008", refundId: String(refund.id), amount: "30.00" });
+  });
+});

@@ -1,0 +1,96 @@
+// The order pipeline wired to a real sandbox service and the test database,
+// with a clock the test moves.
+import prisma from "../../app/db.server";
+import { getEnv } from "../../app/env.server";
+import type { JobContext } from "../../app/jobs/context";
+import { createWorker } from "../../app/jobs/worker.server";
+import { createLogger } from "../../app/logger.server";
+import { sealToken } from "../../app/referrals/credentials.server";
+import { referralClientForShop } from "../../app/referrals/shop-client.server";
+import { startSandbox, type SandboxHandle } from "../../sandbox/server";
+import { TEST_SHOP } from "./shopify-requests";
+
+export { SEED } from "../../sandbox/seed";
+
+export function startTestSandbox(): Promise<SandboxHandle> {
+  return startSandbox({ port: 0, quiet: true, timeScale: 0.001 });
+}
+
+export async function connectShop(
+  sandbox: SandboxHandle,
+  options: { shop?: string; token?: string; campaignUids?: string; scope?: string; approval?: string; trigger?: string } = {},
+): Promise<void> {
+  const { shop = TEST_SHOP, token = sandbox.token, ...settings } = options;
+  const data = {
+    serviceBaseUrl: sandbox.baseUrl,
+    serviceUsername: sandbox.username,
+    serviceTokenSealed: sealToken(token, getEnv().CREDENTIALS_KEY),
+    companyName: "Demo Outfitters",
+    connectionStatus: "connected",
+    campaignUids: "1001",
+    ...settings,
+  };
+  await prisma.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });
+}
+
+export interface TestPipeline {
+  ctx: JobContext;
+  advance(ms: number): void;
+  /** Runs every due job, like a worker would. */
+  drain(): Promise<number>;
+}
+
+export function testPipeline(options: { timeoutMs?: number } = {}): TestPipeline {
+  // Real time plus what the test skipped ahead.
+  let offset = 0;
+  const ctx: JobContext = {
+    db: prisma,
+    logger: createLogger({ level: "silent" }),
+    clientForShop: (shop) =>
+      referralClientForShop(prisma, shop, { credentialsKey: getEnv().CREDENTIALS_KEY, timeoutMs: options.timeoutMs ?? 2_000 }),
+    now: () => new Date(Date.now() + offset),
+  };
+  const worker = createWorker(ctx, { workerId: "test-worker" });
+  return {
+    ctx,
+    advance(ms) {
+      offset += ms;
+    },
+    drain: () => worker.drain(),
+  };
+}
+
+async function control(sandbox: SandboxHandle, path: string, method = "GET", body?: unknown) {
+  const response = await fetch(`${sandbox.baseUrl}/_sandbox/${path}`, {
+    method,
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`sandbox control ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+export const sandboxFaults = (sandbox: SandboxHandle, faults: Record<string, unknown>) =>
+  control(sandbox, "faults", "POST", faults);
+export const clearSandboxFaults = (sandbox: SandboxHandle) => control(sandbox, "faults", "DELETE");
+export const rotateSandboxToken = (sandbox: SandboxHandle, token: string) =>
+  control(sandbox, "credentials", "POST", { username: sandbox.username, token });
+
+export interface LedgerCommission {
+  transaction_id: string | null;
+  campaign_uid: string;
+  revenue_amount: string;
+  commission_amount: string;
+  state: string;
+  affiliate_email: string;
+}
+
+export async function sandboxCommissions(sandbox: SandboxHandle, transactionId?: string): Promise<LedgerCommission[]> {
+  const ledger = (await control(sandbox, "ledger")) as { commissions: LedgerCommission[] };
+  return transactionId === undefined ? ledger.commissions : ledger.commissions.filter((c) => c.transaction_id === transactionId);
+}
+
+export async function sandboxRequests(sandbox: SandboxHandle, operation: string): Promise<unknown[]> {
+  const ledger = (await control(sandbox, "ledger")) as { requests: { operation: string }[] };
+  return ledger.requests.filter((r) => r.operation === operation);
+}
