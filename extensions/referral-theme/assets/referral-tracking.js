@@ -1,0 +1,129 @@
+/*
+ * Referral Bridge: referral tracking (app embed).
+ *
+ * 1. Reads the referrer's short code (and campaign id) from the landing URL under
+ *    the parameter names set on the embed (default ?mbsy=CODE&campaignid=ID).
+ * 2. Keeps them in first-party storage (localStorage, or a cookie when
+ *    localStorage is unavailable) until the lifetime runs out. First touch (the
+ *    default) keeps an unexpired code; last touch replaces it with the newer one.
+ * 3. Reads the cart (/cart.js) and, only when its attributes differ from the kept
+ *    code and campaign, writes them with one POST to /cart/update.js as the hidden
+ *    attributes _referral_code and _referral_campaign. The token of the cart it
+ *    last saw in step with the kept values is remembered with them.
+ *
+ * The check runs on every page load, which is enough: attributes stay on the cart
+ * when items are added later, and a new cart (after checkout, or a cart that
+ * expired) gets the attributes on the next page the visitor opens.
+ * An expired code is dropped and never written; attributes already on a cart are
+ * left alone. The script must never break the theme: everything is guarded and
+ * it writes nothing to the console.
+ */
+(function () {
+  var KEY = 'referral_bridge';
+  var ATTR_CODE = '_referral_code';
+  var ATTR_CAMPAIGN = '_referral_campaign';
+
+  // Trimmed, case kept; anything absurd (too long, markup or control characters) is ignored.
+  function clean(value) {
+    value = (value || '').trim();
+    return value.length <= 100 && !/[<>"]|[^\x20-\uffff]/.test(value) ? value : '';
+  }
+
+  function localStore() {
+    try {
+      var ls = window.localStorage;
+      ls.setItem(KEY + '_probe', '1');
+      ls.removeItem(KEY + '_probe');
+      return {
+        get: function () { return ls.getItem(KEY); },
+        set: function (value) {
+          if (value) ls.setItem(KEY, value);
+          else ls.removeItem(KEY);
+        }
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  function cookieStore() {
+    return {
+      get: function () {
+        var match = document.cookie.match(new RegExp('(?:^|; )' + KEY + '=([^;]*)'));
+        return match ? decodeURIComponent(match[1]) : null;
+      },
+      set: function (value, expires) {
+        document.cookie = KEY + '=' + encodeURIComponent(value || '') +
+          '; path=/; expires=' + new Date(value ? expires : 0).toUTCString() + '; SameSite=Lax' +
+          (location.protocol === 'https:' ? '; Secure' : '');
+      }
+    };
+  }
+
+  // Reads the body even of an error answer, so the connection is released.
+  function json(response) {
+    return response.json().then(function (body) {
+      if (!response.ok) throw new Error('HTTP ' + response.status);
+      return body;
+    });
+  }
+
+  try {
+    var script = document.currentScript || document.getElementById('ReferralBridgeTracking');
+    var data = (script && script.dataset) || {};
+    var days = Number(data.lifetimeDays) > 0 ? Number(data.lifetimeDays) : 30;
+    var cartUrl = (data.cartUrl || '/cart').replace(/\/$/, '');
+    var now = Date.now();
+    var store = localStore() || cookieStore();
+
+    // Kept record: { c: code, k: campaign, x: expires at (ms), t: cart token in step }.
+    var kept = null;
+    try {
+      kept = JSON.parse(store.get() || 'null');
+    } catch {
+      // A damaged record counts as none.
+    }
+    if (kept && !(kept.x > now && kept.c)) {
+      store.set('');
+      kept = null;
+    }
+
+    var params = new window.URLSearchParams(location.search);
+    var code = clean(params.get(data.codeParam || 'mbsy'));
+    var campaign = code ? clean(params.get(data.campaignParam || 'campaignid')) : '';
+    if (code && (!kept || kept.c === code || data.attribution === 'last_touch')) {
+      kept = { c: code, k: campaign, x: now + days * 864e5, t: kept && kept.c === code && kept.k === campaign ? kept.t : '' };
+      store.set(JSON.stringify(kept), kept.x);
+    }
+    if (!kept) return;
+
+    var remember = function (cart) {
+      if (cart && cart.token && cart.token !== kept.t) {
+        kept.t = cart.token;
+        store.set(JSON.stringify(kept), kept.x);
+      }
+    };
+    var request = { credentials: 'same-origin', headers: { Accept: 'application/json' } };
+
+    fetch(cartUrl + '.js', request)
+      .then(json)
+      .then(function (cart) {
+        var attributes = (cart && cart.attributes) || {};
+        if (attributes[ATTR_CODE] === kept.c && (attributes[ATTR_CAMPAIGN] || '') === kept.k) {
+          return remember(cart);
+        }
+        var body = { attributes: {} };
+        body.attributes[ATTR_CODE] = kept.c;
+        body.attributes[ATTR_CAMPAIGN] = kept.k;
+        request.method = 'POST';
+        request.headers['Content-Type'] = 'application/json';
+        request.body = JSON.stringify(body);
+        return fetch(cartUrl + '/update.js', request).then(json).then(remember);
+      })
+      .catch(function () {
+        // Quiet by design: the next page load tries again.
+      });
+  } catch {
+    // Never break the theme.
+  }
+})();

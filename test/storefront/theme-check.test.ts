@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { transform } from "esbuild";
+import { check, Severity, type Offense } from "@shopify/theme-check-node";
+import { describe, expect, it } from "vitest";
+import { extensionDir, readBlock } from "./liquid-lite";
+
+const describeOffense = (o: Offense) =>
+  `${Severity[o.severity]} ${o.check} ${path.relative(extensionDir, new URL(o.uri).pathname)}:${o.start.line + 1}: ${o.message}`;
+
+describe("theme app extension referral-theme", () => {
+  it("passes theme-check (theme-app-extension rules) without errors", async () => {
+    const offenses = await check(extensionDir, path.join(extensionDir, ".theme-check.yml"));
+    const errors = offenses.filter((o) => o.severity === Severity.ERROR);
+    if (offenses.length > 0) console.warn(offenses.map(describeOffense).join("\n"));
+    expect(errors.map(describeOffense)).toEqual([]);
+  });
+
+  it("keeps the tracking script under 3 KB minified", async () => {
+    const source = readFileSync(path.join(extensionDir, "assets", "referral-tracking.js"), "utf8");
+    const { code } = await transform(source, { minify: true, loader: "js", target: "es2019" });
+    expect(Buffer.byteLength(code)).toBeGreaterThan(500); // the real script, not an empty file
+    expect(Buffer.byteLength(code)).toBeLessThan(3 * 1024);
+  });
+
+  it("declares the embed and the block as agreed with the app", () => {
+    const toml = readFileSync(path.join(extensionDir, "shopify.extension.toml"), "utf8");
+    expect(toml).toMatch(/^type = "theme"$/m);
+    expect(toml).toMatch(/^name = "Referral Bridge theme"$/m);
+
+    const tracking = readBlock("referral-tracking").schema;
+    expect(tracking.target).toBe("body");
+    const defaults = Object.fromEntries(tracking.settings.filter((s) => s.id).map((s) => [s.id, s.default]));
+    expect(defaults).toEqual({ code_param: "mbsy", campaign_param: "campaignid", lifetime_days: 30, attribution: "first_touch" });
+
+    const links = readBlock("referral-links").schema;
+    expect(links.target).toBe("section");
+    expect(links.stylesheet).toBe("referral-links.css");
+  });
+
+  it("has a merchant-facing label for every schema translation key", () => {
+    const schemaLocale = JSON.parse(readFileSync(path.join(extensionDir, "locales", "en.default.schema.json"), "utf8"));
+    const lookup = (key: string) => key.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown>)?.[k], schemaLocale);
+    for (const name of ["referral-tracking", "referral-links"]) {
+      const keys = [...readBlock(name).source.matchAll(/"t:([\w.]+)"/g)].map((m) => m[1]);
+      expect(keys.length).toBeGreaterThan(5);
+      for (const key of keys) expect(typeof lookup(key), `${name}: t:${key}`).toBe("string");
+    }
+  });
+});
