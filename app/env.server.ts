@@ -47,6 +47,9 @@ const schema = z.object({
     ),
   CREDENTIALS_KEY: base64Key,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** First retry delay of a failed job; later ones double (see app/jobs/backoff.ts). */
+  JOB_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
   WORKER_IN_PROCESS: z
     .enum(["true", "false", "1", "0"])
     .default("true")

@@ -2,7 +2,9 @@ import prisma from "../db.server";
 import { getEnv } from "../env.server";
 import { logger } from "../logger.server";
 import { referralClientForShop } from "../referrals/shop-client.server";
+import { DEFAULT_BACKOFF } from "./backoff";
 import type { JobContext } from "./context";
+import type { WorkerOptions } from "./worker.server";
 
 /** The job context of this app process: its database, logger and credentials key. */
 export function appJobContext(): JobContext {
@@ -13,4 +15,10 @@ export function appJobContext(): JobContext {
     clientForShop: (shop) => referralClientForShop(prisma, shop, { credentialsKey: CREDENTIALS_KEY }),
     now: () => new Date(),
   };
+}
+
+/** Worker settings from the environment (WORKER_CONCURRENCY, JOB_RETRY_BASE_MS). */
+export function appWorkerOptions(): WorkerOptions {
+  const env = getEnv();
+  return { concurrency: env.WORKER_CONCURRENCY, backoff: { ...DEFAULT_BACKOFF, baseMs: env.JOB_RETRY_BASE_MS } };
 }

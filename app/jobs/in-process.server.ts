@@ -1,5 +1,5 @@
 import { getEnv } from "../env.server";
-import { appJobContext } from "./context.server";
+import { appJobContext, appWorkerOptions } from "./context.server";
 import { createWorker, type Worker } from "./worker.server";
 
 declare global {
@@ -9,7 +9,7 @@ declare global {
 /** Runs the job worker inside the app process unless WORKER_IN_PROCESS=false (then use `npm run worker`). */
 export function startInProcessWorker(): void {
   if (!getEnv().WORKER_IN_PROCESS || globalThis.__referralBridgeWorker) return;
-  const worker = createWorker(appJobContext());
+  const worker = createWorker(appJobContext(), appWorkerOptions());
   globalThis.__referralBridgeWorker = worker;
   worker.start();
   const stop = () => void worker.stop();

@@ -63,7 +63,7 @@ describe("revenue", () => {
 describe("attributeOrder", () => {
   it("builds the event/record parameters of a referred order", () => {
     const result = attributeOrder(
-      order({ id: 5001, name: "#1042", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }], discountCodes: ["ALICE-15"] }),
+      order({ id: 5001, name: "#1042", customerId: 7210000000017, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }], discountCodes: ["ALICE-15"] }),
       settings(),
     );
     expect(result).toEqual({

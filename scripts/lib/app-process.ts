@@ -1,0 +1,103 @@
+// Builds (when the build is older than the sources) and starts the app the
+// way production runs it, on a fresh SQLite database, for the demo and the
+// benchmark.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+}
+
+export function buildIfNeeded(log: (line: string) => void): void {
+  const built = existsSync("build/index.js") ? statSync("build/index.js").mtimeMs : 0;
+  if (built > Math.max(newestMtime("app"), newestMtime("remix.config.js"))) return;
+  log("building the app (remix build)...");
+  execFileSync("npx", ["remix", "build"], { stdio: "pipe" });
+}
+
+/** A fresh SQLite database in data/<name>/, migrated the way production is (prisma migrate deploy). */
+export function freshDatabase(name: string): string {
+  const folder = join("data", name);
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  const url = `file:./${folder}/app.sqlite`;
+  execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: "pipe", env: { ...process.env, DATABASE_URL: url } });
+  return url;
+}
+
+export interface RunningApp {
+  url: string;
+  secret: string;
+  credentialsKey: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+  output(): string;
+}
+
+export async function startApp(options: { databaseUrl: string; env?: Record<string, string> }): Promise<RunningApp> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const secret = randomBytes(16).toString("hex");
+  const credentialsKey = randomBytes(32).toString("base64");
+  let output = "";
+  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SHOPIFY_API_KEY: "referral-bridge-demo",
+      SHOPIFY_API_SECRET: secret,
+      SHOPIFY_APP_URL: url,
+      CREDENTIALS_KEY: credentialsKey,
+      DATABASE_URL: options.databaseUrl,
+      LOG_LEVEL: "warn",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The app exited during start-up:\n${output}`);
+    try {
+      const response = await fetch(`${url}/auth/login`);
+      if (response.status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  if (Date.now() >= deadline) throw new Error(`The app did not answer within 30 s:\n${output}`);
+  return {
+    url,
+    secret,
+    credentialsKey,
+    process: child,
+    output: () => output,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+      }),
+  };
+}

@@ -1,0 +1,47 @@
+import { PrismaClient } from "@prisma/client";
+import { createAdapter } from "../../app/db/adapter.server";
+import { sealToken } from "../../app/referrals/credentials.server";
+
+export const DEMO_SHOP = "referral-demo.myshopify.com";
+
+/**
+ * What install and onboarding would leave behind, without Shopify OAuth: an
+ * offline session and a connected shop with its settings.
+ */
+export async function connectDemoShop(options: {
+  databaseUrl: string;
+  credentialsKey: string;
+  service: { baseUrl: string; username: string; token: string };
+  campaignUids: string;
+}): Promise<void> {
+  const db = new PrismaClient({ adapter: createAdapter(options.databaseUrl) });
+  try {
+    await db.session.create({
+      data: {
+        id: `offline_${DEMO_SHOP}`,
+        shop: DEMO_SHOP,
+        state: "demo",
+        isOnline: false,
+        scope: "read_orders,read_customers,write_customers",
+        accessToken: "shpat_demo_not_a_real_token",
+      },
+    });
+    await db.shop.create({
+      data: {
+        shop: DEMO_SHOP,
+        serviceBaseUrl: options.service.baseUrl,
+        serviceUsername: options.service.username,
+        serviceTokenSealed: sealToken(options.service.token, options.credentialsKey),
+        companyName: "Demo Outfitters",
+        connectionStatus: "connected",
+        campaignUids: options.campaignUids,
+      },
+    });
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+export function demoDatabase(databaseUrl: string): PrismaClient {
+  return new PrismaClient({ adapter: createAdapter(databaseUrl) });
+}
