@@ -43,6 +43,8 @@ export function freshDatabase(name: string): string {
 
 export interface RunningApp {
   url: string;
+  /** The environment the app runs with (a worker process needs the same). */
+  env: Record<string, string>;
   secret: string;
   credentialsKey: string;
   process: ChildProcess;
@@ -56,20 +58,18 @@ export async function startApp(options: { databaseUrl: string; env?: Record<stri
   const secret = randomBytes(16).toString("hex");
   const credentialsKey = randomBytes(32).toString("base64");
   let output = "";
+  const env = {
+    NODE_ENV: "production",
+    SHOPIFY_API_KEY: "referral-bridge-demo",
+    SHOPIFY_API_SECRET: secret,
+    SHOPIFY_APP_URL: url,
+    CREDENTIALS_KEY: credentialsKey,
+    DATABASE_URL: options.databaseUrl,
+    LOG_LEVEL: "warn",
+    ...options.env,
+  };
   const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      SHOPIFY_API_KEY: "referral-bridge-demo",
-      SHOPIFY_API_SECRET: secret,
-      SHOPIFY_APP_URL: url,
-      CREDENTIALS_KEY: credentialsKey,
-      DATABASE_URL: options.databaseUrl,
-      LOG_LEVEL: "warn",
-      ...options.env,
-    },
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk) => (output += chunk));
@@ -88,6 +88,7 @@ export async function startApp(options: { databaseUrl: string; env?: Record<stri
   if (Date.now() >= deadline) throw new Error(`The app did not answer within 30 s:\n${output}`);
   return {
     url,
+    env,
     secret,
     credentialsKey,
     process: child,
