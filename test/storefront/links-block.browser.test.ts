@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { artifactsDir, launchBrowser, watchNetwork } from "../support/browser";
+import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
 import { renderBlock, storefrontPage } from "./liquid-lite";
 import { sendHtml, sendJson, startStorefront, type Storefront } from "./storefront-server";
 
@@ -118,7 +118,7 @@ const cards = () => page.locator(".referral-links__card");
 const status = () => page.locator("[data-referral-status]");
 const scriptNoise = () => consoleMessages.filter((m) => !m.includes("Failed to load resource"));
 
-describe("referral links block", () => {
+describeInBrowser("referral links block", () => {
   it("renders a signed-in customer's links with balances and earnings", async () => {
     await openBlock();
 

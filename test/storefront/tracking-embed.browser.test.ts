@@ -4,7 +4,7 @@
 // Shopify's cart Ajax API (/cart.js, /cart/update.js) kept in server memory.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { launchBrowser, watchNetwork } from "../support/browser";
+import { describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
 import { renderBlock, storefrontPage } from "./liquid-lite";
 import { sendHtml, sendJson, startStorefront, type Storefront } from "./storefront-server";
 
@@ -108,7 +108,7 @@ const written = (code: string, campaign = "") => ({
 /** Console output the script caused; Chromium's own "Failed to load resource" lines are the network's. */
 const scriptNoise = () => consoleMessages.filter((m) => !m.includes("Failed to load resource"));
 
-describe("referral tracking embed", () => {
+describeInBrowser("referral tracking embed", () => {
   it("writes the code and campaign from the landing URL to the cart exactly once", async () => {
     // GIVEN a visitor arriving from a referral link
     await visit("/?mbsy=ALICE10&campaignid=1001");

@@ -1,8 +1,9 @@
 // Shared helper for browser tests: one headless Chromium (Debian's /usr/bin/chromium)
 // driven by playwright-core, with flags that keep it quiet and off the network.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type LaunchOptions, type Page } from "playwright-core";
+import { describe } from "vitest";
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -16,6 +17,18 @@ export const chromiumArgs = [
   "--disable-component-update",
   "--disable-sync",
 ];
+
+/**
+ * Browser suites run where Chromium is installed, and always in CI
+ * (REQUIRE_BROWSER=1), where a missing browser fails instead of skipping.
+ */
+export const browserAvailable = existsSync(chromiumPath) || process.env.REQUIRE_BROWSER === "1";
+
+export const describeInBrowser: typeof describe = browserAvailable ? describe : describe.skip;
+
+if (!browserAvailable) {
+  console.warn(`Browser tests skipped: no Chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH).`);
+}
 
 /** `test-artifacts/` at the repository root (screenshots and the like); created on import. */
 export const artifactsDir = fileURLToPath(new URL("../../test-artifacts/", import.meta.url));
