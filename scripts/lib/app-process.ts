@@ -58,7 +58,7 @@ export async function startApp(options: { databaseUrl: string; env?: Record<stri
   const secret = randomBytes(16).toString("hex");
   const credentialsKey = randomBytes(32).toString("base64");
   let output = "";
-  const env = {
+  const env: Record<string, string> = {
     NODE_ENV: "production",
     SHOPIFY_API_KEY: "referral-bridge-demo",
     SHOPIFY_API_SECRET: secret,
@@ -69,7 +69,7 @@ export async function startApp(options: { databaseUrl: string; env?: Record<stri
     ...options.env,
   };
   const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk) => (output += chunk));

@@ -1,0 +1,96 @@
+/**
+ * A small in-process cache whose entries live for a fixed time.
+ *
+ * - `getOrLoad` answers a fresh entry at once; otherwise it runs `load`, and
+ *   callers that ask for the same key while that load runs share its promise,
+ *   so a burst of views makes one upstream request.
+ * - Only answers that `keep` accepts are stored; a failed load stores nothing,
+ *   and neither does a load that a `delete` overtook.
+ * - At most `maxEntries` are kept; the oldest entry goes first.
+ */
+export interface TtlCacheOptions {
+  ttlMs: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+export interface TtlCache<T> {
+  getOrLoad(key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T>;
+  /** The fresh value of a key, if any. */
+  peek(key: string): T | undefined;
+  delete(key: string): void;
+  /** Deletes every key that starts with the prefix. */
+  deletePrefix(prefix: string): void;
+  clear(): void;
+  readonly size: number;
+}
+
+interface Entry<T> {
+  value: T;
+  expiresAt: number;
+}
+
+export function createTtlCache<T>(options: TtlCacheOptions): TtlCache<T> {
+  const { ttlMs, maxEntries = 10_000, now = () => Date.now() } = options;
+  if (!(ttlMs > 0)) throw new RangeError("ttlMs must be positive");
+  const entries = new Map<string, Entry<T>>();
+  const loading = new Map<string, Promise<T>>();
+
+  function fresh(key: string): Entry<T> | undefined {
+    const entry = entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt > now()) return entry;
+    entries.delete(key);
+    return undefined;
+  }
+
+  function store(key: string, value: T): void {
+    entries.delete(key);
+    entries.set(key, { value, expiresAt: now() + ttlMs });
+    while (entries.size > maxEntries) {
+      const oldest = entries.keys().next().value;
+      if (oldest === undefined) break;
+      entries.delete(oldest);
+    }
+  }
+
+  return {
+    getOrLoad(key, load, keep = () => true) {
+      const entry = fresh(key);
+      if (entry) return Promise.resolve(entry.value);
+      const running = loading.get(key);
+      if (running) return running;
+      const run = async (self: Promise<T>): Promise<T> => {
+        try {
+          const value = await load();
+          // A delete while the load ran wins: its answer is not stored.
+          if (loading.get(key) === self && keep(value)) store(key, value);
+          return value;
+        } finally {
+          if (loading.get(key) === self) loading.delete(key);
+        }
+      };
+      // The load starts a tick later, once the promise is known to the map.
+      const promise: Promise<T> = Promise.resolve().then(() => run(promise));
+      loading.set(key, promise);
+      return promise;
+    },
+    peek: (key) => fresh(key)?.value,
+    delete(key) {
+      entries.delete(key);
+      loading.delete(key);
+    },
+    deletePrefix(prefix) {
+      for (const map of [entries, loading]) {
+        for (const key of [...map.keys()]) if (key.startsWith(prefix)) map.delete(key);
+      }
+    },
+    clear() {
+      entries.clear();
+      loading.clear();
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
