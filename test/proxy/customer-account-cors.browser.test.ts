@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import ts from "typescript";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { action, loader } from "../../app/routes/api.customer-account.links";
 import type { SandboxHandle } from "../../sandbox/server";
 import { describeInBrowser, launchBrowser } from "../support/browser";

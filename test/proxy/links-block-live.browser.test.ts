@@ -6,7 +6,7 @@ import { adminApi } from "./support/admin-api-stub";
 
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { loader } from "../../app/routes/proxy.links";
 import { MESSAGES } from "../../app/storefront/share-links.server";
 import type { SandboxHandle } from "../../sandbox/server";

@@ -3,7 +3,7 @@
 // and a stand-in for the app proxy at /apps/referrals/links.
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
 import { renderBlock, storefrontPage } from "./liquid-lite";
 import { sendHtml, sendJson, startStorefront, type Storefront } from "./storefront-server";

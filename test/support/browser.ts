@@ -24,7 +24,7 @@ export const chromiumArgs = [
  */
 export const browserAvailable = existsSync(chromiumPath) || process.env.REQUIRE_BROWSER === "1";
 
-export const describeInBrowser: typeof describe = browserAvailable ? describe : describe.skip;
+export const describeInBrowser = describe.skipIf(!browserAvailable);
 
 if (!browserAvailable) {
   console.warn(`Browser tests skipped: no Chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH).`);
