@@ -13,7 +13,8 @@ export const DEVELOPMENT_DEFAULTS = {
   CREDENTIALS_KEY: "ZGV2ZWxvcG1lbnQta2V5LW5vdC1mb3ItcHJvZC11c2U=",
 } as const;
 
-export const DEFAULT_SCOPES = "read_orders,read_customers,write_customers";
+export const DEFAULT_SCOPES =
+  "read_orders,read_customers,write_customers,read_store_credit_accounts,write_store_credit_account_transactions";
 
 const base64Key = z
   .string()

@@ -1,8 +1,10 @@
 import type { z } from "zod";
 import type { JobContext } from "./context";
 import { cancelOrderJob } from "./handlers/cancel-order.server";
+import { privacyExportJob, privacyRedactJob } from "./handlers/privacy.server";
 import { recordOrderJob } from "./handlers/record-order.server";
 import { refundOrderJob } from "./handlers/refund-order.server";
+import { serviceEventJob } from "./handlers/service-event.server";
 import type { JobOutcome } from "./outcome";
 
 export interface JobDefinition<Schema extends z.ZodType> {
@@ -19,6 +21,9 @@ export const JOBS = {
   [recordOrderJob.kind]: recordOrderJob,
   [cancelOrderJob.kind]: cancelOrderJob,
   [refundOrderJob.kind]: refundOrderJob,
+  [privacyExportJob.kind]: privacyExportJob,
+  [privacyRedactJob.kind]: privacyRedactJob,
+  [serviceEventJob.kind]: serviceEventJob,
 } as const;
 
 export type JobKind = keyof typeof JOBS;

@@ -1,44 +1,342 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Card, Layout, Page, Text } from "@shopify/polaris";
-import prisma from "../db.server";
+import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import { readConnection } from "../admin/connection.server";
+import { appAdminContext } from "../admin/context.server";
+import { dailyReferrals, programFigures, syncHealth, trackingEmbedSeen } from "../admin/dashboard.server";
+import { readSettings } from "../admin/settings.server";
+import { withService } from "../admin/shop-service.server";
+import { DataList } from "../components/DataList";
+import { EmptyListState } from "../components/EmptyStates";
+import { useEmbeddedHref } from "../components/embedded-url";
+import { formatAmount, formatCount, formatDateTime, plural } from "../components/format";
+import { MetricCard } from "../components/MetricCard";
+import { ReferralsChart } from "../components/ReferralsChart";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
+import { SetupGuide, type SetupStep } from "../components/SetupGuide";
+import { CommissionStatusBadge, ConnectionBadge, OrderStatusBadge } from "../components/StatusBadges";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const shop = await prisma.shop.findUnique({ where: { shop: session.shop } });
+  const ctx = appAdminContext();
+  const shop = session.shop;
+  const stats = await withService(ctx, shop, (client) => client.getCompanyStats());
+  const [connection, health, daily, settings, embedSeen] = await Promise.all([
+    readConnection(ctx, shop),
+    syncHealth(ctx.db, shop),
+    dailyReferrals(ctx.db, shop, new Date()),
+    readSettings(ctx, shop),
+    trackingEmbedSeen(ctx.db, shop),
+  ]);
   return {
-    shop: session.shop,
-    companyName: shop?.companyName ?? null,
-    connectionStatus: shop?.connectionStatus ?? "not_connected",
+    store: shop.replace(/\.myshopify\.com$/, ""),
+    connection,
+    health,
+    daily,
+    trackedCampaigns: settings.campaignUids.length,
+    embedSeen,
+    figures: stats.ok ? programFigures(stats.value.stats) : null,
+    statsError: !stats.ok && !stats.notConnected ? stats.error : null,
   };
 };
 
-const STATUS_BADGE = {
-  connected: <Badge tone="success">Connected</Badge>,
-  broken: <Badge tone="critical">Needs new credentials</Badge>,
-  not_connected: <Badge>Not connected</Badge>,
-} as const;
+type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 
-export default function Home() {
-  const { shop, companyName, connectionStatus } = useLoaderData<typeof loader>();
+function setupSteps(data: Data): SetupStep[] {
+  return [
+    {
+      id: "connect",
+      title: "Connect your referral program",
+      description: "Enter the API username and token of your referral program account. The app checks them before saving.",
+      done: data.connection.status === "connected",
+      action: { content: "Connect in Settings", url: "/app/settings" },
+    },
+    {
+      id: "campaigns",
+      title: "Choose the campaigns to track",
+      description: "Referred orders are recorded in these campaigns, and their commissions follow each campaign's rewards.",
+      done: data.trackedCampaigns > 0,
+      action: { content: "Choose campaigns", url: "/app/settings" },
+    },
+    {
+      id: "embed",
+      title: "Turn on referral tracking in your theme",
+      description:
+        "In the theme editor, open App embeds and switch on Referral tracking. It keeps the referrer's code with the cart, so every order carries it. This step is ticked when the first order arrives with a code.",
+      done: data.embedSeen,
+      action: {
+        content: "Open the theme editor",
+        url: `https://admin.shopify.com/store/${encodeURIComponent(data.store)}/themes/current/editor?context=apps`,
+        external: true,
+      },
+    },
+  ];
+}
+
+function Attention({ data }: { data: Data }) {
+  const href = useEmbeddedHref();
+  const { connection, health, trackedCampaigns } = data;
   return (
-    <Page title="Referral Bridge">
-      <Layout>
-        <Layout.Section>
-          <Card>
-            <BlockStack gap="200">
+    <>
+      {connection.status === "broken" ? (
+        <Banner
+          tone="critical"
+          title="Orders are on hold: the referral service refused your credentials"
+          action={{ content: "Update credentials", url: href("/app/settings") }}
+        >
+          <Text as="p">
+            {connection.error ?? "Enter the current username and token; held orders are sent as soon as they work."}
+          </Text>
+        </Banner>
+      ) : null}
+      {connection.status === "connected" && trackedCampaigns === 0 ? (
+        <Banner
+          tone="warning"
+          title="Choose the campaigns to record orders in"
+          action={{ content: "Choose campaigns", url: href("/app/settings") }}
+        >
+          <Text as="p">Until you choose one, referred orders are held and no commission is created.</Text>
+        </Banner>
+      ) : null}
+      {health.held.count > 0 && connection.status === "connected" && trackedCampaigns > 0 ? (
+        <Banner
+          tone="warning"
+          title={`${plural(health.held.count, "order")} on hold`}
+          action={{ content: "View activity", url: href("/app/activity") }}
+        >
+          <Text as="p">{health.held.reason}</Text>
+        </Banner>
+      ) : null}
+      {health.counts.failed > 0 ? (
+        <Banner
+          tone="critical"
+          title={`${plural(health.counts.failed, "order")} couldn't be recorded`}
+          action={{ content: "Review failed orders", url: href("/app/activity", { status: "failed" }) }}
+        >
+          <Text as="p">Each one shows the service's reason. Retry them once the cause is fixed, or skip them.</Text>
+        </Banner>
+      ) : null}
+    </>
+  );
+}
+
+function ProgramFigures({ data }: { data: Data }) {
+  const href = useEmbeddedHref();
+  const { figures } = data;
+  if (!figures) return null;
+  const [pending] = figures.commissions;
+  return (
+    <BlockStack gap="400">
+      <InlineGrid columns={{ xs: 2, md: 4 }} gap="400">
+        <MetricCard
+          label="Ambassadors"
+          value={formatCount(figures.activeAmbassadors)}
+          caption={`${formatCount(figures.deactivatedAmbassadors)} deactivated`}
+        />
+        <MetricCard
+          label="Link clicks"
+          value={formatCount(figures.clicks)}
+          caption={`in ${plural(figures.activeCampaigns, "active campaign")}`}
+        />
+        <MetricCard
+          label="Referred revenue"
+          value={formatAmount(figures.revenue.approved)}
+          caption={`${formatAmount(figures.revenue.pending)} pending`}
+        />
+        <MetricCard
+          label="To review"
+          value={formatCount(pending!.count)}
+          caption={`${formatAmount(pending!.sum)} in pending commissions`}
+        />
+      </InlineGrid>
+      <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
+        <Card>
+          <BlockStack gap="300">
+            <InlineStack align="space-between" blockAlign="center">
               <Text as="h2" variant="headingMd">
-                Referral program connection
+                Commissions
               </Text>
-              <Text as="p">
-                {companyName ? `${shop} records referrals for ${companyName}.` : `${shop} is not connected to a referral program yet.`}
-              </Text>
-              {STATUS_BADGE[connectionStatus as keyof typeof STATUS_BADGE] ?? STATUS_BADGE.not_connected}
+              <Button variant="plain" url={href("/app/commissions", { status: "pending" })}>
+                Review pending
+              </Button>
+            </InlineStack>
+            <DataList
+              items={figures.commissions.map((c) => ({
+                key: c.state,
+                label: (
+                  <InlineStack gap="200" blockAlign="center">
+                    <CommissionStatusBadge status={c.state} />
+                    <Text as="span" tone="subdued">
+                      {formatCount(c.count)}
+                    </Text>
+                  </InlineStack>
+                ),
+                value: formatAmount(c.sum),
+              }))}
+            />
+          </BlockStack>
+        </Card>
+        <Card>
+          <BlockStack gap="300">
+            <Text as="h2" variant="headingMd">
+              Payouts to ambassadors
+            </Text>
+            <DataList
+              items={figures.payouts.map((p) => ({
+                key: p.state,
+                label: `${p.state[0]!.toUpperCase()}${p.state.slice(1)} (${formatCount(p.count)})`,
+                value: formatAmount(p.sum),
+              }))}
+            />
+          </BlockStack>
+        </Card>
+      </InlineGrid>
+    </BlockStack>
+  );
+}
+
+function ChartCard({ data }: { data: Data }) {
+  const href = useEmbeddedHref();
+  const { daily } = data;
+  return (
+    <Card>
+      <BlockStack gap="400">
+        <BlockStack gap="300">
+          <BlockStack gap="100">
+            <Text as="h2" variant="headingMd">
+              Referred orders, last 30 days
+            </Text>
+            <Text as="p" variant="bodySm" tone="subdued">
+              Orders recorded at the referral service, by the day they were placed (UTC). Cancelled orders are left out.
+            </Text>
+          </BlockStack>
+          {daily.totalOrders === 0 ? null : (
+            <InlineStack gap="600">
+              <BlockStack gap="050">
+                <Text as="p" variant="bodySm" tone="subdued">
+                  Orders
+                </Text>
+                <Text as="p" variant="headingLg">
+                  {formatCount(daily.totalOrders)}
+                </Text>
+              </BlockStack>
+              <BlockStack gap="050">
+                <Text as="p" variant="bodySm" tone="subdued">
+                  Revenue
+                </Text>
+                <Text as="p" variant="headingLg">
+                  {formatAmount(daily.totalRevenue, daily.currency)}
+                </Text>
+              </BlockStack>
+            </InlineStack>
+          )}
+        </BlockStack>
+        {daily.totalOrders === 0 ? (
+          <EmptyListState heading="No referred orders yet" action={{ content: "View activity", url: href("/app/activity") }}>
+            <p>Orders placed through a share link or with a referrer's coupon appear here once they're recorded.</p>
+          </EmptyListState>
+        ) : (
+          <ReferralsChart points={daily.points} currency={daily.currency} />
+        )}
+      </BlockStack>
+    </Card>
+  );
+}
+
+function Sidebar({ data }: { data: Data }) {
+  const href = useEmbeddedHref();
+  const { connection, health } = data;
+  const statuses = ["queued", "recorded", "failed", "needs_review", "skipped"] as const;
+  return (
+    <BlockStack gap="400">
+      <Card>
+        <BlockStack gap="300">
+          <InlineStack align="space-between" blockAlign="center">
+            <Text as="h2" variant="headingMd">
+              Connection
+            </Text>
+            <ConnectionBadge status={connection.status} />
+          </InlineStack>
+          <BlockStack gap="100">
+            <Text as="p" fontWeight="medium">
+              {connection.companyName ?? "No program connected"}
+            </Text>
+            <Text as="p" variant="bodySm" tone="subdued">
+              {connection.checkedAt
+                ? `Checked ${formatDateTime(connection.checkedAt)}`
+                : connection.status === "not_connected"
+                ? "Connect in Settings to start recording referrals."
+                : connection.error ?? "Credentials saved."}
+            </Text>
+          </BlockStack>
+          <InlineStack>
+            <Button url={href("/app/settings")}>{connection.status === "connected" ? "Manage connection" : "Connect"}</Button>
+          </InlineStack>
+        </BlockStack>
+      </Card>
+      <Card>
+        <BlockStack gap="300">
+          <Text as="h2" variant="headingMd">
+            Order sync
+          </Text>
+          <DataList
+            items={statuses.map((status) => ({
+              key: status,
+              label: <OrderStatusBadge status={status} />,
+              value:
+                health.counts[status] > 0 ? (
+                  <Button
+                    variant="plain"
+                    url={href("/app/activity", { status })}
+                    accessibilityLabel={`${formatCount(health.counts[status])} ${status.replace("_", " ")} orders`}
+                  >
+                    {formatCount(health.counts[status])}
+                  </Button>
+                ) : (
+                  "0"
+                ),
+            }))}
+          />
+          <Text as="p" variant="bodySm" tone="subdued">
+            {health.lastSuccessAt ? `Last order recorded ${formatDateTime(health.lastSuccessAt)}` : "No order recorded yet."}
+          </Text>
+        </BlockStack>
+      </Card>
+    </BlockStack>
+  );
+}
+
+export default function Dashboard() {
+  const data = useLoaderData<typeof loader>();
+  const steps = setupSteps(data);
+  const setupDone = steps.every((s) => s.done);
+  return (
+    <Page
+      title="Overview"
+      subtitle={data.connection.companyName ? `Referral program of ${data.connection.companyName}` : "Referral Bridge"}
+    >
+      <BlockStack gap="500">
+        <Attention data={data} />
+        {data.statsError ? <ServiceErrorBanner error={data.statsError} /> : null}
+        <Layout>
+          <Layout.Section>
+            <BlockStack gap="400">
+              {setupDone ? null : <SetupGuide steps={steps} />}
+              <ProgramFigures data={data} />
+              {data.connection.status === "not_connected" ? null : <ChartCard data={data} />}
             </BlockStack>
-          </Card>
-        </Layout.Section>
-      </Layout>
+          </Layout.Section>
+          <Layout.Section variant="oneThird">
+            <Sidebar data={data} />
+          </Layout.Section>
+        </Layout>
+      </BlockStack>
     </Page>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorBoundary title="Overview" />;
 }

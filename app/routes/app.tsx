@@ -2,11 +2,18 @@ import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
+import polarisVizStyles from "@shopify/polaris-viz/build/esm/styles.css";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
+import adminStyles from "../components/admin.css";
+import { NavigationProgress } from "../components/NavigationProgress";
 import { authenticate } from "../shopify.server";
 
-export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
+export const links = () => [
+  { rel: "stylesheet", href: polarisStyles },
+  { rel: "stylesheet", href: polarisVizStyles },
+  { rel: "stylesheet", href: adminStyles },
+];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticate.admin(request);
@@ -21,7 +28,15 @@ export default function App() {
         <Link to="/app" rel="home">
           Home
         </Link>
+        <Link to="/app/commissions">Commissions</Link>
+        <Link to="/app/ambassadors">Ambassadors</Link>
+        <Link to="/app/campaigns">Campaigns</Link>
+        <Link to="/app/activity">Activity</Link>
+        <Link to="/app/events">Service events</Link>
+        <Link to="/app/data-requests">Data requests</Link>
+        <Link to="/app/settings">Settings</Link>
       </NavMenu>
+      <NavigationProgress />
       <Outlet />
     </AppProvider>
   );

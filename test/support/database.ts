@@ -44,6 +44,10 @@ export async function resetDatabase(): Promise<void> {
   const { default: prisma } = await import("../../app/db.server");
   await prisma.$transaction([
     prisma.job.deleteMany(),
+    prisma.serviceEvent.deleteMany(),
+    prisma.dataRequest.deleteMany(),
+    prisma.redactionLog.deleteMany(),
+    prisma.payoutCredit.deleteMany(),
     prisma.orderRecord.deleteMany(),
     prisma.shop.deleteMany(),
     prisma.session.deleteMany(),

@@ -1,0 +1,233 @@
+import { z } from "zod";
+import {
+  decodeRewardType,
+  isReferralApiError,
+  type Campaign,
+  type Commission,
+  type CommissionStatus,
+  type ListCommissionsParams,
+  type ReferralClient,
+} from "../referral-api";
+import { findOrderRecord } from "../referrals/order-records.server";
+import { commissionsOfOrder } from "./activity.server";
+import { COMMISSION_STATUSES } from "./commission-status";
+import type { AdminContext } from "./context";
+import { fieldErrorsOf, formFields } from "./form-data";
+import { shopifyOrderUrl } from "./order-links";
+import { dayAfter, isoDate, pageNumber, parseQueryFields } from "./query-fields";
+import { describeServiceError } from "./service-errors.server";
+
+const only = z.enum(["only", "exclude"], { message: "Choose only or exclude." });
+
+export const commissionFilterShape = {
+  status: z.enum(COMMISSION_STATUSES, { message: "Choose pending, approved or denied." }),
+  sandbox: only,
+  welcome: only,
+  from: isoDate,
+  to: isoDate,
+  email: z.email("Enter the ambassador's full email address."),
+  order: z.string().regex(/^[\w-]{1,64}$/, "This order id isn't valid."),
+};
+
+export interface CommissionRow {
+  uid: string;
+  createdAt: string | null;
+  status: CommissionStatus | null;
+  ambassadorName: string | null;
+  ambassadorEmail: string | null;
+  customerEmail: string | null;
+  campaignUid: string | null;
+  campaignName: string | null;
+  revenue: string | null;
+  amount: string | null;
+  /** From the campaign's rewards; money when unknown. */
+  amountUnit: "money" | "points";
+  sandbox: boolean;
+  welcomeBonus: boolean;
+  transactionId: string | null;
+  fraud: { status: string | null; score: number | null; reasons: string[] } | null;
+  /** Set when the transaction is one of this shop's orders. */
+  order: { id: string; name: string | null; url: string } | null;
+}
+
+function rowOf(c: Commission): Omit<CommissionRow, "order"> {
+  const name = [c.affiliateFirstName, c.affiliateLastName].filter(Boolean).join(" ");
+  return {
+    uid: c.commissionUid,
+    createdAt: c.createdAt?.toISOString() ?? null,
+    status: c.status,
+    ambassadorName: name || null,
+    ambassadorEmail: c.affiliateEmail,
+    customerEmail: c.remoteCustomerEmail,
+    campaignUid: c.campaignUid,
+    campaignName: null,
+    revenue: c.revenueAmount,
+    amount: c.commissionAmount,
+    amountUnit: "money",
+    sandbox: c.isSandbox ?? false,
+    welcomeBonus: c.isWelcomeBonus ?? false,
+    transactionId: c.transactionId,
+    fraud: c.fraud ? { status: c.fraud.status, score: c.fraud.score, reasons: c.fraud.reasons } : null,
+  };
+}
+
+/** Links each commission whose transaction is one of this shop's orders (and only this shop's). */
+async function withOrderLinks(
+  ctx: Pick<AdminContext, "db">,
+  shop: string,
+  rows: Omit<CommissionRow, "order">[]
+): Promise<CommissionRow[]> {
+  const ids = [...new Set(rows.map((r) => r.transactionId).filter((id): id is string => Boolean(id)))];
+  const records = ids.length
+    ? await ctx.db.orderRecord.findMany({ where: { shop, orderId: { in: ids } }, select: { orderId: true, orderName: true } })
+    : [];
+  const byId = new Map(records.map((r) => [r.orderId, r]));
+  return rows.map((row) => {
+    const record = row.transactionId ? byId.get(row.transactionId) : undefined;
+    return {
+      ...row,
+      order: record ? { id: record.orderId, name: record.orderName, url: shopifyOrderUrl(shop, record.orderId) } : null,
+    };
+  });
+}
+
+export type CommissionFilters = ReturnType<typeof parseCommissionQuery>;
+
+export function parseCommissionQuery(params: URLSearchParams) {
+  const { values, errors, raw } = parseQueryFields(commissionFilterShape, params);
+  return { filters: values, errors, raw, page: pageNumber.parse(params.get("page") ?? 1) };
+}
+
+const flag = (v: "only" | "exclude" | undefined) => (v === undefined ? undefined : v === "only");
+
+/**
+ * One page (100) of commission/all with the merchant's filters; or, with an
+ * `order` filter, every commission of that order of this shop.
+ */
+export async function listCommissionsPage(
+  ctx: Pick<AdminContext, "db">,
+  shop: string,
+  client: ReferralClient,
+  query: CommissionFilters
+) {
+  const [company, page] = await Promise.all([
+    // Names only make the list easier to read; without them it shows the uids.
+    client.getCompany().catch((error: unknown) => {
+      if (isReferralApiError(error)) return null;
+      throw error;
+    }),
+    commissionsPage(ctx, shop, client, query),
+  ]);
+  const campaigns = new Map((company?.campaigns ?? []).map((c) => [c.campaignUid, c]));
+  return {
+    ...page,
+    pointName: company?.company.pointName ?? "points",
+    rows: page.rows.map((row) => {
+      const campaign = row.campaignUid ? campaigns.get(row.campaignUid) : undefined;
+      return {
+        ...row,
+        campaignName: campaign?.campaignName ?? null,
+        amountUnit: campaign ? rewardUnit(campaign) : row.amountUnit,
+      };
+    }),
+  };
+}
+
+/** A campaign whose rewards are all in points pays its commissions in points. */
+function rewardUnit(campaign: Campaign): "money" | "points" {
+  const units = [campaign.initialReward, campaign.recurringReward]
+    .filter((r): r is NonNullable<typeof r> => r !== null)
+    .map((r) => decodeRewardType(r.typeCode).unit)
+    .filter((unit) => unit !== "none");
+  return units.length > 0 && units.every((unit) => unit === "points") ? "points" : "money";
+}
+
+async function commissionsPage(ctx: Pick<AdminContext, "db">, shop: string, client: ReferralClient, query: CommissionFilters) {
+  const { filters, page } = query;
+  if (filters.order) {
+    const record = await findOrderRecord(ctx.db, shop, filters.order);
+    const found = record ? await commissionsOfOrder(client, record) : [];
+    return {
+      rows: await withOrderLinks(ctx, shop, found.map(rowOf)),
+      page: 1,
+      hasMore: false,
+      orderFilter: { id: filters.order, name: record?.orderName ?? null, known: Boolean(record) },
+    };
+  }
+  const params: ListCommissionsParams = {
+    page,
+    status: filters.status,
+    sandbox: flag(filters.sandbox),
+    isWelcomeBonus: flag(filters.welcome),
+    email: filters.email,
+    createdAfter: filters.from,
+    createdBefore: filters.to ? dayAfter(filters.to) : undefined,
+  };
+  const result = await client.listCommissions(params);
+  return {
+    rows: await withOrderLinks(ctx, shop, result.items.map(rowOf)),
+    page: result.page,
+    hasMore: result.hasMore,
+    orderFilter: null,
+  };
+}
+
+/** Each selected commission as "uid" or "uid:transaction" (the transaction updates the shop's own record). */
+export const commissionDecisionSchema = z.object({
+  decision: z.enum(["approve", "deny"], { message: "Choose approve or deny." }),
+  commissions: z
+    .array(z.string().regex(/^\d{1,20}(:[\w-]{0,64})?$/, "A selected commission isn't valid."))
+    .min(1, "Select at least one pending commission.")
+    .max(100, "Select at most 100 commissions at a time."),
+});
+
+export interface DecisionRowResult {
+  uid: string;
+  ok: boolean;
+  message: string;
+}
+
+export type DecisionResult =
+  | { ok: false; fieldErrors: Record<string, string> }
+  | { ok: true; decision: "approve" | "deny"; results: DecisionRowResult[]; succeeded: number; failed: number };
+
+const NOT_PENDING = /pending commission only/i;
+const DONE_WORD = { approve: "Approved", deny: "Denied" } as const;
+
+/**
+ * Approves or denies pending commissions one by one with commission/update and
+ * says what happened to each. Refused credentials stop the whole batch.
+ */
+export async function decideCommissions(
+  ctx: Pick<AdminContext, "db" | "logger">,
+  shop: string,
+  client: ReferralClient,
+  form: FormData
+): Promise<DecisionResult> {
+  const parsed = commissionDecisionSchema.safeParse(formFields(form, ["commissions"]));
+  if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error.issues) };
+  const { decision } = parsed.data;
+  const status = decision === "approve" ? "approved" : "denied";
+  const results: DecisionRowResult[] = [];
+  for (const entry of new Set(parsed.data.commissions)) {
+    const [uid, transactionId] = entry.split(":") as [string, string | undefined];
+    try {
+      await client.updateCommission({ commissionUid: uid, status });
+      results.push({ uid, ok: true, message: DONE_WORD[decision] });
+      if (transactionId) {
+        await ctx.db.orderRecord.updateMany({ where: { shop, orderId: transactionId }, data: { commissionState: status } });
+      }
+    } catch (error) {
+      if (!isReferralApiError(error) || error.kind === "authentication") throw error;
+      const message = error.errors.some((e) => NOT_PENDING.test(e))
+        ? "Not changed: only pending commissions can be approved or denied, and this one already was."
+        : error.kind === "not_found"
+        ? "Not changed: the referral service doesn't know this commission."
+        : `Not changed: ${describeServiceError(error).message}`;
+      results.push({ uid, ok: false, message });
+    }
+  }
+  const succeeded = results.filter((r) => r.ok).length;
+  ctx.logger?.info({ shop, decision, succeeded, failed: results.length - succeeded }, "commissions decided by the merchant");
+  return { ok: true, decision, results, succeeded, failed: results.length - succeeded };
+}

@@ -1,0 +1,183 @@
+import { z } from "zod";
+import { notifyJobEnqueued } from "../jobs/wake";
+import { resumeShopJobs } from "../jobs/run-job.server";
+import { createReferralClient, isReferralApiError, type ReferralApiError } from "../referral-api";
+import { openToken, sealToken } from "../referrals/credentials.server";
+import { nowOf, type AdminContext } from "./context";
+import { fieldErrorsOf } from "./form-data";
+import type { MerchantError } from "./merchant-error";
+import { ADMIN_TIMEOUT_MS } from "./service-errors.server";
+
+export type ConnectionStatus = "not_connected" | "connected" | "broken";
+
+/** What the page may know about the connection: never the token itself. */
+export interface ConnectionView {
+  status: ConnectionStatus;
+  companyName: string | null;
+  baseUrl: string | null;
+  username: string | null;
+  hasToken: boolean;
+  error: string | null;
+  checkedAt: string | null;
+}
+
+const STATUSES: readonly ConnectionStatus[] = ["not_connected", "connected", "broken"];
+
+export async function readConnection(ctx: Pick<AdminContext, "db">, shop: string): Promise<ConnectionView> {
+  const row = await ctx.db.shop.findUnique({ where: { shop } });
+  const status = STATUSES.find((s) => s === row?.connectionStatus) ?? "not_connected";
+  return {
+    status,
+    companyName: row?.companyName ?? null,
+    baseUrl: row?.serviceBaseUrl ?? null,
+    username: row?.serviceUsername ?? null,
+    hasToken: Boolean(row?.serviceTokenSealed),
+    error: row?.connectionError ?? null,
+    checkedAt: row?.connectionCheckedAt?.toISOString() ?? null,
+  };
+}
+
+function urlOrNull(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+export const connectionFormSchema = z.object({
+  username: z.string().trim().min(1, "Enter your API username.").max(200, "The username is too long."),
+  /** Empty keeps the stored token. */
+  token: z.string().trim().max(500, "The token is too long.").default(""),
+  baseUrl: z
+    .string()
+    .trim()
+    .min(1, "Enter the service's base URL, for example https://api.example.com.")
+    .pipe(z.url({ protocol: /^https?$/, message: "Enter a full web address starting with https://." }))
+    .refine((url) => !/\/api\/v2(\/|$)/i.test(urlOrNull(url)?.pathname ?? ""), {
+      message: "Enter only the address before /api/v2/, for example https://api.example.com.",
+    })
+    .refine(
+      (url) => {
+        const u = urlOrNull(url);
+        return !u || (!u.username && !u.password && !u.search);
+      },
+      {
+        message: "Enter the address without a user name, password or ?query.",
+      }
+    )
+    .transform((url) => url.replace(/\/+$/, "")),
+});
+
+export type ConnectionField = keyof z.infer<typeof connectionFormSchema>;
+
+export type ConnectResult =
+  | { ok: true; companyName: string; campaignCount: number; resumedJobs: number }
+  | { ok: false; fieldErrors: Partial<Record<ConnectionField, string>>; error?: MerchantError };
+
+/** What a failed check means, in words that say what to change. */
+function checkFailure(error: ReferralApiError, baseUrl: string, timeoutMs: number): ConnectResult {
+  const host = new URL(baseUrl).host;
+  const fail = (title: string, message: string, field?: [ConnectionField, string]): ConnectResult => ({
+    ok: false,
+    fieldErrors: field ? { [field[0]]: field[1] } : {},
+    error: { title, message, retryable: error.retryable, ...(error.errors.length > 0 ? { details: error.errors } : {}) },
+  });
+  switch (error.kind) {
+    case "authentication":
+      return fail(
+        "Wrong username or API token",
+        "The referral service didn't accept this username and token. Copy both again from your referral program account (API settings) and check for extra spaces.",
+        ["token", "Check the token and the username."]
+      );
+    case "network":
+      return fail(
+        "Can't reach the referral service",
+        `Nothing answered at ${host}. Check the base URL for typos and that the service is online.`,
+        ["baseUrl", "Nothing answered at this address."]
+      );
+    case "timeout":
+      return fail(
+        "The referral service is too slow",
+        `${host} didn't answer within ${Math.round(
+          timeoutMs / 1000
+        )} seconds. The service may be busy; try again in a minute. Your previous settings are unchanged.`
+      );
+    case "not_found":
+      return fail(
+        "This address isn't a referral service",
+        `${host} answered, but has no referral service interface there (HTTP 404). Check the base URL.`,
+        ["baseUrl", "No referral service at this address."]
+      );
+    case "rate_limited":
+      return fail("Too many attempts", "The referral service asked us to slow down. Wait a minute, then try again.");
+    case "server":
+      return fail(
+        "The referral service had a problem",
+        `${host} answered with an error on its side. Try again in a few minutes; if it keeps happening, contact the service's support.`
+      );
+    default:
+      return fail("The referral service didn't accept the check", "Check the username, token and base URL, then try again.");
+  }
+}
+
+/**
+ * Checks credentials live with company/get and, when they work, stores them
+ * (the token sealed), marks the shop connected and lets its held jobs run.
+ * A failed check changes nothing that was stored.
+ */
+export async function connectShop(ctx: AdminContext, shop: string, input: unknown): Promise<ConnectResult> {
+  const parsed = connectionFormSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error.issues) };
+  const { username, baseUrl } = parsed.data;
+
+  let token = parsed.data.token;
+  const stored = await ctx.db.shop.findUnique({ where: { shop } });
+  if (!token) {
+    if (!stored?.serviceTokenSealed) return { ok: false, fieldErrors: { token: "Enter your API token." } };
+    try {
+      token = openToken(stored.serviceTokenSealed, ctx.credentialsKey);
+    } catch {
+      return { ok: false, fieldErrors: { token: "The saved token can't be read any more. Enter it again." } };
+    }
+  }
+
+  const timeoutMs = ctx.timeoutMs ?? ADMIN_TIMEOUT_MS;
+  const client = createReferralClient({ baseUrl, username, token, timeoutMs, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) });
+  let company;
+  try {
+    company = await client.getCompany();
+  } catch (error) {
+    if (!isReferralApiError(error)) throw error;
+    const sameAsStored = !parsed.data.token && stored?.serviceUsername === username && stored.serviceBaseUrl === baseUrl;
+    if (error.kind === "authentication" && sameAsStored && stored?.connectionStatus === "connected") {
+      await ctx.db.shop.update({
+        where: { shop },
+        data: {
+          connectionStatus: "broken",
+          connectionError: "The referral service stopped accepting the saved credentials. Enter the current ones.",
+          connectionCheckedAt: nowOf(ctx),
+        },
+      });
+    }
+    // The host only: the token travels in the service's URL path.
+    ctx.logger?.warn({ shop, host: new URL(baseUrl).host, kind: error.kind }, "referral service connection check failed");
+    return checkFailure(error, baseUrl, timeoutMs);
+  }
+
+  const companyName = company.company.companyName ?? new URL(baseUrl).host;
+  const data = {
+    serviceBaseUrl: baseUrl,
+    serviceUsername: username,
+    serviceTokenSealed: sealToken(token, ctx.credentialsKey),
+    companyName,
+    connectionStatus: "connected",
+    connectionError: null,
+    connectionCheckedAt: nowOf(ctx),
+  };
+  await ctx.db.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });
+  const resumedJobs = await resumeShopJobs(ctx.db, shop);
+  if (resumedJobs > 0) notifyJobEnqueued();
+  ctx.logger?.info({ shop, host: new URL(baseUrl).host, resumedJobs }, "referral service connected");
+  return { ok: true, companyName, campaignCount: company.campaigns.length, resumedJobs };
+}

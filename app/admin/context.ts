@@ -1,0 +1,22 @@
+import type { PrismaClient } from "@prisma/client";
+import type { FetchLike } from "../referral-api";
+
+/** The pino-like subset the admin logs to. */
+export interface AdminLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+/** What the admin domain needs; routes build it once with appAdminContext(), tests build their own. */
+export interface AdminContext {
+  db: PrismaClient;
+  /** CREDENTIALS_KEY: seals and opens the service token. */
+  credentialsKey: string;
+  /** How long a page waits for the referral service (default ADMIN_TIMEOUT_MS). */
+  timeoutMs?: number;
+  fetch?: FetchLike;
+  now?: () => Date;
+  logger?: AdminLogger;
+}
+
+export const nowOf = (ctx: Pick<AdminContext, "now">): Date => (ctx.now ? ctx.now() : new Date());

@@ -1,0 +1,154 @@
+import { z } from "zod";
+import { notifyJobEnqueued } from "../jobs/wake";
+import { resumeShopJobs } from "../jobs/run-job.server";
+import {
+  APPROVALS,
+  PIPELINE_DEFAULTS,
+  readPipelineSettings,
+  REVENUE_BASES,
+  SCOPES,
+  TEST_ORDER_RULES,
+  TRIGGERS,
+} from "../referrals/pipeline-settings";
+import type { AdminContext } from "./context";
+import { fieldErrorsOf } from "./form-data";
+
+/** The settings as the form shows them. */
+export interface SettingsView {
+  campaignUids: string[];
+  trigger: (typeof TRIGGERS)[number];
+  scope: (typeof SCOPES)[number];
+  approval: (typeof APPROVALS)[number];
+  revenueBasis: (typeof REVENUE_BASES)[number];
+  codeParams: string;
+  testOrders: (typeof TEST_ORDER_RULES)[number];
+  autoEnrol: boolean;
+  newAmbassadorGroup: string;
+}
+
+export async function readSettings(ctx: Pick<AdminContext, "db">, shop: string): Promise<SettingsView> {
+  const row = await ctx.db.shop.findUnique({ where: { shop } });
+  const pipeline = readPipelineSettings(row ?? PIPELINE_DEFAULTS);
+  return {
+    ...pipeline,
+    codeParams: pipeline.codeParams.join(", "),
+    autoEnrol: row?.autoEnrol ?? false,
+    newAmbassadorGroup: row?.newAmbassadorGroup ?? "",
+  };
+}
+
+const choose = (what: string) => ({ message: `Choose ${what}.` });
+const PARAM_NAME = /^[A-Za-z0-9_.-]{1,40}$/;
+
+export const SETTINGS_LIST_FIELDS = ["campaignUids"] as const;
+
+/** The settings form; the allowed values come from pipeline-settings.ts. */
+export const settingsFormSchema = z.object({
+  campaignUids: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^[\w-]{1,40}$/, "A campaign id is not valid.")
+    )
+    .max(50, "Choose at most 50 campaigns.")
+    .transform((uids) => [...new Set(uids)]),
+  trigger: z.enum(TRIGGERS, choose("when orders are recorded")),
+  scope: z.enum(SCOPES, choose("which orders are sent")),
+  approval: z.enum(APPROVALS, choose("how commissions start")),
+  revenueBasis: z.enum(REVENUE_BASES, choose("the revenue to send")),
+  codeParams: z
+    .string()
+    .transform((text) =>
+      text
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    )
+    .pipe(
+      z
+        .array(z.string().regex(PARAM_NAME, "Use letters, digits, - _ or . in parameter names, separated by commas."))
+        .min(1, "Enter at least one parameter name, e.g. mbsy.")
+        .max(5, "Enter at most 5 parameter names.")
+    ),
+  testOrders: z.enum(TEST_ORDER_RULES, choose("what happens to test orders")),
+  autoEnrol: z.enum(["true", "false"], choose("whether customers are enrolled")).transform((v) => v === "true"),
+  newAmbassadorGroup: z
+    .string()
+    .trim()
+    .regex(/^[\w-]{0,40}$/, "Choose a group from the list.")
+    .default("")
+    .transform((v) => v || null),
+});
+
+export type SettingsField = keyof z.input<typeof settingsFormSchema>;
+
+export type SaveSettingsResult =
+  | { ok: true; resumedJobs: number; trackedCampaigns: number }
+  | { ok: false; fieldErrors: Partial<Record<SettingsField | "form", string>> };
+
+export interface KnownChoices {
+  /** The program's active campaigns, when the service could be asked. */
+  campaignUids?: readonly string[];
+  /** The program's groups, when the service could be asked. */
+  groupIds?: readonly string[];
+}
+
+/**
+ * Validates and stores the pipeline and storefront settings; the shop's held
+ * jobs (e.g. waiting for a campaign to be chosen) run again at once.
+ */
+export async function saveSettings(
+  ctx: Pick<AdminContext, "db">,
+  shop: string,
+  input: unknown,
+  known: KnownChoices = {}
+): Promise<SaveSettingsResult> {
+  const parsed = settingsFormSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error.issues) };
+  const settings = parsed.data;
+  const unknownCampaigns = known.campaignUids ? settings.campaignUids.filter((uid) => !known.campaignUids!.includes(uid)) : [];
+  if (unknownCampaigns.length > 0) {
+    return {
+      ok: false,
+      fieldErrors: {
+        campaignUids: `Campaign ${unknownCampaigns.join(", ")} is not an active campaign of your program any more.`,
+      },
+    };
+  }
+  if (settings.newAmbassadorGroup && known.groupIds && !known.groupIds.includes(settings.newAmbassadorGroup)) {
+    return { ok: false, fieldErrors: { newAmbassadorGroup: "This group no longer exists in your program. Choose another one." } };
+  }
+
+  const data = {
+    campaignUids: settings.campaignUids.join(","),
+    trigger: settings.trigger,
+    scope: settings.scope,
+    approval: settings.approval,
+    revenueBasis: settings.revenueBasis,
+    codeParams: settings.codeParams.join(","),
+    testOrders: settings.testOrders,
+    autoEnrol: settings.autoEnrol,
+    newAmbassadorGroup: settings.newAmbassadorGroup,
+  };
+  await ctx.db.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });
+  const resumedJobs = await resumeShopJobs(ctx.db, shop);
+  if (resumedJobs > 0) notifyJobEnqueued();
+  return { ok: true, resumedJobs, trackedCampaigns: settings.campaignUids.length };
+}
+
+/** Starts or stops recording orders in one campaign (from the Campaigns page). */
+export async function setCampaignTracked(
+  ctx: Pick<AdminContext, "db">,
+  shop: string,
+  campaignUid: string,
+  tracked: boolean
+): Promise<{ campaignUids: string[]; resumedJobs: number }> {
+  const current = (await readSettings(ctx, shop)).campaignUids;
+  const campaignUids = tracked ? [...new Set([...current, campaignUid])] : current.filter((uid) => uid !== campaignUid);
+  const data = { campaignUids: campaignUids.join(",") };
+  await ctx.db.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });
+  const resumedJobs = await resumeShopJobs(ctx.db, shop);
+  if (resumedJobs > 0) notifyJobEnqueued();
+  return { campaignUids, resumedJobs };
+}

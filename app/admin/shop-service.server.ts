@@ -1,0 +1,67 @@
+import { createReferralClient, type ReferralClient } from "../referral-api";
+import { openToken } from "../referrals/credentials.server";
+import { nowOf, type AdminContext } from "./context";
+import { notConnectedError, SETTINGS_ACTION, type MerchantError } from "./merchant-error";
+import { ADMIN_TIMEOUT_MS, attempt } from "./service-errors.server";
+
+export type ServiceAccess = { ok: true; client: ReferralClient } | { ok: false; error: MerchantError; notConnected: true };
+
+export type ServiceResult<T> = { ok: true; value: T } | { ok: false; error: MerchantError; notConnected: boolean };
+
+const brokenError = (reason: string | null): MerchantError => ({
+  title: "Your referral service credentials need renewing",
+  message: reason ?? "The service stopped accepting the saved credentials. Enter the current ones in Settings.",
+  action: { ...SETTINGS_ACTION, content: "Update credentials" },
+  retryable: false,
+});
+
+/** The referral client of a connected shop, built with the admin's short timeout. */
+export async function serviceForShop(ctx: AdminContext, shop: string): Promise<ServiceAccess> {
+  const row = await ctx.db.shop.findUnique({ where: { shop } });
+  if (!row?.serviceBaseUrl || !row.serviceUsername || !row.serviceTokenSealed || row.connectionStatus === "not_connected") {
+    return { ok: false, error: notConnectedError(), notConnected: true };
+  }
+  if (row.connectionStatus === "broken") return { ok: false, error: brokenError(row.connectionError), notConnected: true };
+  let token: string;
+  try {
+    token = openToken(row.serviceTokenSealed, ctx.credentialsKey);
+  } catch {
+    return {
+      ok: false,
+      notConnected: true,
+      error: brokenError(
+        "The saved API token can't be read any more (the app's encryption key changed). Enter the token again in Settings."
+      ),
+    };
+  }
+  const client = createReferralClient({
+    baseUrl: row.serviceBaseUrl,
+    username: row.serviceUsername,
+    token,
+    timeoutMs: ctx.timeoutMs ?? ADMIN_TIMEOUT_MS,
+    ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
+  });
+  return { ok: true, client };
+}
+
+/**
+ * Calls the service for a shop. Refused credentials mark the connection
+ * broken, as the job runner does, so every page points the merchant to Settings.
+ */
+export async function withService<T>(
+  ctx: AdminContext,
+  shop: string,
+  call: (client: ReferralClient) => Promise<T>
+): Promise<ServiceResult<T>> {
+  const access = await serviceForShop(ctx, shop);
+  if (!access.ok) return access;
+  const result = await attempt(() => call(access.client), ctx.timeoutMs);
+  if (result.ok) return result;
+  if (result.cause.kind === "authentication") {
+    await ctx.db.shop.updateMany({
+      where: { shop, connectionStatus: "connected" },
+      data: { connectionStatus: "broken", connectionError: result.error.message, connectionCheckedAt: nowOf(ctx) },
+    });
+  }
+  return { ok: false, error: result.error, notConnected: false };
+}

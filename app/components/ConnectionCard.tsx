@@ -1,0 +1,123 @@
+import { Form, useNavigation } from "@remix-run/react";
+import { Banner, BlockStack, Box, Button, Card, FormLayout, InlineStack, Text, TextField } from "@shopify/polaris";
+import { useEffect, useState } from "react";
+import type { ConnectionView } from "../admin/connection.server";
+import type { MerchantError } from "../admin/merchant-error";
+import { ServiceErrorBanner } from "./ServiceErrorBanner";
+import { ConnectionBadge } from "./StatusBadges";
+import { formatDateTime } from "./format";
+
+export interface ConnectFeedback {
+  ok: boolean;
+  fieldErrors?: Partial<Record<"username" | "token" | "baseUrl", string>>;
+  error?: MerchantError;
+  companyName?: string;
+  campaignCount?: number;
+  resumedJobs?: number;
+}
+
+/** The connect form: checked live by the action; the token is write-only. */
+export function ConnectionCard({ connection, feedback }: { connection: ConnectionView; feedback?: ConnectFeedback }) {
+  const navigation = useNavigation();
+  const connecting = navigation.state === "submitting" && navigation.formData?.get("intent") === "connect";
+  const [baseUrl, setBaseUrl] = useState(connection.baseUrl ?? "");
+  const [username, setUsername] = useState(connection.username ?? "");
+  const [token, setToken] = useState("");
+  useEffect(() => {
+    if (feedback?.ok) setToken("");
+  }, [feedback]);
+
+  const errors = feedback?.ok === false ? feedback.fieldErrors ?? {} : {};
+  const connected = connection.status === "connected";
+
+  return (
+    <Card>
+      <Form method="post" aria-label="Referral service connection">
+        <input type="hidden" name="intent" value="connect" />
+        <BlockStack gap="400">
+          <InlineStack align="space-between" blockAlign="center" gap="200">
+            <BlockStack gap="100">
+              <Text as="h2" variant="headingMd">
+                {connection.companyName ?? "Your referral program"}
+              </Text>
+              {connection.checkedAt ? (
+                <Text as="p" variant="bodySm" tone="subdued">
+                  Last checked {formatDateTime(connection.checkedAt)}
+                </Text>
+              ) : null}
+            </BlockStack>
+            <ConnectionBadge status={connection.status} />
+          </InlineStack>
+
+          {feedback?.ok ? (
+            <Banner tone="success" title={`Connected to ${feedback.companyName}`}>
+              <Text as="p">
+                {feedback.campaignCount === 1
+                  ? "1 active campaign found."
+                  : `${feedback.campaignCount ?? 0} active campaigns found.`}{" "}
+                {feedback.resumedJobs
+                  ? `${feedback.resumedJobs} held orders are being sent now.`
+                  : "Choose the campaigns to track below."}
+              </Text>
+            </Banner>
+          ) : null}
+          {feedback?.ok === false && feedback.error ? <ServiceErrorBanner error={feedback.error} /> : null}
+          {connection.status === "broken" && !feedback ? (
+            <Banner tone="critical" title="The referral service refused the saved credentials">
+              <Text as="p">{connection.error ?? "Enter the current username and token to start sending orders again."}</Text>
+            </Banner>
+          ) : null}
+
+          <FormLayout>
+            <TextField
+              label="Base URL"
+              name="baseUrl"
+              value={baseUrl}
+              onChange={setBaseUrl}
+              autoComplete="url"
+              inputMode="url"
+              placeholder="https://api.example.com"
+              helpText="The address of your referral service, without /api/v2/."
+              error={errors.baseUrl}
+              requiredIndicator
+            />
+            <FormLayout.Group>
+              <TextField
+                label="API username"
+                name="username"
+                value={username}
+                onChange={setUsername}
+                autoComplete="off"
+                error={errors.username}
+                requiredIndicator
+              />
+              <TextField
+                label="API token"
+                name="token"
+                type="password"
+                value={token}
+                onChange={setToken}
+                autoComplete="new-password"
+                placeholder={connection.hasToken ? "••••••••••••" : undefined}
+                helpText={
+                  connection.hasToken
+                    ? "A token is set. Leave this empty to keep it, or paste a new one."
+                    : "Stored encrypted. It is never shown again, here or anywhere else."
+                }
+                error={errors.token}
+                requiredIndicator={!connection.hasToken}
+              />
+            </FormLayout.Group>
+          </FormLayout>
+          <Box>
+            <InlineStack align="end">
+              <Button submit variant="primary" loading={connecting}>
+                {connected ? "Save and check connection" : "Connect"}
+              </Button>
+            </InlineStack>
+          </Box>
+        </BlockStack>
+      </Form>
+    </Card>
+  );
+}

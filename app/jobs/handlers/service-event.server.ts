@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { adminAccessOf } from "../../service-events/admin-access.server";
+import { SERVICE_EVENT_JOB } from "../../service-events/job-kind";
+import { markServiceEventFailed, noteServiceEventAttempt, processServiceEvent } from "../../service-events/process-event.server";
+import type { JobContext } from "../context";
+import type { JobOutcome } from "../outcome";
+
+const payload = z.object({ serviceEventId: z.string() });
+type Payload = z.infer<typeof payload>;
+
+export const serviceEventJob = {
+  kind: SERVICE_EVENT_JOB,
+  payload,
+  handle(ctx: JobContext, shop: string, { serviceEventId }: Payload): Promise<JobOutcome> {
+    return processServiceEvent({ db: ctx.db, adminForShop: adminAccessOf(ctx), now: ctx.now }, shop, serviceEventId);
+  },
+  async onFailed(ctx: JobContext, shop: string, { serviceEventId }: Payload, reason: string) {
+    await markServiceEventFailed(ctx.db, shop, serviceEventId, reason);
+  },
+  async onAttempt(ctx: JobContext, shop: string, { serviceEventId }: Payload, _attempts: number, reason: string) {
+    await noteServiceEventAttempt(ctx.db, shop, serviceEventId, reason);
+  },
+} as const;

@@ -1,0 +1,64 @@
+import type { PrismaClient } from "@prisma/client";
+import { jobKey } from "../jobs/enqueue.server";
+import { notifyJobEnqueued } from "../jobs/wake";
+import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
+
+export interface RedactionRow {
+  id: string;
+  requestedAt: string;
+  completedAt: string | null;
+  deleted: Record<string, number>;
+  serviceState: string;
+  serviceDetail: string | null;
+}
+
+export async function listRedactions(db: PrismaClient, shop: string, take = 20): Promise<RedactionRow[]> {
+  const rows = await db.redactionLog.findMany({ where: { shop }, orderBy: { requestedAt: "desc" }, take });
+  return rows.map((row) => ({
+    id: row.id,
+    requestedAt: row.requestedAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+    deleted: JSON.parse(row.deleted) as Record<string, number>,
+    serviceState: row.serviceState,
+    serviceDetail: row.serviceDetail,
+  }));
+}
+
+export async function readRedactAtService(db: PrismaClient, shop: string): Promise<boolean> {
+  const row = await db.shop.findUnique({ where: { shop }, select: { redactAtService: true } });
+  return row?.redactAtService ?? true;
+}
+
+export async function saveRedactAtService(db: PrismaClient, shop: string, redactAtService: boolean): Promise<void> {
+  await db.shop.upsert({ where: { shop }, create: { shop, redactAtService }, update: { redactAtService } });
+}
+
+async function requeue(db: PrismaClient, key: string, now: Date): Promise<void> {
+  await db.job.updateMany({
+    where: { key, status: { in: ["failed", "done"] } },
+    data: { status: "queued", attempts: 0, runAt: now, lastError: null },
+  });
+  notifyJobEnqueued();
+}
+
+/** A failed report is built again from the start. */
+export async function retryDataRequest(db: PrismaClient, shop: string, id: string, now = new Date()): Promise<boolean> {
+  const reopened = await db.dataRequest.updateMany({
+    where: { id, shop, status: "failed" },
+    data: { status: "open", statusDetail: "Retry requested" },
+  });
+  if (reopened.count === 0) return false;
+  await requeue(db, jobKey(shop, PRIVACY_EXPORT_JOB, id), now);
+  return true;
+}
+
+/** A failed erasure at the service is tried again (the sealed email is kept until it succeeds). */
+export async function retryRedaction(db: PrismaClient, shop: string, id: string, now = new Date()): Promise<boolean> {
+  const reopened = await db.redactionLog.updateMany({
+    where: { id, shop, serviceState: "failed", pendingEmailSealed: { not: null } },
+    data: { serviceState: "pending", serviceDetail: "Retry requested" },
+  });
+  if (reopened.count === 0) return false;
+  await requeue(db, jobKey(shop, PRIVACY_REDACT_JOB, id), now);
+  return true;
+}

@@ -1,0 +1,33 @@
+import type { PrismaClient } from "@prisma/client";
+import type { Logger } from "../logger.server";
+
+/**
+ * shop/redact (48 hours after uninstall): everything the app keeps for the
+ * shop goes, credentials and settings included. Nothing is kept, not even a
+ * log row: one log line says it happened.
+ */
+export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop: string; webhookId: string | null }) {
+  const where = { shop: hook.shop };
+  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops] = await db.$transaction([
+    db.job.deleteMany({ where }),
+    db.orderRecord.deleteMany({ where }),
+    db.serviceEvent.deleteMany({ where }),
+    db.dataRequest.deleteMany({ where }),
+    db.redactionLog.deleteMany({ where }),
+    db.payoutCredit.deleteMany({ where }),
+    db.session.deleteMany({ where }),
+    db.shop.deleteMany({ where }),
+  ]);
+  const deleted = {
+    jobs: jobs.count,
+    orderRecords: orderRecords.count,
+    serviceEvents: serviceEvents.count,
+    dataRequests: dataRequests.count,
+    redactionLogs: redactionLogs.count,
+    payoutCredits: payoutCredits.count,
+    sessions: sessions.count,
+    shop: shops.count,
+  };
+  logger.info({ shop: hook.shop, topic: "shop/redact", webhookId: hook.webhookId, deleted }, "shop redacted");
+  return deleted;
+}

@@ -1,0 +1,380 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import {
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  ChoiceList,
+  DataTable,
+  InlineGrid,
+  InlineStack,
+  Layout,
+  Link,
+  Page,
+  Text,
+} from "@shopify/polaris";
+import { useEffect, useState } from "react";
+import { z } from "zod";
+import { ambassadorDetail, statsRangeShape, updateAmbassador, type Figures } from "../admin/ambassadors.server";
+import { appAdminContext } from "../admin/context.server";
+import { parseQueryFields } from "../admin/query-fields";
+import { withService } from "../admin/shop-service.server";
+import { EmptyListState, NotConnectedState } from "../components/EmptyStates";
+import { EmbeddedParamsFields, useEmbeddedHref } from "../components/embedded-url";
+import { FilterField } from "../components/FilterField";
+import { formatAmount, formatCount, formatDate, formatPoints } from "../components/format";
+import { MetricCard } from "../components/MetricCard";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
+import { AmbassadorStatusBadge } from "../components/StatusBadges";
+import { DataList } from "../components/DataList";
+import { authenticate } from "../shopify.server";
+
+const emailParam = z.email();
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const email = emailParam.safeParse(params.email);
+  if (!email.success) return { ok: false as const, reason: "invalid" as const, email: params.email ?? "" };
+  const range = parseQueryFields(statsRangeShape, new URL(request.url).searchParams);
+  const errors = { ...range.errors };
+  if (range.values.from && range.values.to && range.values.from > range.values.to)
+    errors.to = "The end date must be on or after the start date.";
+  const dates = Object.keys(errors).length > 0 ? {} : range.values;
+  const detail = await withService(appAdminContext(), session.shop, (client) => ambassadorDetail(client, email.data, dates));
+  if (!detail.ok)
+    return {
+      ok: false as const,
+      reason: "service" as const,
+      email: email.data,
+      error: detail.error,
+      notConnected: detail.notConnected,
+    };
+  if (!detail.value) return { ok: false as const, reason: "unknown" as const, email: email.data };
+  return { ok: true as const, detail: detail.value, rawRange: range.raw, rangeErrors: errors };
+};
+
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const email = emailParam.safeParse(params.email);
+  if (!email.success)
+    return json({ ok: false as const, fieldErrors: { email: "This ambassador's email isn't valid." } }, { status: 400 });
+  const form = await request.formData();
+  const result = await withService(appAdminContext(), session.shop, (client) => updateAmbassador(client, email.data, form));
+  if (!result.ok) return json({ ok: false as const, error: result.error }, { status: 502 });
+  return json(result.value, { status: result.value.ok ? 200 : 400 });
+};
+
+type Detail = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { ok: true }>["detail"];
+
+function Summary({ figures, pointName }: { figures: Figures; pointName: string }) {
+  const c = figures.commissions;
+  return (
+    <BlockStack gap="400">
+      <InlineGrid columns={{ xs: 2, md: 4 }} gap="300">
+        <MetricCard label="Clicks" value={formatCount(figures.clicks)} />
+        <MetricCard label="Shares" value={formatCount(figures.shares)} />
+        <MetricCard label="Referred customers" value={formatCount(figures.referrals)} />
+        <MetricCard
+          label="Referred revenue"
+          value={formatAmount(figures.revenue.approvedSum)}
+          caption={`${formatAmount(figures.revenue.pendingSum)} pending`}
+        />
+      </InlineGrid>
+      <DataTable
+        columnContentTypes={["text", "numeric", "numeric"]}
+        headings={["Commissions", "Count", "Amount"]}
+        rows={[
+          ["Pending", formatCount(c.pendingCount), formatAmount(c.pendingSum)],
+          ["Approved", formatCount(c.approvedCount), formatAmount(c.approvedSum)],
+          ["Denied", formatCount(c.deniedCount), formatAmount(c.deniedSum)],
+        ]}
+        footerContent={`Amounts in money; rewards in ${pointName} are counted in the balance.`}
+      />
+    </BlockStack>
+  );
+}
+
+function RangeForm({ raw, errors }: { raw: Record<string, string | undefined>; errors: Record<string, string | undefined> }) {
+  const href = useEmbeddedHref();
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  return (
+    <Form method="get" aria-label="Date range">
+      <EmbeddedParamsFields />
+      <InlineStack gap="300" blockAlign="end" wrap>
+        <div style={{ minWidth: 160 }}>
+          <FilterField label="From" name="from" type="date" autoComplete="off" initial={raw.from} error={errors.from} />
+        </div>
+        <div style={{ minWidth: 160 }}>
+          <FilterField label="To" name="to" type="date" autoComplete="off" initial={raw.to} error={errors.to} />
+        </div>
+        <Button submit loading={navigation.state === "loading" && navigation.formMethod === "GET"}>
+          Show
+        </Button>
+        <Button variant="tertiary" url={href(pathname)}>
+          All time
+        </Button>
+      </InlineStack>
+    </Form>
+  );
+}
+
+function StatusCard({ detail }: { detail: Detail }) {
+  const navigation = useNavigation();
+  const intent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <InlineStack align="space-between" blockAlign="center">
+          <Text as="h2" variant="headingMd">
+            Status
+          </Text>
+          <AmbassadorStatusBadge status={detail.status} />
+        </InlineStack>
+        <Text as="p" tone="subdued">
+          {detail.active
+            ? "Active ambassadors earn commissions and can share their links."
+            : "Deactivated ambassadors earn no commissions until they're activated again."}
+        </Text>
+        <Form method="post">
+          <input type="hidden" name="intent" value={detail.active ? "deactivate" : "activate"} />
+          <Button
+            submit
+            tone={detail.active ? "critical" : undefined}
+            variant={detail.active ? "secondary" : "primary"}
+            loading={intent === "deactivate" || intent === "activate"}
+          >
+            {detail.active ? "Deactivate ambassador" : "Activate ambassador"}
+          </Button>
+        </Form>
+      </BlockStack>
+    </Card>
+  );
+}
+
+function GroupsCard({ detail }: { detail: Detail }) {
+  const navigation = useNavigation();
+  const [groups, setGroups] = useState(detail.groups);
+  const current = JSON.stringify(detail.groups);
+  useEffect(() => setGroups(JSON.parse(current) as string[]), [current]);
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "groups";
+  return (
+    <Card>
+      <Form method="post">
+        <input type="hidden" name="intent" value="groups" />
+        {groups.map((g) => (
+          <input key={g} type="hidden" name="groups" value={g} />
+        ))}
+        <BlockStack gap="300">
+          <Text as="h2" variant="headingMd">
+            Groups
+          </Text>
+          {detail.allGroups.length === 0 ? (
+            <Text as="p" tone="subdued">
+              Your program has no groups.
+            </Text>
+          ) : (
+            <ChoiceList
+              title="Groups of this ambassador"
+              titleHidden
+              allowMultiple
+              choices={detail.allGroups.map((g) => ({ value: g.id, label: g.name, helpText: g.description ?? undefined }))}
+              selected={groups}
+              onChange={setGroups}
+            />
+          )}
+          <InlineStack align="end">
+            <Button submit loading={saving} disabled={JSON.stringify(groups) === current}>
+              Save groups
+            </Button>
+          </InlineStack>
+        </BlockStack>
+      </Form>
+    </Card>
+  );
+}
+
+export default function AmbassadorPage() {
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const href = useEmbeddedHref();
+  const back = { content: "Ambassadors", url: href("/app/ambassadors") };
+
+  if (!data.ok) {
+    return (
+      <Page title={data.email || "Ambassador"} backAction={back}>
+        {data.reason === "service" && data.notConnected ? <NotConnectedState error={data.error} /> : null}
+        {data.reason === "service" && !data.notConnected ? <ServiceErrorBanner error={data.error} /> : null}
+        {data.reason !== "service" ? (
+          <Card>
+            <EmptyListState heading="No ambassador with this email" action={back}>
+              <p>The referral program doesn't know {data.email || "this address"}. It may have been removed or changed.</p>
+            </EmptyListState>
+          </Card>
+        ) : null}
+      </Page>
+    );
+  }
+
+  const { detail } = data;
+  return (
+    <Page
+      title={detail.name ?? detail.email}
+      subtitle={detail.name ? detail.email : undefined}
+      titleMetadata={<AmbassadorStatusBadge status={detail.status} />}
+      backAction={back}
+      secondaryActions={[{ content: "Commissions", url: href("/app/commissions", { email: detail.email }) }]}
+    >
+      <BlockStack gap="400">
+        {result && "message" in result ? <Banner tone="success" title={result.message} /> : null}
+        {result && "error" in result ? <ServiceErrorBanner error={result.error} /> : null}
+        {result && "fieldErrors" in result ? (
+          <Banner tone="critical" title="Nothing was changed">
+            <Text as="p">{Object.values(result.fieldErrors).join(" ")}</Text>
+          </Banner>
+        ) : null}
+        <Layout>
+          <Layout.Section>
+            <BlockStack gap="400">
+              <Card>
+                <BlockStack gap="400">
+                  <InlineStack align="space-between" blockAlign="center" gap="200">
+                    <BlockStack gap="100">
+                      <Text as="h2" variant="headingMd">
+                        Performance
+                      </Text>
+                      <Text as="p" variant="bodySm" tone="subdued">
+                        {detail.range.from || detail.range.to
+                          ? `${detail.range.from ? formatDate(`${detail.range.from}T00:00:00Z`) : "Start"} – ${
+                              detail.range.to ? formatDate(`${detail.range.to}T00:00:00Z`) : "today"
+                            }`
+                          : "All time"}
+                      </Text>
+                    </BlockStack>
+                  </InlineStack>
+                  <RangeForm raw={data.rawRange} errors={data.rangeErrors} />
+                  {detail.summary ? (
+                    <Summary figures={detail.summary} pointName={detail.pointName} />
+                  ) : (
+                    <Text as="p">No statistics for this period.</Text>
+                  )}
+                </BlockStack>
+              </Card>
+              <Card padding="0">
+                <Box padding="400" paddingBlockEnd="200">
+                  <Text as="h2" variant="headingMd">
+                    By campaign
+                  </Text>
+                </Box>
+                {detail.campaigns.length === 0 ? (
+                  <Box padding="400">
+                    <Text as="p" tone="subdued">
+                      Not in any campaign yet.
+                    </Text>
+                  </Box>
+                ) : (
+                  <DataTable
+                    columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "numeric"]}
+                    headings={["Campaign", "Clicks", "Shares", "Referrals", "Approved", "Earned"]}
+                    rows={detail.campaigns.map((c) => [
+                      c.name,
+                      formatCount(c.figures?.clicks ?? 0),
+                      formatCount(c.figures?.shares ?? 0),
+                      formatCount(c.figures?.referrals ?? 0),
+                      formatAmount(c.figures?.commissions.approvedSum ?? "0"),
+                      formatAmount(c.earned),
+                    ])}
+                  />
+                )}
+              </Card>
+              <Card padding="0">
+                <Box padding="400" paddingBlockEnd="200">
+                  <Text as="h2" variant="headingMd">
+                    By channel
+                  </Text>
+                </Box>
+                {detail.channels.length === 0 ? (
+                  <Box padding="400">
+                    <Text as="p" tone="subdued">
+                      No shares yet.
+                    </Text>
+                  </Box>
+                ) : (
+                  <DataTable
+                    columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric"]}
+                    headings={["Channel", "Shares", "Clicks", "Referrals", "Approved"]}
+                    rows={detail.channels.map((ch) => [
+                      `${ch.name[0]!.toUpperCase()}${ch.name.slice(1)}`,
+                      formatCount(ch.figures.shares),
+                      ch.clicksTracked ? formatCount(ch.figures.clicks) : "Not tracked",
+                      formatCount(ch.figures.referrals),
+                      formatAmount(ch.figures.commissions.approvedSum),
+                    ])}
+                  />
+                )}
+              </Card>
+            </BlockStack>
+          </Layout.Section>
+          <Layout.Section variant="oneThird">
+            <BlockStack gap="400">
+              <StatusCard detail={detail} />
+              <Card>
+                <BlockStack gap="300">
+                  <Text as="h2" variant="headingMd">
+                    Balance
+                  </Text>
+                  <DataList
+                    items={[
+                      { label: "Money", value: formatAmount(detail.balanceMoney) },
+                      {
+                        label: detail.pointName[0]!.toUpperCase() + detail.pointName.slice(1),
+                        value: formatPoints(detail.balancePoints),
+                      },
+                      { label: "Paid out", value: formatAmount(detail.moneyPaid) },
+                      { label: "Joined", value: formatDate(detail.createdAt) },
+                    ]}
+                  />
+                </BlockStack>
+              </Card>
+              <GroupsCard detail={detail} />
+              <Card>
+                <BlockStack gap="300">
+                  <Text as="h2" variant="headingMd">
+                    Share links
+                  </Text>
+                  {detail.campaigns.filter((c) => c.url).length === 0 ? (
+                    <Text as="p" tone="subdued">
+                      No share link yet.
+                    </Text>
+                  ) : (
+                    detail.campaigns
+                      .filter((c) => c.url)
+                      .map((c) => (
+                        <BlockStack gap="050" key={c.uid ?? c.url}>
+                          <Text as="h3" variant="bodySm" tone="subdued">
+                            {c.name}
+                          </Text>
+                          <div className="rb-wrap">
+                            <Link url={c.url!} target="_blank" removeUnderline>
+                              {c.url}
+                            </Link>
+                          </div>
+                        </BlockStack>
+                      ))
+                  )}
+                </BlockStack>
+              </Card>
+            </BlockStack>
+          </Layout.Section>
+        </Layout>
+      </BlockStack>
+    </Page>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorBoundary title="Ambassador" />;
+}

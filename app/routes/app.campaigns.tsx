@@ -1,0 +1,223 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  InlineGrid,
+  InlineStack,
+  Layout,
+  Link,
+  Page,
+  Text,
+} from "@shopify/polaris";
+import { z } from "zod";
+import { campaignViews, missingTrackedCampaigns, type CampaignView } from "../admin/campaigns.server";
+import { appAdminContext } from "../admin/context.server";
+import { formFields, fieldErrorsOf } from "../admin/form-data";
+import { readSettings, setCampaignTracked } from "../admin/settings.server";
+import { withService } from "../admin/shop-service.server";
+import { EmptyListState, NotConnectedState } from "../components/EmptyStates";
+import { useEmbeddedHref } from "../components/embedded-url";
+import { formatDate } from "../components/format";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
+import { authenticate } from "../shopify.server";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const ctx = appAdminContext();
+  const [company, settings] = await Promise.all([
+    withService(ctx, session.shop, (client) => client.getCompany()),
+    readSettings(ctx, session.shop),
+  ]);
+  if (!company.ok) return { ok: false as const, error: company.error, notConnected: company.notConnected };
+  return {
+    ok: true as const,
+    companyName: company.value.company.companyName,
+    campaigns: campaignViews(company.value, settings.campaignUids),
+    missing: missingTrackedCampaigns(company.value, settings.campaignUids),
+  };
+};
+
+const trackingSchema = z.object({
+  intent: z.enum(["track", "untrack"], { message: "Choose track or untrack." }),
+  campaignUid: z.string().regex(/^[\w-]{1,40}$/, "This campaign id isn't valid."),
+});
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const ctx = appAdminContext();
+  const parsed = trackingSchema.safeParse(formFields(await request.formData()));
+  if (!parsed.success) return json({ ok: false as const, fieldErrors: fieldErrorsOf(parsed.error.issues) }, { status: 400 });
+  const { intent, campaignUid } = parsed.data;
+  if (intent === "track") {
+    // Only an active campaign of this shop's program can be tracked.
+    const company = await withService(ctx, session.shop, (client) => client.getCompany());
+    if (!company.ok) return json({ ok: false as const, error: company.error }, { status: 502 });
+    if (!company.value.campaigns.some((c) => c.campaignUid === campaignUid)) {
+      return json(
+        { ok: false as const, fieldErrors: { campaignUid: "This campaign isn't active in your program." } },
+        { status: 400 }
+      );
+    }
+  }
+  const result = await setCampaignTracked(ctx, session.shop, campaignUid, intent === "track");
+  return json({ ok: true as const, intent, campaignUid, resumedJobs: result.resumedJobs });
+};
+
+function Flags({ campaign }: { campaign: CampaignView }) {
+  return (
+    <InlineStack gap="200">
+      {campaign.tracked ? (
+        <Badge tone="success" progress="complete">
+          Tracked
+        </Badge>
+      ) : (
+        <Badge progress="incomplete">Not tracked</Badge>
+      )}
+      {campaign.private ? <Badge>Private</Badge> : <Badge tone="info">Public</Badge>}
+      {campaign.sandbox ? <Badge tone="attention">Sandbox</Badge> : null}
+      {campaign.autoApprove ? <Badge tone="success">Auto-approves commissions</Badge> : <Badge>Manual approval</Badge>}
+    </InlineStack>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <BlockStack gap="100">
+      <Text as="h4" variant="bodySm" tone="subdued">
+        {label}
+      </Text>
+      <Text as="p">{children}</Text>
+    </BlockStack>
+  );
+}
+
+function CampaignCard({ campaign }: { campaign: CampaignView }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("campaignUid") === campaign.uid;
+  return (
+    <Card>
+      <BlockStack gap="400">
+        <InlineStack align="space-between" blockAlign="start" gap="300">
+          <BlockStack gap="200">
+            <InlineStack gap="200" blockAlign="center">
+              <Text as="h2" variant="headingMd">
+                {campaign.name}
+              </Text>
+              <Text as="span" variant="bodySm" tone="subdued">
+                #{campaign.uid}
+              </Text>
+            </InlineStack>
+            <Flags campaign={campaign} />
+          </BlockStack>
+          <Form method="post">
+            <input type="hidden" name="campaignUid" value={campaign.uid} />
+            <input type="hidden" name="intent" value={campaign.tracked ? "untrack" : "track"} />
+            <Button
+              submit
+              loading={busy}
+              variant={campaign.tracked ? "secondary" : "primary"}
+              accessibilityLabel={`${campaign.tracked ? "Stop tracking" : "Track orders in"} ${campaign.name}`}
+            >
+              {campaign.tracked ? "Stop tracking" : "Track orders"}
+            </Button>
+          </Form>
+        </InlineStack>
+        {campaign.description ? (
+          <Text as="p" tone="subdued">
+            {campaign.description}
+          </Text>
+        ) : null}
+        <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="400">
+          <Fact label="First order">{campaign.initialReward}</Fact>
+          <Fact label="Later orders">{campaign.recurringReward}</Fact>
+          <Fact label="Runs">
+            {campaign.startDate ? `From ${formatDate(campaign.startDate)}` : "Always"}
+            {campaign.endDate ? ` to ${formatDate(campaign.endDate)}` : ", no end date"}
+          </Fact>
+          <Fact label="Friend's discount">{campaign.discountValue ? campaign.discountValue : "None"}</Fact>
+        </InlineGrid>
+        {campaign.landingPage ? (
+          <Box>
+            <Text as="p" variant="bodySm" tone="subdued">
+              Landing page:{" "}
+              <Link url={campaign.landingPage} target="_blank" removeUnderline>
+                {campaign.landingPage}
+              </Link>
+            </Text>
+          </Box>
+        ) : null}
+      </BlockStack>
+    </Card>
+  );
+}
+
+export default function Campaigns() {
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const href = useEmbeddedHref();
+  if (!data.ok) {
+    return (
+      <Page title="Campaigns">
+        {data.notConnected ? <NotConnectedState error={data.error} /> : <ServiceErrorBanner error={data.error} />}
+      </Page>
+    );
+  }
+  const tracked = data.campaigns.filter((c) => c.tracked).length;
+  return (
+    <Page
+      title="Campaigns"
+      subtitle={`Active campaigns of ${data.companyName ?? "your program"} · ${tracked} of ${data.campaigns.length} tracked`}
+      secondaryActions={[{ content: "Tracking settings", url: href("/app/settings") }]}
+    >
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {result?.ok ? (
+              <Banner tone="success" title={result.intent === "track" ? "Campaign tracked" : "Campaign no longer tracked"}>
+                <Text as="p">
+                  {result.intent === "track"
+                    ? "New referred orders are recorded in it."
+                    : "New orders aren't recorded in it any more."}
+                  {result.resumedJobs ? ` ${result.resumedJobs} held orders are being sent now.` : ""}
+                </Text>
+              </Banner>
+            ) : null}
+            {result && !result.ok && "error" in result ? <ServiceErrorBanner error={result.error} /> : null}
+            {result && !result.ok && "fieldErrors" in result ? (
+              <Banner tone="critical" title="The campaign couldn't be changed">
+                <Text as="p">{Object.values(result.fieldErrors).join(" ")}</Text>
+              </Banner>
+            ) : null}
+            {data.missing.length > 0 ? (
+              <Banner tone="warning" title="A tracked campaign has ended">
+                <Text as="p">
+                  Campaign {data.missing.join(", ")} is tracked but no longer active, so orders can't be recorded in it. Untick it
+                  in <Link url={href("/app/settings")}>Settings</Link>.
+                </Text>
+              </Banner>
+            ) : null}
+            {data.campaigns.length === 0 ? (
+              <Card>
+                <EmptyListState heading="No active campaigns">
+                  <p>Create or activate a campaign in your referral program; it shows up here to track.</p>
+                </EmptyListState>
+              </Card>
+            ) : (
+              data.campaigns.map((campaign) => <CampaignCard key={campaign.uid} campaign={campaign} />)
+            )}
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorBoundary title="Campaigns" />;
+}

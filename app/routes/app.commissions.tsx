@@ -1,0 +1,227 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
+import { Banner, BlockStack, Box, Card, Divider, FormLayout, List, Page, Select, Tabs, Text } from "@shopify/polaris";
+import { useMemo, useState } from "react";
+import { COMMISSION_STATUSES } from "../admin/commission-status";
+import { decideCommissions, listCommissionsPage, parseCommissionQuery } from "../admin/commissions.server";
+import { appAdminContext } from "../admin/context.server";
+import { readIntent } from "../admin/intent";
+import { withService } from "../admin/shop-service.server";
+import { CommissionsTable } from "../components/CommissionsTable";
+import { NotConnectedState } from "../components/EmptyStates";
+import { useEmbeddedHref } from "../components/embedded-url";
+import { FilterBar } from "../components/FilterBar";
+import { FilterField } from "../components/FilterField";
+import { plural } from "../components/format";
+import { PagingBar } from "../components/PagingBar";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
+import { authenticate } from "../shopify.server";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const ctx = appAdminContext();
+  const query = parseCommissionQuery(new URL(request.url).searchParams);
+  const list = await withService(ctx, session.shop, (client) => listCommissionsPage(ctx, session.shop, client, query));
+  return {
+    filters: query.filters,
+    filterErrors: query.errors,
+    rawFilters: query.raw,
+    list: list.ok ? list.value : null,
+    error: list.ok ? null : list.error,
+    notConnected: !list.ok && list.notConnected,
+  };
+};
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const ctx = appAdminContext();
+  const form = await request.formData();
+  if (readIntent(form, ["decide"]) !== "decide") {
+    return json({ ok: false as const, fieldErrors: { form: "Unknown form." } }, { status: 400 });
+  }
+  const result = await withService(ctx, session.shop, (client) => decideCommissions(ctx, session.shop, client, form));
+  if (!result.ok) return json({ ok: false as const, error: result.error }, { status: 502 });
+  return json(result.value, { status: result.value.ok ? 200 : 400 });
+};
+
+const STATUS_TABS = [
+  { id: "all", content: "All" },
+  ...COMMISSION_STATUSES.map((s) => ({ id: s, content: `${s[0]!.toUpperCase()}${s.slice(1)}` })),
+];
+
+function DecisionBanner({ result }: { result: NonNullable<ReturnType<typeof useActionData<typeof action>>> }) {
+  if ("error" in result) return <ServiceErrorBanner error={result.error} />;
+  if (!("results" in result)) {
+    return (
+      <Banner tone="critical" title="Nothing was changed">
+        <Text as="p">{Object.values(result.fieldErrors).join(" ")}</Text>
+      </Banner>
+    );
+  }
+  const verb = result.decision === "approve" ? "approved" : "denied";
+  const failures = result.results.filter((r) => !r.ok);
+  return (
+    <Banner
+      tone={failures.length === 0 ? "success" : result.succeeded > 0 ? "warning" : "critical"}
+      title={
+        failures.length === 0
+          ? `${plural(result.succeeded, "commission")} ${verb}`
+          : `${result.succeeded} ${verb}, ${plural(failures.length, "commission")} not changed`
+      }
+    >
+      {failures.length > 0 ? (
+        <List type="bullet">
+          {failures.map((f) => (
+            <List.Item key={f.uid}>
+              Commission {f.uid}: {f.message.replace(/^Not changed: /, "")}
+            </List.Item>
+          ))}
+        </List>
+      ) : (
+        <Text as="p">
+          {result.decision === "approve" ? "The ambassadors' balances include them now." : "They won't be paid out."}
+        </Text>
+      )}
+    </Banner>
+  );
+}
+
+export default function Commissions() {
+  const { filters, filterErrors, rawFilters, list, error, notConnected } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const href = useEmbeddedHref();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [sandbox, setSandbox] = useState(filters.sandbox ?? "");
+  const [welcome, setWelcome] = useState(filters.welcome ?? "");
+
+  const results = useMemo(
+    () => (result && "results" in result ? Object.fromEntries(result.results.map((r) => [r.uid, r])) : {}),
+    [result]
+  );
+  const filterParams = { ...filters, page: undefined } as Record<string, string | undefined>;
+  const hrefWith = (changes: Record<string, string | number | undefined>) =>
+    href("/app/commissions", { ...filterParams, ...changes });
+
+  if (notConnected && error) {
+    return (
+      <Page title="Commissions">
+        <NotConnectedState error={error} />
+      </Page>
+    );
+  }
+  const selectedTab = Math.max(
+    0,
+    STATUS_TABS.findIndex((t) => t.id === (filters.status ?? "all"))
+  );
+  return (
+    <Page title="Commissions" subtitle="Approve or deny what your ambassadors earned. Only pending commissions can change.">
+      <BlockStack gap="400">
+        {result ? <DecisionBanner result={result} /> : null}
+        {error ? <ServiceErrorBanner error={error} /> : null}
+        {list?.orderFilter ? (
+          <Banner
+            tone="info"
+            title={`Commissions of order ${list.orderFilter.name ?? list.orderFilter.id}`}
+            action={{ content: "Show all commissions", url: href("/app/commissions") }}
+          >
+            <Text as="p">
+              {list.orderFilter.known
+                ? "Every campaign's commission for this order. An approved commission can't be changed here any more; adjust it in your referral program's dashboard."
+                : "This order isn't one of your store's recorded orders."}
+            </Text>
+          </Banner>
+        ) : null}
+        <Card padding="0">
+          <Tabs
+            tabs={STATUS_TABS}
+            selected={selectedTab}
+            onSelect={(i) =>
+              navigate(hrefWith({ status: STATUS_TABS[i]!.id === "all" ? undefined : STATUS_TABS[i]!.id, order: undefined }))
+            }
+          />
+          <Divider />
+          {list?.orderFilter ? null : (
+            <FilterBar label="Filter commissions" clearTo={location.pathname} keep={{ status: filters.status }}>
+              <FormLayout>
+                <FormLayout.Group condensed>
+                  <FilterField
+                    label="Ambassador email"
+                    name="email"
+                    type="email"
+                    autoComplete="off"
+                    initial={rawFilters.email}
+                    error={filterErrors.email}
+                  />
+                  <FilterField
+                    label="Created from"
+                    name="from"
+                    type="date"
+                    autoComplete="off"
+                    initial={rawFilters.from}
+                    error={filterErrors.from}
+                  />
+                  <FilterField
+                    label="Created to"
+                    name="to"
+                    type="date"
+                    autoComplete="off"
+                    initial={rawFilters.to}
+                    error={filterErrors.to}
+                  />
+                  <Select
+                    label="Sandbox"
+                    name="sandbox"
+                    options={[
+                      { label: "All", value: "" },
+                      { label: "Sandbox only", value: "only" },
+                      { label: "Live only", value: "exclude" },
+                    ]}
+                    value={sandbox}
+                    onChange={setSandbox}
+                  />
+                  <Select
+                    label="Welcome bonus"
+                    name="welcome"
+                    options={[
+                      { label: "All", value: "" },
+                      { label: "Only bonuses", value: "only" },
+                      { label: "No bonuses", value: "exclude" },
+                    ]}
+                    value={welcome}
+                    onChange={setWelcome}
+                  />
+                </FormLayout.Group>
+              </FormLayout>
+            </FilterBar>
+          )}
+          {list ? (
+            <>
+              <CommissionsTable
+                rows={list.rows}
+                results={results}
+                pointName={list.pointName}
+                emptyAction={{ content: "Clear filters", url: href("/app/commissions") }}
+              />
+              {list.page > 1 || list.hasMore ? (
+                <Box padding="400">
+                  <PagingBar
+                    page={list.page}
+                    hasMore={list.hasMore}
+                    hrefOf={(page) => hrefWith({ page })}
+                    label={`Page ${list.page} · up to 100 per page`}
+                  />
+                </Box>
+              ) : null}
+            </>
+          ) : null}
+        </Card>
+      </BlockStack>
+    </Page>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorBoundary title="Commissions" />;
+}

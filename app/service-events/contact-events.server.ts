@@ -1,0 +1,34 @@
+import type { PrismaClient } from "@prisma/client";
+import { normaliseEmail } from "../privacy/customer-rows.server";
+import type { AdminForShop } from "./admin-access.server";
+import { AdminCallError, findCustomerByEmail, tagCustomer } from "./admin-graphql.server";
+import { contactDataSchema } from "./envelope";
+import { ignored, processed, unsettled, type EventResult } from "./event-result";
+
+/** The tag a Shopify customer gets when the service enrols them as an ambassador. */
+export const AMBASSADOR_TAG = "referral-ambassador";
+
+/** contact-created: when the shop asks for it, the Shopify customer with that email is tagged. */
+export async function applyContactCreated(
+  deps: { db: PrismaClient; adminForShop: AdminForShop },
+  shop: string,
+  eventData: unknown,
+): Promise<EventResult> {
+  const settings = await deps.db.shop.findUnique({ where: { shop }, select: { tagContacts: true } });
+  if (!settings?.tagContacts) return processed("New ambassador; tagging customers is turned off.");
+  const parsed = contactDataSchema.safeParse(eventData);
+  const email = parsed.success ? normaliseEmail(parsed.data.contact.email) : null;
+  if (!email) return ignored("The event names no contact email.");
+  const connection = await deps.adminForShop(shop);
+  if (!connection.ok) return unsettled({ type: "fail", reason: connection.reason });
+  try {
+    const customer = await findCustomerByEmail(connection.admin, email);
+    if (!customer) return ignored(`No Shopify customer has the email ${email}; nothing to tag.`);
+    await tagCustomer(connection.admin, customer.id, [AMBASSADOR_TAG]);
+    return processed(`Tagged the Shopify customer ${email} "${AMBASSADOR_TAG}".`);
+  } catch (error) {
+    // Adding a tag twice does no harm, so any failure is simply tried again.
+    if (error instanceof AdminCallError) return unsettled({ type: "retry", reason: error.message });
+    throw error;
+  }
+}

@@ -1,0 +1,10 @@
+import type { JobOutcome } from "../jobs/outcome";
+
+/** What acting on one event came to: settled (shown as it is) or a job outcome (retry, fail, ...). */
+export type EventResult =
+  | { settled: true; state: "processed" | "ignored"; detail: string }
+  | { settled: false; outcome: Exclude<JobOutcome, { type: "done" }> };
+
+export const processed = (detail: string): EventResult => ({ settled: true, state: "processed", detail });
+export const ignored = (detail: string): EventResult => ({ settled: true, state: "ignored", detail });
+export const unsettled = (outcome: Exclude<JobOutcome, { type: "done" }>): EventResult => ({ settled: false, outcome });

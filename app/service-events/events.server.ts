@@ -1,0 +1,101 @@
+import type { PrismaClient } from "@prisma/client";
+import { jobKey } from "../jobs/enqueue.server";
+import { notifyJobEnqueued } from "../jobs/wake";
+import { SERVICE_EVENT_JOB } from "./job-kind";
+
+export const EVENTS_PAGE_SIZE = 25;
+
+export interface ServiceEventRow {
+  id: string;
+  eventId: string;
+  eventType: string;
+  state: string;
+  detail: string | null;
+  /** ISO time the app received it. */
+  receivedAt: string;
+  processedAt: string | null;
+  serviceCreatedAt: string | null;
+  signedForm: string;
+}
+
+export interface ServiceEventPage {
+  events: ServiceEventRow[];
+  page: number;
+  pageSize: number;
+  total: number;
+  hasPrevious: boolean;
+  hasNext: boolean;
+}
+
+/** One page (1-based) of the shop's service events, newest first. */
+export async function listServiceEvents(
+  db: PrismaClient,
+  shop: string,
+  options: { page?: number; pageSize?: number } = {},
+): Promise<ServiceEventPage> {
+  const pageSize = options.pageSize ?? EVENTS_PAGE_SIZE;
+  const page = Math.max(1, Math.floor(options.page ?? 1));
+  const [total, rows] = await Promise.all([
+    db.serviceEvent.count({ where: { shop } }),
+    db.serviceEvent.findMany({
+      where: { shop },
+      orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+    }),
+  ]);
+  return {
+    events: rows.map((row) => ({
+      id: row.id,
+      eventId: row.eventId,
+      eventType: row.eventType,
+      state: row.state,
+      detail: row.detail,
+      receivedAt: row.receivedAt.toISOString(),
+      processedAt: row.processedAt?.toISOString() ?? null,
+      serviceCreatedAt: row.serviceCreatedAt,
+      signedForm: row.signedForm,
+    })),
+    page,
+    pageSize,
+    total,
+    hasPrevious: page > 1,
+    hasNext: page * pageSize < total,
+  };
+}
+
+/**
+ * The merchant asks for a failed event to be acted on again. A payout that
+ * stopped for a look is released by this request: the merchant has checked it.
+ */
+export async function retryServiceEvent(db: PrismaClient, shop: string, serviceEventId: string, now = new Date()): Promise<boolean> {
+  const event = await db.serviceEvent.findFirst({ where: { id: serviceEventId, shop, state: "failed" } });
+  if (!event) return false;
+  await db.$transaction([
+    db.serviceEvent.update({ where: { id: event.id }, data: { state: "received", detail: "Retry requested" } }),
+    db.payoutCredit.updateMany({
+      where: { shop, serviceEventId: event.id, state: { in: ["failed", "needs_review"] } },
+      data: { state: "claimed", lastError: null },
+    }),
+    db.job.updateMany({
+      where: { key: jobKey(shop, SERVICE_EVENT_JOB, event.id), status: { in: ["failed", "done"] } },
+      data: { status: "queued", attempts: 0, runAt: now, lastError: null },
+    }),
+  ]);
+  notifyJobEnqueued();
+  return true;
+}
+
+export interface ServiceEventOptions {
+  storeCreditPayouts: boolean;
+  tagContacts: boolean;
+}
+
+export async function readServiceEventOptions(db: PrismaClient, shop: string): Promise<ServiceEventOptions> {
+  const row = await db.shop.findUnique({ where: { shop }, select: { storeCreditPayouts: true, tagContacts: true } });
+  return { storeCreditPayouts: row?.storeCreditPayouts ?? false, tagContacts: row?.tagContacts ?? false };
+}
+
+export async function saveServiceEventOptions(db: PrismaClient, shop: string, options: ServiceEventOptions): Promise<void> {
+  await db.shop.upsert({ where: { shop }, create: { shop, ...options }, update: options });
+}

@@ -1,0 +1,259 @@
+// The embedded admin pages in real Chromium, served by the production build
+// (remix-serve) against the sandbox service. Shopify's App Bridge script can't
+// load here; the pages must work without it.
+import "./browser-env";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import type { SandboxHandle } from "../../sandbox/server";
+import { artifactsDir, chromiumPath, launchBrowser, watchNetwork } from "../support/browser";
+import { installShop } from "../support/sessions";
+import { connectShop, sandboxCommissions, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
+import { resetDatabase } from "../support/database";
+import { TEST_SHOP } from "../support/shopify-requests";
+import { adminRequest } from "./admin-requests";
+import { ensureFreshBuild, repoRoot, startAppServer, type AppServer } from "./app-server";
+import { failedOrder, receiveOrder, recordOf } from "./fixtures";
+
+const browserRequired = process.env.REQUIRE_BROWSER === "1";
+const haveChromium = existsSync(chromiumPath);
+if (!haveChromium && !browserRequired) {
+  console.warn(`Skipping the admin browser test: ${chromiumPath} is missing (set REQUIRE_BROWSER=1 to make this a failure).`);
+}
+
+let sandbox: SandboxHandle;
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let pipeline: TestPipeline;
+let problems: string[];
+const VIEWPORT = { width: 1200, height: 900 };
+
+/**
+ * A picture of the whole page. The viewport grows to the page's height first:
+ * a full-page capture of a scrolled page shows Polaris's sticky table headers
+ * in the middle of the table.
+ */
+async function shot(name: string): Promise<void> {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: VIEWPORT.width, height: Math.max(VIEWPORT.height, height) });
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: path.join(artifactsDir, name) });
+  await page.setViewportSize(VIEWPORT);
+}
+
+/** Opens an app page the way the Shopify admin does: with a fresh session token in the URL. */
+async function open(pathname: string): Promise<void> {
+  const signed = new URL((await adminRequest(pathname)).url);
+  const network = watchNetwork(page);
+  await page.goto(`${server.origin}${signed.pathname}${signed.search}`);
+  await network.settled(200, 15_000);
+}
+
+/** Waits for a submission's answer and the page's reload of its data. */
+async function settle(): Promise<void> {
+  await watchNetwork(page).settled(250, 15_000);
+}
+
+describe.skipIf(!haveChromium && !browserRequired)("admin pages in Chromium", () => {
+  beforeAll(async () => {
+    ensureFreshBuild();
+    sandbox = await startTestSandbox();
+    const databaseFile = path.resolve(repoRoot, process.env.DATABASE_URL!.slice("file:".length));
+    server = await startAppServer({
+      SHOPIFY_API_KEY: process.env.SHOPIFY_API_KEY!,
+      SHOPIFY_API_SECRET: process.env.SHOPIFY_API_SECRET!,
+      CREDENTIALS_KEY: process.env.CREDENTIALS_KEY!,
+      DATABASE_URL: `file:${databaseFile}`,
+      WORKER_IN_PROCESS: "false",
+      LOG_LEVEL: "warn",
+    });
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await sandbox?.close();
+  });
+
+  beforeEach(async () => {
+    sandbox.reset();
+    await resetDatabase();
+    await installShop();
+    pipeline = testPipeline();
+    context = await browser.newContext({
+      viewport: VIEWPORT,
+      deviceScaleFactor: 1,
+      // Shopify's library answers "HeadlessChrome" (a bot) with 410 Gone; the admin is opened by people.
+      userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`,
+    });
+    page = await context.newPage();
+    problems = [];
+    // Only the app and the sandbox answer; App Bridge's CDN script fails fast.
+    await page.route("**/*", (route) => {
+      const url = route.request().url();
+      return url.startsWith(server.origin) || url.startsWith(sandbox.baseUrl) || url.startsWith("data:")
+        ? route.continue()
+        : route.abort();
+    });
+    page.on("pageerror", (error) => problems.push(`page error: ${error.stack ?? error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+        problems.push(`console: ${message.text()}`);
+    });
+  });
+
+  afterEach(async () => {
+    await context?.close();
+    expect(problems, server.output()).toEqual([]);
+  });
+
+  it("takes a merchant from install to a tracked program", async () => {
+    // GIVEN a fresh install: the dashboard shows the setup steps
+    await open("/app");
+    await expect.poll(() => page.getByRole("heading", { name: "Set up your referral program" }).isVisible()).toBe(true);
+    expect(await page.getByRole("heading", { level: 1, name: "Overview" }).isVisible()).toBe(true);
+    await shot("admin-dashboard-setup.png");
+
+    // WHEN the merchant connects with a wrong token
+    await open("/app/settings");
+    await page.getByLabel("Base URL").fill(sandbox.baseUrl);
+    await page.getByLabel("API username").fill("demo");
+    await page.getByLabel("API token").fill("wrong-token");
+    await page.getByRole("button", { name: "Connect" }).click();
+    await settle();
+    // THEN it says so and stores nothing
+    await expect.poll(() => page.getByText("Wrong username or API token").isVisible()).toBe(true);
+    expect(await page.getByText("didn't accept this username and token").first().isVisible()).toBe(true);
+    expect(await prisma.shop.findUnique({ where: { shop: TEST_SHOP } })).toMatchObject({
+      connectionStatus: "not_connected",
+      serviceTokenSealed: null,
+    });
+    await shot("admin-settings-wrong-credentials.png");
+
+    // WHEN they enter the right token
+    await page.getByLabel("API token").fill(sandbox.token);
+    await page.getByRole("button", { name: "Connect" }).click();
+    await settle();
+    await expect.poll(() => page.getByText("Connected to Demo Outfitters").isVisible()).toBe(true);
+    expect(await page.getByText("A token is set").isVisible()).toBe(true);
+    expect(await page.content()).not.toContain(sandbox.token);
+
+    // AND choose a campaign to track
+    await page.getByRole("checkbox", { name: /Friends & Family/ }).check();
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await settle();
+    await expect.poll(() => page.getByText("Settings saved").isVisible()).toBe(true);
+    expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({
+      connectionStatus: "connected",
+      campaignUids: "1001",
+    });
+    await shot("admin-settings.png");
+
+    await open("/app/campaigns");
+    expect(await page.getByRole("heading", { name: "Friends & Family" }).isVisible()).toBe(true);
+    expect(await page.getByText("10% of revenue").first().isVisible()).toBe(true);
+    expect(await page.getByText("Tracked", { exact: true }).count()).toBe(1);
+    await shot("admin-campaigns.png");
+
+    // Connected, but no order yet: the pages say what comes next
+    await open("/app");
+    await expect.poll(() => page.getByText("No referred orders yet").isVisible()).toBe(true);
+    await shot("admin-dashboard-no-orders.png");
+    await open("/app/activity");
+    expect(await page.getByText("No orders yet").isVisible()).toBe(true);
+    await shot("admin-activity-empty.png");
+  });
+
+  it("shows the program and its orders, and takes a pending commission to approved", async () => {
+    // GIVEN a connected shop tracking Friends & Family, with referred orders: some recorded, two that failed during a service outage, and earlier weeks of history
+    await connectShop(sandbox, { campaignUids: "1001" });
+    const recorded = [await receiveOrder({ subtotal: "120.00" }), await receiveOrder({ subtotal: "64.50" })];
+    await pipeline.drain();
+    const failed = [await failedOrder(sandbox, pipeline), await failedOrder(sandbox, pipeline)];
+    for (let day = 1; day < 30; day += 1) {
+      const orders = [0, 1, 3, 2, 0, 4, 1][day % 7]!;
+      for (let n = 0; n < orders; n += 1) {
+        const createdAt = new Date(Date.now() - day * 86_400_000 - n * 3_600_000);
+        await prisma.orderRecord.create({
+          data: {
+            shop: TEST_SHOP,
+            orderId: `history-${day}-${n}`,
+            orderName: `#${900 + day * 5 + n}`,
+            email: `customer${day}${n}@example.com`,
+            shortCode: "ALICE10",
+            codeSource: "cart_attribute",
+            campaignUids: "1001",
+            revenue: `${40 + ((day * 17 + n * 29) % 90)}.00`,
+            currency: "USD",
+            status: "recorded",
+            commissionState: "pending",
+            createdAt,
+            recordedAt: createdAt,
+          },
+        });
+      }
+    }
+
+    await open("/app");
+    const ordersChart = page.getByRole("img", { name: "Referred orders per day over the last 30 days" });
+    await expect.poll(() => ordersChart.locator("svg rect, svg path").count(), { timeout: 10_000 }).toBeGreaterThan(10);
+    expect(await page.getByRole("heading", { name: "Referred orders, last 30 days" }).isVisible()).toBe(true);
+    expect(await page.getByText("2 orders couldn't be recorded").isVisible()).toBe(true);
+    await page.waitForTimeout(300);
+    await shot("admin-dashboard.png");
+
+    // The merchant approves the commission of a referred order and denies another one
+    await open("/app/commissions");
+    const ours = (await sandboxCommissions(sandbox, recorded[0]))[0]!;
+    expect(ours.state).toBe("pending");
+    const ourRow = page.getByRole("row").filter({ hasText: (await recordOf(recorded[0]!)).orderName! });
+    expect(await ourRow.getByRole("link", { name: /Open order .* in Shopify/ }).getAttribute("href")).toBe(
+      `https://admin.shopify.com/store/referral-demo/orders/${recorded[0]}`
+    );
+    await ourRow.getByRole("button", { name: /^Approve commission/ }).click();
+    await settle();
+    await expect.poll(() => page.getByText("1 commission approved").isVisible()).toBe(true);
+    expect((await sandboxCommissions(sandbox, recorded[0]))[0]!.state).toBe("approved");
+    expect((await recordOf(recorded[0]!)).commissionState).toBe("approved");
+
+    await page
+      .getByRole("row")
+      .filter({ hasText: "bob@example.com" })
+      .filter({ hasText: "Pending" })
+      .first()
+      .getByRole("button", { name: /^Deny commission/ })
+      .click();
+    await settle();
+    await expect.poll(() => page.getByText("1 commission denied").isVisible()).toBe(true);
+    expect((await sandboxCommissions(sandbox, "seed-order-2"))[0]!.state).toBe("denied");
+    await shot("admin-commissions.png");
+
+    // The merchant retries a failed order; the worker records it
+    await open("/app/activity?status=failed");
+    expect(await page.getByRole("row").filter({ hasText: "Gave up after 14 attempts" }).count()).toBe(2);
+    const failedName = (await recordOf(failed[0]!)).orderName!;
+    await page.getByRole("button", { name: `Retry order ${failedName}` }).click();
+    await settle();
+    await expect.poll(() => page.getByText("Retry started").isVisible()).toBe(true);
+    expect((await recordOf(failed[0]!)).status).toBe("queued");
+    await pipeline.drain();
+    expect((await recordOf(failed[0]!)).status).toBe("recorded");
+    await open("/app/activity");
+    expect(await page.getByRole("row").filter({ hasText: failedName }).getByText("Recorded").isVisible()).toBe(true);
+    await shot("admin-activity.png");
+
+    await open("/app/ambassadors");
+    expect(await page.getByRole("link", { name: "Alice Archer" }).isVisible()).toBe(true);
+    await shot("admin-ambassadors.png");
+
+    await open(`/app/ambassadors/${encodeURIComponent("alice@example.com")}`);
+    expect(await page.getByRole("heading", { level: 1, name: "Alice Archer" }).isVisible()).toBe(true);
+    expect(await page.getByRole("heading", { name: "By campaign" }).isVisible()).toBe(true);
+    await shot("admin-ambassador.png");
+  });
+});

@@ -1,0 +1,30 @@
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_SCOPES } from "../../app/env.server";
+import { API_VERSION } from "../../app/shopify.server";
+
+const toml = readFileSync("shopify.app.toml", "utf8");
+
+function tomlValue(key: string): string | undefined {
+  return toml.match(new RegExp(`^\\s*${key}\\s*=\\s*"([^"]*)"`, "m"))?.[1];
+}
+
+describe("shopify.app.toml", () => {
+  it("asks for the scopes the app is configured with", () => {
+    expect(tomlValue("scopes")?.split(",").sort()).toEqual(DEFAULT_SCOPES.split(",").sort());
+  });
+
+  it("subscribes webhooks at the app's Admin API version", () => {
+    expect(tomlValue("api_version")).toBe(API_VERSION);
+  });
+
+  it("names an existing route for every subscription", () => {
+    const handled = [...toml.matchAll(/# Handled by: \/(app\/routes\/[^\s]+)/g)].map((m) => m[1]!);
+    const uris = [...toml.matchAll(/^\s*uri = "\/webhooks\/([^"]+)"/gm)].map((m) => m[1]!);
+    expect(handled).toHaveLength(uris.length);
+    for (const [index, uri] of uris.entries()) {
+      expect(handled[index]).toBe(`app/routes/webhooks.${uri.replace(/\//g, ".")}.tsx`);
+      expect(existsSync(handled[index]!), `${handled[index]} exists`).toBe(true);
+    }
+  });
+});

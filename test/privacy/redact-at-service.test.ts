@@ -1,0 +1,86 @@
+// customers/redact reaching the referral service: compliance/remove with
+// confirm=1 as a retried job, and a record of it that keeps no personal data.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { action } from "../../app/routes/webhooks.customers.redact";
+import type { SandboxHandle } from "../../sandbox/server";
+import { resetDatabase } from "../support/database";
+import { clearSandboxFaults, connectShop, sandboxFaults, sandboxRequests, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
+import { routeArgs, signedWebhook, TEST_SHOP } from "../support/shopify-requests";
+
+let sandbox: SandboxHandle;
+let pipeline: TestPipeline;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+beforeEach(async () => {
+  sandbox.reset();
+  await clearSandboxFaults(sandbox);
+  await resetDatabase();
+  pipeline = testPipeline();
+});
+
+async function redact(email: string) {
+  const body = { shop_id: 954_889, shop_domain: TEST_SHOP, customer: { id: 7_210_000_000_099, email, phone: null }, orders_to_redact: [] };
+  const response = await action(routeArgs(signedWebhook({ topic: "customers/redact", body })));
+  expect(response.status).toBe(200);
+  return prisma.redactionLog.findFirstOrThrow({ where: { shop: TEST_SHOP }, orderBy: { requestedAt: "desc" } });
+}
+
+async function serviceKnows(email: string): Promise<boolean> {
+  const response = await fetch(`${sandbox.baseUrl}/api/v2/${sandbox.username}/${sandbox.token}/json/ambassador/get/?email=${encodeURIComponent(email)}`);
+  return response.status === 200;
+}
+
+describe("erasure at the referral service", () => {
+  it("erases the person at the service with confirm=1, then forgets the email", async () => {
+    await connectShop(sandbox);
+    expect(await serviceKnows("dan@example.com")).toBe(true);
+
+    const pending = await redact("Dan@Example.com");
+    expect(pending).toMatchObject({ serviceState: "pending", completedAt: null });
+    expect(pending.pendingEmailSealed).toBeTruthy();
+    expect(pending.pendingEmailSealed).not.toContain("dan");
+
+    await pipeline.drain();
+
+    expect(await serviceKnows("dan@example.com")).toBe(false);
+    // The sandbox refuses compliance/remove without confirm=1, so one 200 means it was sent.
+    expect(await sandboxRequests(sandbox, "compliance/remove")).toEqual([expect.objectContaining({ method: "POST", status: 200 })]);
+    const done = await prisma.redactionLog.findUniqueOrThrow({ where: { id: pending.id } });
+    expect(done).toMatchObject({ serviceState: "done", pendingEmailSealed: null, completedAt: expect.any(Date) });
+    expect(JSON.stringify(done)).not.toMatch(/dan/i);
+  });
+
+  it("retries when the service is down, and shows why meanwhile", async () => {
+    await connectShop(sandbox);
+    await sandboxFaults(sandbox, { failNext: 1, operations: ["compliance/remove"] });
+    const pending = await redact("dan@example.com");
+
+    await pipeline.drain();
+    expect(await prisma.redactionLog.findUniqueOrThrow({ where: { id: pending.id } })).toMatchObject({
+      serviceState: "pending",
+      serviceDetail: expect.stringMatching(/^Will retry: /),
+    });
+    expect(await serviceKnows("dan@example.com")).toBe(true);
+
+    pipeline.advance(10 * 60_000);
+    await pipeline.drain();
+    expect(await prisma.redactionLog.findUniqueOrThrow({ where: { id: pending.id } })).toMatchObject({ serviceState: "done" });
+    expect(await serviceKnows("dan@example.com")).toBe(false);
+  });
+
+  it("leaves the service alone when the shop turned it off", async () => {
+    await connectShop(sandbox);
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { redactAtService: false } });
+
+    const log = await redact("dan@example.com");
+    await pipeline.drain();
+
+    expect(log).toMatchObject({ serviceState: "not_requested", pendingEmailSealed: null });
+    expect(await prisma.job.count({ where: { kind: "privacy.redact" } })).toBe(0);
+    expect(await serviceKnows("dan@example.com")).toBe(true);
+  });
+});
