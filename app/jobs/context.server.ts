@@ -2,6 +2,7 @@ import prisma from "../db.server";
 import { getEnv } from "../env.server";
 import { logger } from "../logger.server";
 import { referralClientForShop } from "../referrals/shop-client.server";
+import { shopifyAdminForShop } from "../service-events/admin-access.server";
 import { DEFAULT_BACKOFF } from "./backoff";
 import type { JobContext } from "./context";
 import type { WorkerOptions } from "./worker.server";
@@ -13,6 +14,7 @@ export function appJobContext(): JobContext {
     db: prisma,
     logger,
     clientForShop: (shop) => referralClientForShop(prisma, shop, { credentialsKey: CREDENTIALS_KEY }),
+    adminForShop: shopifyAdminForShop(prisma),
     now: () => new Date(),
   };
 }

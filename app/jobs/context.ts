@@ -1,11 +1,14 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Logger } from "../logger.server";
 import type { ShopClient } from "../referrals/shop-client.server";
+import type { AdminForShop } from "../service-events/admin-access.server";
 
 /** What every job handler is given: nothing is imported behind its back. */
 export interface JobContext {
   db: PrismaClient;
   logger: Logger;
   clientForShop(shop: string): Promise<ShopClient>;
+  /** The shop's Admin GraphQL access (offline session); tests give a fake. */
+  adminForShop: AdminForShop;
   now(): Date;
 }

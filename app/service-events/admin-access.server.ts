@@ -1,20 +1,10 @@
 import type { PrismaClient } from "@prisma/client";
-import type { JobContext } from "../jobs/context";
 import type { AdminGraphql } from "./admin-graphql.server";
 
 export type AdminConnection = { ok: true; admin: AdminGraphql } | { ok: false; reason: string };
 
 /** Gives a shop's Admin GraphQL client (offline token), or why there is none. */
 export type AdminForShop = (shop: string) => Promise<AdminConnection>;
-
-/** A job context may carry its own Admin access (tests give a fake); otherwise the app's offline sessions are used. */
-export interface AdminJobContext {
-  adminForShop?: AdminForShop;
-}
-
-export function adminAccessOf(ctx: JobContext): AdminForShop {
-  return (ctx as JobContext & AdminJobContext).adminForShop ?? shopifyAdminForShop(ctx.db);
-}
 
 export function shopifyAdminForShop(db: PrismaClient): AdminForShop {
   return async (shop) => {

@@ -1,4 +1,5 @@
 import { PrismaClient } from "@prisma/client";
+import { DEFAULT_SCOPES } from "../../app/env.server";
 import { createAdapter } from "../../app/db/adapter.server";
 import { sealToken } from "../../app/referrals/credentials.server";
 
@@ -22,7 +23,7 @@ export async function connectDemoShop(options: {
         shop: DEMO_SHOP,
         state: "demo",
         isOnline: false,
-        scope: "read_orders,read_customers,write_customers",
+        scope: DEFAULT_SCOPES,
         accessToken: "shpat_demo_not_a_real_token",
       },
     });

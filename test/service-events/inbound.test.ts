@@ -42,7 +42,7 @@ beforeEach(async () => {
   forwarder.reset(endpoint.secret);
   admin = new FakeAdmin();
   pipeline = testPipeline();
-  Object.assign(pipeline.ctx, { adminForShop: admin.access() });
+  pipeline.ctx.adminForShop = admin.access();
 });
 
 async function control(path: string, body: unknown) {

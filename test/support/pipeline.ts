@@ -7,6 +7,7 @@ import { createWorker } from "../../app/jobs/worker.server";
 import { createLogger } from "../../app/logger.server";
 import { sealToken } from "../../app/referrals/credentials.server";
 import { referralClientForShop } from "../../app/referrals/shop-client.server";
+import { shopifyAdminForShop } from "../../app/service-events/admin-access.server";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
 import { TEST_SHOP } from "./shopify-requests";
 
@@ -48,6 +49,7 @@ export function testPipeline(options: { timeoutMs?: number } = {}): TestPipeline
     logger: createLogger({ level: "silent" }),
     clientForShop: (shop) =>
       referralClientForShop(prisma, shop, { credentialsKey: getEnv().CREDENTIALS_KEY, timeoutMs: options.timeoutMs ?? 2_000 }),
+    adminForShop: shopifyAdminForShop(prisma),
     now: () => new Date(Date.now() + offset),
   };
   const worker = createWorker(ctx, { workerId: "test-worker" });

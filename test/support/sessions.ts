@@ -1,4 +1,5 @@
 import prisma from "../../app/db.server";
+import { DEFAULT_SCOPES } from "../../app/env.server";
 import { TEST_SHOP } from "./shopify-requests";
 
 /** Stores an offline session for a shop, as OAuth would have. */
@@ -9,7 +10,7 @@ export async function installShop(shop = TEST_SHOP): Promise<void> {
       shop,
       state: "installed",
       isOnline: false,
-      scope: "read_orders,read_customers,write_customers",
+      scope: DEFAULT_SCOPES,
       accessToken: "shpat_test_token",
     },
   });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { adminAccessOf } from "../../service-events/admin-access.server";
 import { SERVICE_EVENT_JOB } from "../../service-events/job-kind";
 import { markServiceEventFailed, noteServiceEventAttempt, processServiceEvent } from "../../service-events/process-event.server";
 import type { JobContext } from "../context";
@@ -12,7 +11,7 @@ export const serviceEventJob = {
   kind: SERVICE_EVENT_JOB,
   payload,
   handle(ctx: JobContext, shop: string, { serviceEventId }: Payload): Promise<JobOutcome> {
-    return processServiceEvent({ db: ctx.db, adminForShop: adminAccessOf(ctx), now: ctx.now }, shop, serviceEventId);
+    return processServiceEvent({ db: ctx.db, adminForShop: ctx.adminForShop, now: ctx.now }, shop, serviceEventId);
   },
   async onFailed(ctx: JobContext, shop: string, { serviceEventId }: Payload, reason: string) {
     await markServiceEventFailed(ctx.db, shop, serviceEventId, reason);
