@@ -24,25 +24,26 @@ export function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
 
+/** The row of a new job, its payload checked against the job's schema. */
+export function jobRow<K extends JobKind>(input: EnqueueInput<K>): Prisma.JobCreateInput {
+  const payload = JOBS[input.kind].payload.parse(input.payload);
+  return {
+    shop: input.shop,
+    kind: input.kind,
+    key: jobKey(input.shop, input.kind, input.subject),
+    payload: JSON.stringify(payload),
+    webhookId: input.webhookId ?? null,
+    triggeredAt: input.triggeredAt ?? null,
+    runAt: input.runAt ?? new Date(),
+  };
+}
+
 /**
- * Stores a job. Returns false when a job with the same key already exists
  * Stores a job; throws a unique violation (isUniqueViolation) when one with
- * the same key exists. Inside a transaction that rolls the whole transaction
- * back; the caller rings notifyJobEnqueued after the commit.
+ * the same key exists. The caller rings notifyJobEnqueued after its commit.
  */
 export async function insertJob<K extends JobKind>(db: Db, input: EnqueueInput<K>): Promise<void> {
-  const payload = JOBS[input.kind].payload.parse(input.payload);
-  await db.job.create({
-    data: {
-      shop: input.shop,
-      kind: input.kind,
-      key: jobKey(input.shop, input.kind, input.subject),
-      payload: JSON.stringify(payload),
-      webhookId: input.webhookId ?? null,
-      triggeredAt: input.triggeredAt ?? null,
-      runAt: input.runAt ?? new Date(),
-    },
-  });
+  await db.job.create({ data: jobRow(input) });
 }
 
 /** Stores a job on its own; false when the same work is already queued. */

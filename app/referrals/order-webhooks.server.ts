@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { insertJob, isUniqueViolation } from "../jobs/enqueue.server";
+import { insertJob, isUniqueViolation, jobRow } from "../jobs/enqueue.server";
 import { notifyJobEnqueued } from "../jobs/wake";
 import type { Logger } from "../logger.server";
 import { moneyFromCents, moneyToCents } from "../referral-api/money";
@@ -88,24 +88,25 @@ async function intakeOrder(db: PrismaClient, hook: OrderWebhook, trigger: "order
     revenue: event?.params.revenue ?? null,
     currency: order.currency ?? null,
   };
-  return once(() =>
-    db.$transaction(async (tx) => {
-      if (attribution.kind === "skip") {
-        await tx.orderRecord.create({ data: { ...record, status: "skipped", statusReason: attribution.reason } });
-        return { outcome: "skipped", detail: attribution.reason } as const;
-      }
-      await tx.orderRecord.create({ data: { ...record, status: "queued" } });
-      await insertJob(tx, {
-        shop: hook.shop,
-        kind: "order.record",
-        subject: order.id,
-        payload: { orderId: order.id, event: attribution.event },
-        webhookId: hook.webhookId,
-        triggeredAt: hook.triggeredAt,
-      });
-      return { outcome: "queued" } as const;
-    }),
-  );
+  if (attribution.kind === "skip") {
+    return once(async () => {
+      await db.orderRecord.create({ data: { ...record, status: "skipped", statusReason: attribution.reason } });
+      return { outcome: "skipped", detail: attribution.reason };
+    });
+  }
+  const job = jobRow({
+    shop: hook.shop,
+    kind: "order.record",
+    subject: order.id,
+    payload: { orderId: order.id, event: attribution.event },
+    webhookId: hook.webhookId,
+    triggeredAt: hook.triggeredAt,
+  });
+  // One transaction: the record and its job are stored together or not at all.
+  return once(async () => {
+    await db.$transaction([db.orderRecord.create({ data: { ...record, status: "queued" } }), db.job.create({ data: job })]);
+    return { outcome: "queued" };
+  });
 }
 
 async function intakeCancellation(db: PrismaClient, hook: OrderWebhook): Promise<IntakeResult> {
