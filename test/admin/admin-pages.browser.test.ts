@@ -2,13 +2,12 @@
 // (remix-serve) against the sandbox service. Shopify's App Bridge script can't
 // load here; the pages must work without it.
 import "./browser-env";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import type { SandboxHandle } from "../../sandbox/server";
-import { artifactsDir, chromiumPath, launchBrowser, watchNetwork } from "../support/browser";
+import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
 import { installShop } from "../support/sessions";
 import { connectShop, sandboxCommissions, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
 import { resetDatabase } from "../support/database";
@@ -16,12 +15,6 @@ import { TEST_SHOP } from "../support/shopify-requests";
 import { adminRequest } from "./admin-requests";
 import { ensureFreshBuild, repoRoot, startAppServer, type AppServer } from "./app-server";
 import { failedOrder, receiveOrder, recordOf } from "./fixtures";
-
-const browserRequired = process.env.REQUIRE_BROWSER === "1";
-const haveChromium = existsSync(chromiumPath);
-if (!haveChromium && !browserRequired) {
-  console.warn(`Skipping the admin browser test: ${chromiumPath} is missing (set REQUIRE_BROWSER=1 to make this a failure).`);
-}
 
 let sandbox: SandboxHandle;
 let server: AppServer;
@@ -58,16 +51,20 @@ async function settle(): Promise<void> {
   await watchNetwork(page).settled(250, 15_000);
 }
 
-describe.skipIf(!haveChromium && !browserRequired)("admin pages in Chromium", () => {
+describeInBrowser("admin pages in Chromium", () => {
   beforeAll(async () => {
     ensureFreshBuild();
     sandbox = await startTestSandbox();
-    const databaseFile = path.resolve(repoRoot, process.env.DATABASE_URL!.slice("file:".length));
+    // The server shares this test's database: an absolute path for SQLite (its working directory differs).
+    const testDatabase = process.env.DATABASE_URL!;
+    const databaseUrl = testDatabase.startsWith("file:")
+      ? `file:${path.resolve(repoRoot, testDatabase.slice("file:".length))}`
+      : testDatabase;
     server = await startAppServer({
       SHOPIFY_API_KEY: process.env.SHOPIFY_API_KEY!,
       SHOPIFY_API_SECRET: process.env.SHOPIFY_API_SECRET!,
       CREDENTIALS_KEY: process.env.CREDENTIALS_KEY!,
-      DATABASE_URL: `file:${databaseFile}`,
+      DATABASE_URL: databaseUrl,
       WORKER_IN_PROCESS: "false",
       LOG_LEVEL: "warn",
     });
