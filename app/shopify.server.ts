@@ -1,5 +1,5 @@
 import "@shopify/shopify-app-remix/adapters/node";
-import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
 import { getEnv } from "./env.server";
@@ -8,6 +8,17 @@ import { getEnv } from "./env.server";
 export const API_VERSION = ApiVersion.October26;
 
 const env = getEnv();
+
+/** Shopify's library logs at the app's LOG_LEVEL (it knows four levels). */
+const SHOPIFY_LOG_LEVEL: Record<typeof env.LOG_LEVEL, LogSeverity> = {
+  trace: LogSeverity.Debug,
+  debug: LogSeverity.Debug,
+  info: LogSeverity.Info,
+  warn: LogSeverity.Warning,
+  error: LogSeverity.Error,
+  fatal: LogSeverity.Error,
+  silent: LogSeverity.Error,
+};
 
 const shopify = shopifyApp({
   apiKey: env.SHOPIFY_API_KEY,
@@ -18,6 +29,7 @@ const shopify = shopifyApp({
   authPathPrefix: "/auth",
   sessionStorage: new PrismaSessionStorage(prisma),
   distribution: AppDistribution.AppStore,
+  logger: { level: SHOPIFY_LOG_LEVEL[env.LOG_LEVEL] },
   future: { unstable_newEmbeddedAuthStrategy: true },
   ...(env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [env.SHOP_CUSTOM_DOMAIN] } : {}),
 });
