@@ -2,8 +2,8 @@
 // webhooks, queued (the app) against inline (event/record inside the
 // request), side by side in one run, while the sandbox service adds 300 ms
 // to every event/record. Checks that every order was recorded exactly once.
-// The app runs as in production at load: remix-serve acknowledges, a
-// separate `npm run worker` process sends.
+// The app runs as in production on SQLite: remix-serve with the worker in
+// the same process.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { buildIfNeeded, freePort, freshDatabase, startApp } from "../lib/app-process";
@@ -58,13 +58,10 @@ await fetch(`${sandboxUrl}/_sandbox/faults`, { method: "POST", body: JSON.string
 const service = { baseUrl: sandboxUrl, username: "demo", token: "demo-token" };
 
 const databaseUrl = freshDatabase("bench");
-// Production layout at load: app processes only acknowledge, a worker process sends.
-const app = await startApp({ databaseUrl, env: { WORKER_IN_PROCESS: "false", LOG_LEVEL: "error" } });
+// On SQLite one process owns the database: the worker runs inside the app
+// (WORKER_CONCURRENCY jobs side by side, 16 unless set).
+const app = await startApp({ databaseUrl, env: { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? "16", LOG_LEVEL: "error" } });
 await connectDemoShop({ databaseUrl, credentialsKey: app.credentialsKey, service, campaignUids: "1001" });
-const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
-  env: { ...process.env, ...app.env, WORKER_CONCURRENCY: "32" },
-  stdio: "inherit",
-});
 
 const baselinePort = await freePort();
 const baseline = await startChild(
@@ -104,7 +101,6 @@ try {
   failed = !once || queued.statuses[200] !== N;
 } finally {
   baseline.kill();
-  worker.kill();
   sandbox.kill();
   await app.stop();
 }
