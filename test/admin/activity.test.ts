@@ -1,30 +1,22 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { recheckOrder, resendOrder, skipOrder, SKIPPED_BY_MERCHANT } from "../../app/admin/activity.server";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
 import { createReferralClient } from "../../app/referral-api";
 import { action, loader } from "../../app/routes/app.activity";
-import type { SandboxHandle } from "../../sandbox/server";
-import { resetDatabase } from "../support/database";
-import { connectShop, sandboxCommissions, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
+import { connectShop, sandboxCommissions, testPipeline, type TestPipeline, useTestSandbox } from "../support/pipeline";
 import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { load, submit } from "./admin-requests";
 import { cancelOrder, failedOrder, receiveOrder, recordJobOf, recordOf } from "./fixtures";
 
 const OTHER_SHOP = "other-store.myshopify.com";
-let sandbox: SandboxHandle;
+const sandbox = useTestSandbox();
 let pipeline: TestPipeline;
 const ctx = () => ({ db: prisma, credentialsKey: getEnv().CREDENTIALS_KEY });
 const client = () => createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token });
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
 beforeEach(async () => {
-  sandbox.reset();
-  await resetDatabase();
   await installShop();
   await connectShop(sandbox);
   pipeline = testPipeline();

@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { action, loader } from "../../app/routes/app.commissions";
-import type { SandboxHandle } from "../../sandbox/server";
-import { resetDatabase } from "../support/database";
-import { connectShop, rotateSandboxToken, sandboxCommissions, SEED, startTestSandbox, testPipeline } from "../support/pipeline";
+import { connectShop, rotateSandboxToken, sandboxCommissions, SEED, testPipeline, useTestSandbox } from "../support/pipeline";
 import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { load, submit, type ActionBody } from "./admin-requests";
 import { receiveOrder, recordOf } from "./fixtures";
 
 const { bobPending, aliceApproved, alicePointsPending, aliceDenied } = SEED.commissions;
-let sandbox: SandboxHandle;
+const sandbox = useTestSandbox();
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
 beforeEach(async () => {
-  sandbox.reset();
-  await resetDatabase();
   await installShop();
   await connectShop(sandbox);
 });

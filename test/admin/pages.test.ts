@@ -1,27 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { action as campaignsAction, loader as campaignsLoader } from "../../app/routes/app.campaigns";
 import { loader as dashboardLoader } from "../../app/routes/app._index";
 import { loader as ambassadorsLoader } from "../../app/routes/app.ambassadors._index";
 import { action as ambassadorAction, loader as ambassadorLoader } from "../../app/routes/app.ambassadors.$email";
 import { createReferralClient } from "../../app/referral-api";
-import type { SandboxHandle } from "../../sandbox/server";
-import { resetDatabase } from "../support/database";
-import { connectShop, sandboxFaults, startTestSandbox, testPipeline } from "../support/pipeline";
+import { connectShop, sandboxFaults, testPipeline, useTestSandbox } from "../support/pipeline";
 import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { load, submit } from "./admin-requests";
 import { failedOrder, receiveOrder, recordJobOf } from "./fixtures";
 
-let sandbox: SandboxHandle;
+const sandbox = useTestSandbox();
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
 beforeEach(async () => {
-  sandbox.reset();
-  await resetDatabase();
   await installShop();
 });
 

@@ -1,26 +1,18 @@
 import { createServer } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
 import { openToken } from "../../app/referrals/credentials.server";
 import { action, loader } from "../../app/routes/app.settings";
-import type { SandboxHandle } from "../../sandbox/server";
-import { resetDatabase } from "../support/database";
-import { connectShop, rotateSandboxToken, sandboxFaults, startTestSandbox, testPipeline } from "../support/pipeline";
+import { connectShop, rotateSandboxToken, sandboxFaults, testPipeline, useTestSandbox } from "../support/pipeline";
 import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { load, submit, type ActionBody } from "./admin-requests";
 import { receiveOrder, recordJobOf, recordOf } from "./fixtures";
 
-let sandbox: SandboxHandle;
+const sandbox = useTestSandbox();
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
 beforeEach(async () => {
-  sandbox.reset();
-  await resetDatabase();
   await installShop();
 });
 

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { claimNextJob } from "../../app/jobs/claim.server";
 import { resumeShopJobs, runJob } from "../../app/jobs/run-job.server";
 import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
 import { createLogger } from "../../app/logger.server";
-import type { SandboxHandle } from "../../sandbox/server";
-import { resetDatabase } from "../support/database";
 import { shopifyOrder, shopifyRefund, type OrderOptions } from "../support/orders";
 import {
   clearSandboxFaults,
@@ -14,22 +12,14 @@ import {
   sandboxCommissions,
   sandboxFaults,
   sandboxRequests,
-  startTestSandbox,
   testPipeline,
+  useTestSandbox,
 } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
 
-let sandbox: SandboxHandle;
+const sandbox = useTestSandbox();
 const quiet = createLogger({ level: "silent" });
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  sandbox.reset();
-  await resetDatabase();
-});
 
 let nextOrder = 9_100_000;
 async function receive(topic: string, payload: unknown) {

@@ -1,7 +1,7 @@
 // customers/data_request end to end: the signed webhook, the job that asks the
 // sandbox service for its export, the report, the admin page and the download.
 import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { createLogger } from "../../app/logger.server";
 import { createExportLimiter, createReferralClient } from "../../app/referral-api";
@@ -9,24 +9,16 @@ import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
 import { loader as downloadLoader } from "../../app/routes/app.data-requests.$id.download";
 import { loader as pageLoader } from "../../app/routes/app.data-requests";
 import { action as dataRequestAction } from "../../app/routes/webhooks.customers.data_request";
-import type { SandboxHandle } from "../../sandbox/server";
-import { resetDatabase } from "../support/database";
 import { shopifyOrder } from "../support/orders";
-import { clearSandboxFaults, connectShop, sandboxFaults, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
+import { clearSandboxFaults, connectShop, sandboxFaults, testPipeline, type TestPipeline, useTestSandbox } from "../support/pipeline";
 import { installShop } from "../support/sessions";
 import { routeArgs, signedWebhook, TEST_SHOP } from "../support/shopify-requests";
 
-let sandbox: SandboxHandle;
+const sandbox = useTestSandbox();
 let pipeline: TestPipeline;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
 beforeEach(async () => {
-  sandbox.reset();
   await clearSandboxFaults(sandbox);
-  await resetDatabase();
   await installShop();
   pipeline = testPipeline();
 });

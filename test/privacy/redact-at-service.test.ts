@@ -1,24 +1,16 @@
 // customers/redact reaching the referral service: compliance/remove with
 // confirm=1 as a retried job, and a record of it that keeps no personal data.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { action } from "../../app/routes/webhooks.customers.redact";
-import type { SandboxHandle } from "../../sandbox/server";
-import { resetDatabase } from "../support/database";
-import { clearSandboxFaults, connectShop, sandboxFaults, sandboxRequests, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
+import { clearSandboxFaults, connectShop, sandboxFaults, sandboxRequests, testPipeline, type TestPipeline, useTestSandbox } from "../support/pipeline";
 import { routeArgs, signedWebhook, TEST_SHOP } from "../support/shopify-requests";
 
-let sandbox: SandboxHandle;
+const sandbox = useTestSandbox();
 let pipeline: TestPipeline;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
 beforeEach(async () => {
-  sandbox.reset();
   await clearSandboxFaults(sandbox);
-  await resetDatabase();
   pipeline = testPipeline();
 });
 

@@ -1,5 +1,6 @@
 // The order pipeline wired to a real sandbox service and the test database,
 // with a clock the test moves.
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
 import type { JobContext } from "../../app/jobs/context";
@@ -9,6 +10,7 @@ import { sealToken } from "../../app/referrals/credentials.server";
 import { referralClientForShop } from "../../app/referrals/shop-client.server";
 import { shopifyAdminForShop } from "../../app/service-events/admin-access.server";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
+import { resetDatabase } from "./database";
 import { TEST_SHOP } from "./shopify-requests";
 
 export { SEED } from "../../sandbox/seed";
@@ -95,4 +97,28 @@ export async function sandboxCommissions(sandbox: SandboxHandle, transactionId?:
 export async function sandboxRequests(sandbox: SandboxHandle, operation: string): Promise<unknown[]> {
   const ledger = (await control(sandbox, "ledger")) as { requests: { operation: string }[] };
   return ledger.requests.filter((r) => r.operation === operation);
+}
+
+/**
+ * One sandbox service for a test file, reset with the database before each
+ * test. The returned handle stands for the running sandbox (it is started in
+ * beforeAll), so tests use it like the handle itself.
+ */
+export function useTestSandbox(): SandboxHandle {
+  let current: SandboxHandle | undefined;
+  beforeAll(async () => {
+    current = await startTestSandbox();
+  });
+  afterAll(() => current?.close());
+  beforeEach(async () => {
+    current!.reset();
+    await resetDatabase();
+  });
+  return new Proxy({} as SandboxHandle, {
+    get(_, property) {
+      if (!current) throw new Error("The test sandbox is used before beforeAll started it");
+      const value = Reflect.get(current, property, current);
+      return typeof value === "function" ? value.bind(current) : value;
+    },
+  });
 }
