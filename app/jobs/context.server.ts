@@ -3,6 +3,7 @@ import { getEnv } from "../env.server";
 import { logger } from "../logger.server";
 import { referralClientForShop } from "../referrals/shop-client.server";
 import { shopifyAdminForShop } from "../service-events/admin-access.server";
+import { acknowledgementsInFlight } from "./acknowledgements";
 import { DEFAULT_BACKOFF } from "./backoff";
 import type { JobContext } from "./context";
 import type { WorkerOptions } from "./worker.server";
@@ -22,5 +23,9 @@ export function appJobContext(): JobContext {
 /** Worker settings from the environment (WORKER_CONCURRENCY, JOB_RETRY_BASE_MS). */
 export function appWorkerOptions(): WorkerOptions {
   const env = getEnv();
-  return { concurrency: env.WORKER_CONCURRENCY, backoff: { ...DEFAULT_BACKOFF, baseMs: env.JOB_RETRY_BASE_MS } };
+  return {
+    concurrency: env.WORKER_CONCURRENCY,
+    backoff: { ...DEFAULT_BACKOFF, baseMs: env.JOB_RETRY_BASE_MS },
+    shouldYield: () => acknowledgementsInFlight() > 0,
+  };
 }

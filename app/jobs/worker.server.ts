@@ -13,6 +13,9 @@ export interface WorkerOptions {
   /** A job whose worker is silent this long is taken by another worker. */
   leaseMs?: number;
   backoff?: BackoffPolicy;
+  /** True while the process has more urgent work (answering webhooks); the worker then waits, at most `maxYieldMs` in a row. */
+  shouldYield?: () => boolean;
+  maxYieldMs?: number;
 }
 
 export interface Worker {
@@ -28,6 +31,7 @@ export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Work
   const concurrency = options.concurrency ?? 4;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const leaseMs = options.leaseMs ?? 120_000;
+  const maxYieldMs = options.maxYieldMs ?? 2_000;
   let running = false;
   let loops: Promise<void>[] = [];
   const sleepers = new Set<() => void>();
@@ -52,8 +56,17 @@ export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Work
     });
   }
 
+  /** Waits while shouldYield says so, but never longer than maxYieldMs. */
+  async function giveWay(): Promise<void> {
+    const since = Date.now();
+    while (running && options.shouldYield?.() && Date.now() - since < maxYieldMs) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
   async function loop(): Promise<void> {
     while (running) {
+      await giveWay();
       let worked = false;
       try {
         worked = await runOne();

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import prisma from "../db.server";
+import { acknowledging } from "../jobs/acknowledgements";
 import { logger } from "../logger.server";
 import { acceptOrderWebhook } from "../referrals/order-webhooks.server";
 import { authenticate } from "../shopify.server";
@@ -8,7 +9,11 @@ import { authenticate } from "../shopify.server";
  * The action of every order topic route: verify, store the job, answer.
  * A forged request never gets past authenticate.webhook (401).
  */
-export async function orderWebhookAction({ request }: ActionFunctionArgs): Promise<Response> {
+export function orderWebhookAction(args: ActionFunctionArgs): Promise<Response> {
+  return acknowledging(() => acknowledgeOrderWebhook(args));
+}
+
+async function acknowledgeOrderWebhook({ request }: ActionFunctionArgs): Promise<Response> {
   const triggeredAt = request.headers.get("X-Shopify-Triggered-At");
   const { shop, topic, payload, session, webhookId } = await authenticate.webhook(request);
   const result = await acceptOrderWebhook(prisma, logger, {
