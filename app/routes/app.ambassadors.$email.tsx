@@ -23,7 +23,7 @@ import { parseQueryFields } from "../admin/query-fields";
 import { withService } from "../admin/shop-service.server";
 import { EmptyListState, NotConnectedState } from "../components/EmptyStates";
 import { EmbeddedParamsFields, useEmbeddedHref } from "../components/embedded-url";
-import { FilterField } from "../components/FilterField";
+import { FilterField, type FilterQuery } from "../components/FilterField";
 import { formatAmount, formatCount, formatDate, formatPoints } from "../components/format";
 import { MetricCard } from "../components/MetricCard";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
@@ -97,7 +97,7 @@ function Summary({ figures, pointName }: { figures: Figures; pointName: string }
   );
 }
 
-function RangeForm({ raw, errors }: { raw: Record<string, string | undefined>; errors: Record<string, string | undefined> }) {
+function RangeForm({ query }: { query: FilterQuery }) {
   const href = useEmbeddedHref();
   const navigation = useNavigation();
   const { pathname } = useLocation();
@@ -106,10 +106,10 @@ function RangeForm({ raw, errors }: { raw: Record<string, string | undefined>; e
       <EmbeddedParamsFields />
       <InlineStack gap="300" blockAlign="end" wrap>
         <div style={{ minWidth: 160 }}>
-          <FilterField label="From" name="from" type="date" autoComplete="off" initial={raw.from} error={errors.from} />
+          <FilterField query={query} label="From" name="from" type="date" />
         </div>
         <div style={{ minWidth: 160 }}>
-          <FilterField label="To" name="to" type="date" autoComplete="off" initial={raw.to} error={errors.to} />
+          <FilterField query={query} label="To" name="to" type="date" />
         </div>
         <Button submit loading={navigation.state === "loading" && navigation.formMethod === "GET"}>
           Show
@@ -255,7 +255,7 @@ export default function AmbassadorPage() {
                       </Text>
                     </BlockStack>
                   </InlineStack>
-                  <RangeForm raw={data.rawRange} errors={data.rangeErrors} />
+                  <RangeForm query={{ raw: data.rawRange, errors: data.rangeErrors }} />
                   {detail.summary ? (
                     <Summary figures={detail.summary} pointName={detail.pointName} />
                   ) : (

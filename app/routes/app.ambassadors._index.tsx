@@ -34,6 +34,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export default function Ambassadors() {
   const { filters, rawFilters, filterErrors, list, error, notConnected } = useLoaderData<typeof loader>();
+  const filterQuery = { raw: rawFilters, errors: filterErrors };
   const href = useEmbeddedHref();
   const location = useLocation();
   const [active, setActive] = useState(filters.active ?? "");
@@ -56,12 +57,10 @@ export default function Ambassadors() {
             <FormLayout>
               <FormLayout.Group condensed>
                 <FilterField
+                  query={filterQuery}
                   label="Email"
                   name="email"
                   type="email"
-                  autoComplete="off"
-                  initial={rawFilters.email}
-                  error={filterErrors.email}
                 />
                 <Select
                   label="Status"
@@ -85,46 +84,36 @@ export default function Ambassadors() {
                   onChange={setGroup}
                 />
                 <FilterField
+                  query={filterQuery}
                   label="Joined from"
                   name="from"
                   type="date"
-                  autoComplete="off"
-                  initial={rawFilters.from}
-                  error={filterErrors.from}
                 />
                 <FilterField
+                  query={filterQuery}
                   label="Joined to"
                   name="to"
                   type="date"
-                  autoComplete="off"
-                  initial={rawFilters.to}
-                  error={filterErrors.to}
                 />
               </FormLayout.Group>
               <FormLayout.Group condensed>
                 <FilterField
+                  query={filterQuery}
                   label="Balance at least"
                   name="minMoney"
                   inputMode="decimal"
-                  autoComplete="off"
-                  initial={rawFilters.minMoney}
-                  error={filterErrors.minMoney}
                 />
                 <FilterField
+                  query={filterQuery}
                   label="Points at least"
                   name="minPoints"
                   inputMode="numeric"
-                  autoComplete="off"
-                  initial={rawFilters.minPoints}
-                  error={filterErrors.minPoints}
                 />
                 <FilterField
+                  query={filterQuery}
                   label="Referrals at least"
                   name="minReferrals"
                   inputMode="numeric"
-                  autoComplete="off"
-                  initial={rawFilters.minReferrals}
-                  error={filterErrors.minReferrals}
                 />
               </FormLayout.Group>
             </FormLayout>

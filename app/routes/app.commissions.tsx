@@ -89,6 +89,7 @@ function DecisionBanner({ result }: { result: NonNullable<ReturnType<typeof useA
 
 export default function Commissions() {
   const { filters, filterErrors, rawFilters, list, error, notConnected } = useLoaderData<typeof loader>();
+  const filterQuery = { raw: rawFilters, errors: filterErrors };
   const result = useActionData<typeof action>();
   const href = useEmbeddedHref();
   const navigate = useNavigate();
@@ -147,28 +148,22 @@ export default function Commissions() {
               <FormLayout>
                 <FormLayout.Group condensed>
                   <FilterField
+                    query={filterQuery}
                     label="Ambassador email"
                     name="email"
                     type="email"
-                    autoComplete="off"
-                    initial={rawFilters.email}
-                    error={filterErrors.email}
                   />
                   <FilterField
+                    query={filterQuery}
                     label="Created from"
                     name="from"
                     type="date"
-                    autoComplete="off"
-                    initial={rawFilters.from}
-                    error={filterErrors.from}
                   />
                   <FilterField
+                    query={filterQuery}
                     label="Created to"
                     name="to"
                     type="date"
-                    autoComplete="off"
-                    initial={rawFilters.to}
-                    error={filterErrors.to}
                   />
                   <Select
                     label="Sandbox"
