@@ -2,9 +2,9 @@
 // migrations, and removes it again. Needs Debian's postgresql package.
 import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./lib/free-port";
 
 export interface ThrowawayPostgres {
   url: string;
@@ -18,17 +18,6 @@ export function postgresBinDir(): string | undefined {
     .filter((v) => existsSync(join(root, v, "bin", "initdb")))
     .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(root, versions[0], "bin") : undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {

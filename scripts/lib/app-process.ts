@@ -4,19 +4,10 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "./free-port";
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
+export { freePort };
 
 function newestMtime(path: string): number {
   const stat = statSync(path);
@@ -41,56 +32,42 @@ export function freshDatabase(name: string): string {
   return url;
 }
 
-export interface RunningApp {
+export interface ServedBuild {
   url: string;
-  /** The environment the app runs with (a worker process needs the same). */
-  env: Record<string, string>;
-  secret: string;
-  credentialsKey: string;
   process: ChildProcess;
-  stop(): Promise<void>;
   output(): string;
+  stop(): Promise<void>;
 }
 
-export async function startApp(options: { databaseUrl: string; env?: Record<string, string> }): Promise<RunningApp> {
+/**
+ * Serves a build with remix-serve on a free loopback port, as production does,
+ * and waits until it answers. SHOPIFY_APP_URL is set to its address.
+ */
+export async function serveBuild(options: { buildIndex: string; cwd?: string; env: Record<string, string> }): Promise<ServedBuild> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const secret = randomBytes(16).toString("hex");
-  const credentialsKey = randomBytes(32).toString("base64");
   let output = "";
-  const env: Record<string, string> = {
-    NODE_ENV: "production",
-    SHOPIFY_API_KEY: "referral-bridge-demo",
-    SHOPIFY_API_SECRET: secret,
-    SHOPIFY_APP_URL: url,
-    CREDENTIALS_KEY: credentialsKey,
-    DATABASE_URL: options.databaseUrl,
-    LOG_LEVEL: "warn",
-    ...options.env,
-  };
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" } as NodeJS.ProcessEnv,
+  const child = spawn(process.execPath, [join(process.cwd(), "node_modules/@remix-run/serve/dist/cli.js"), options.buildIndex], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
   const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The app exited during start-up:\n${output}`);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The app exited during start-up (${child.exitCode}):\n${output}`);
     try {
-      const response = await fetch(`${url}/auth/login`);
+      const response = await fetch(`${url}/auth/login`, { redirect: "manual" });
       if (response.status < 500) break;
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    if (Date.now() > deadline) throw new Error(`The app did not answer within 30 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  if (Date.now() >= deadline) throw new Error(`The app did not answer within 30 s:\n${output}`);
   return {
     url,
-    env,
-    secret,
-    credentialsKey,
     process: child,
     output: () => output,
     stop: () =>
@@ -101,4 +78,28 @@ export async function startApp(options: { databaseUrl: string; env?: Record<stri
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
       }),
   };
+}
+
+export interface RunningApp extends ServedBuild {
+  /** The environment the app runs with (a worker process needs the same). */
+  env: Record<string, string>;
+  secret: string;
+  credentialsKey: string;
+}
+
+/** The built app in production mode with fresh secrets, on the given database. */
+export async function startApp(options: { databaseUrl: string; env?: Record<string, string> }): Promise<RunningApp> {
+  const secret = randomBytes(16).toString("hex");
+  const credentialsKey = randomBytes(32).toString("base64");
+  const env: Record<string, string> = {
+    NODE_ENV: "production",
+    SHOPIFY_API_KEY: "referral-bridge-demo",
+    SHOPIFY_API_SECRET: secret,
+    CREDENTIALS_KEY: credentialsKey,
+    DATABASE_URL: options.databaseUrl,
+    LOG_LEVEL: "warn",
+    ...options.env,
+  };
+  const served = await serveBuild({ buildIndex: "build/index.js", env });
+  return { ...served, env: { ...env, SHOPIFY_APP_URL: served.url }, secret, credentialsKey };
 }
