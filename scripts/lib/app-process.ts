@@ -19,7 +19,8 @@ export function buildIfNeeded(log: (line: string) => void): void {
   const built = existsSync("build/index.js") ? statSync("build/index.js").mtimeMs : 0;
   if (built > Math.max(newestMtime("app"), newestMtime("remix.config.js"))) return;
   log("building the app (remix build)...");
-  execFileSync("npx", ["remix", "build"], { stdio: "pipe" });
+  // A production build whatever the caller's NODE_ENV (a test runs with "test").
+  execFileSync("npx", ["remix", "build"], { stdio: "pipe", env: { ...process.env, NODE_ENV: "production" } });
 }
 
 /** A fresh SQLite database in data/<name>/, migrated the way production is (prisma migrate deploy). */
