@@ -6,6 +6,9 @@ import { renderToPipeableStream } from "react-dom/server";
 import { startInProcessWorker } from "./jobs/in-process.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
+// For server.mjs: the order webhooks answered before Remix sees them.
+export { serveOrderWebhook } from "./webhooks/order-webhooks.server";
+
 const RENDER_TIMEOUT_MS = 5000;
 
 startInProcessWorker();

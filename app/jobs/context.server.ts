@@ -3,7 +3,7 @@ import { getEnv } from "../env.server";
 import { logger } from "../logger.server";
 import { referralClientForShop } from "../referrals/shop-client.server";
 import { shopifyAdminForShop } from "../service-events/admin-access.server";
-import { acknowledgementsInFlight } from "./acknowledgements";
+import { answeringWebhooks } from "./acknowledgements";
 import { DEFAULT_BACKOFF } from "./backoff";
 import type { JobContext } from "./context";
 import type { WorkerOptions } from "./worker.server";
@@ -26,6 +26,6 @@ export function appWorkerOptions(): WorkerOptions {
   return {
     concurrency: env.WORKER_CONCURRENCY,
     backoff: { ...DEFAULT_BACKOFF, baseMs: env.JOB_RETRY_BASE_MS },
-    shouldYield: () => acknowledgementsInFlight() > 0,
+    shouldYield: () => answeringWebhooks(),
   };
 }

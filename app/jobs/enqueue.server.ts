@@ -24,8 +24,18 @@ export function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
 
+export interface NewJob {
+  shop: string;
+  kind: JobKind;
+  key: string;
+  payload: string;
+  webhookId: string | null;
+  triggeredAt: Date | null;
+  runAt: Date;
+}
+
 /** The row of a new job, its payload checked against the job's schema. */
-export function jobRow<K extends JobKind>(input: EnqueueInput<K>): Prisma.JobCreateInput {
+export function jobRow<K extends JobKind>(input: EnqueueInput<K>): NewJob {
   const payload = JOBS[input.kind].payload.parse(input.payload);
   return {
     shop: input.shop,

@@ -56,12 +56,21 @@ export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Work
     });
   }
 
-  /** Waits while shouldYield says so, but never longer than maxYieldMs. */
-  async function giveWay(): Promise<void> {
-    const since = Date.now();
-    while (running && options.shouldYield?.() && Date.now() - since < maxYieldMs) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+  /**
+   * Waits while shouldYield says so, but never longer than maxYieldMs. The
+   * loops share one wait (one timer, however many loops).
+   */
+  let yielding: Promise<void> | undefined;
+  function giveWay(): Promise<void> {
+    if (!options.shouldYield?.()) return Promise.resolve();
+    yielding ??= (async () => {
+      const since = Date.now();
+      while (running && options.shouldYield?.() && Date.now() - since < maxYieldMs) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      yielding = undefined;
+    })();
+    return yielding;
   }
 
   async function loop(): Promise<void> {

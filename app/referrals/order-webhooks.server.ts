@@ -1,156 +1,124 @@
-import type { PrismaClient } from "@prisma/client";
-import { z } from "zod";
-import { insertJob, isUniqueViolation, jobRow } from "../jobs/enqueue.server";
+import prisma from "../db.server";
+import { databaseKind } from "../db/adapter.server";
+import { getEnv } from "../env.server";
 import { notifyJobEnqueued } from "../jobs/wake";
-import type { Logger } from "../logger.server";
-import { moneyFromCents, moneyToCents } from "../referral-api/money";
-import { attributeOrder } from "./attribution";
-import { orderPayloadSchema, refundPayloadSchema, shopAmount, type RefundPayload } from "./order-payload";
-import { PIPELINE_DEFAULTS, readPipelineSettings } from "./pipeline-settings";
+import { logger as appLogger, type Logger } from "../logger.server";
+import { postgresIntakeStore, sqliteIntakeStore, type IntakeStore } from "./intake-store.server";
+import { planOrderWebhook, type IntakeResult, type IntakeWrite, type OrderWebhook } from "./order-intake";
 
-export interface OrderWebhook {
-  /** As authenticate.webhook gives it, e.g. ORDERS_PAID. */
-  topic: string;
-  shop: string;
-  payload: unknown;
-  webhookId: string | null;
-  triggeredAt: Date | null;
-  hasSession: boolean;
+export type { IntakeResult, OrderWebhook } from "./order-intake";
+
+/** Enough rows for one commit to absorb a large burst, small enough to keep each commit short. */
+const MAX_BATCH = 1_000;
+/**
+ * Batches being stored at once. The store commits them one after another, in
+ * order; meanwhile the event loop prepares the next, instead of idling while
+ * a commit (and its fsync) is under way.
+ */
+const MAX_BATCHES_IN_FLIGHT = 2;
+
+interface Waiting {
+  hook: OrderWebhook;
+  settle: (result: IntakeResult) => void;
+  fail: (error: unknown) => void;
 }
 
-export type IntakeResult =
-  | { outcome: "queued" | "skipped" | "duplicate" | "ignored" | "no_session"; detail?: string }
-  | { outcome: "malformed"; detail: string };
-
-const RECORD_TOPICS: Record<string, "orders_paid" | "orders_create"> = {
-  ORDERS_PAID: "orders_paid",
-  ORDERS_CREATE: "orders_create",
-};
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+export interface OrderIntake {
+  /** Stores what the webhook asks for; resolves once it is committed. No call to the referral service. */
+  accept(hook: OrderWebhook): Promise<IntakeResult>;
 }
 
 /**
- * Stores what an order webhook asks for, in one transaction, and nothing
- * else: no call to the referral service happens inside the request.
+ * Group commit: the webhooks that arrive during one turn of the event loop
+ * are stored together in one transaction, so under load each commit carries
+ * many webhooks, and when idle a webhook is stored on the next turn.
  */
-export async function acceptOrderWebhook(db: PrismaClient, logger: Logger, hook: OrderWebhook): Promise<IntakeResult> {
-  const log = logger.child({ shop: hook.shop, topic: hook.topic, webhookId: hook.webhookId });
-  if (!hook.hasSession) {
-    log.warn("webhook for a shop without a session (uninstalled?); not queued");
-    return { outcome: "no_session" };
+export function createOrderIntake(store: IntakeStore, logger: Logger): OrderIntake {
+  let waiting: Waiting[] = [];
+  let scheduled = false;
+  let inFlight = 0;
+
+  function schedule() {
+    if (scheduled || inFlight >= MAX_BATCHES_IN_FLIGHT) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      void flush();
+    });
   }
-  const result = await intake(db, hook);
-  if (result.outcome === "malformed") log.error({ detail: result.detail }, "malformed webhook payload");
-  else log.info({ outcome: result.outcome, detail: result.detail }, "order webhook accepted");
-  if (result.outcome === "queued") notifyJobEnqueued();
-  return result;
-}
 
-async function intake(db: PrismaClient, hook: OrderWebhook): Promise<IntakeResult> {
-  const trigger = RECORD_TOPICS[hook.topic];
-  if (trigger) return intakeOrder(db, hook, trigger);
-  if (hook.topic === "ORDERS_CANCELLED") return intakeCancellation(db, hook);
-  if (hook.topic === "REFUNDS_CREATE") return intakeRefund(db, hook);
-  return { outcome: "ignored", detail: `topic ${hook.topic} is not an order topic` };
-}
-
-async function once(work: () => Promise<IntakeResult>): Promise<IntakeResult> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) return { outcome: "duplicate" };
-    throw error;
+  async function flush() {
+    const batch = waiting.slice(0, MAX_BATCH);
+    waiting = waiting.slice(batch.length);
+    inFlight++;
+    try {
+      await storeBatch(batch);
+    } catch (error) {
+      logger.error({ err: error, webhooks: batch.length }, "could not store order webhooks; Shopify will deliver them again");
+      for (const w of batch) w.fail(error);
+    } finally {
+      inFlight--;
+      if (waiting.length > 0) schedule();
+    }
   }
-}
 
-async function intakeOrder(db: PrismaClient, hook: OrderWebhook, trigger: "orders_paid" | "orders_create"): Promise<IntakeResult> {
-  const parsed = orderPayloadSchema.safeParse(hook.payload);
-  if (!parsed.success) return { outcome: "malformed", detail: describeIssues(parsed.error) };
-  const order = parsed.data;
-  const row = await db.shop.findUnique({ where: { shop: hook.shop } });
-  const settings = readPipelineSettings(row ?? PIPELINE_DEFAULTS);
-  if (settings.trigger !== trigger) return { outcome: "ignored", detail: `the shop records orders on ${settings.trigger}` };
+  async function storeBatch(batch: Waiting[]) {
+    const states = await store.shopStates([...new Set(batch.map((w) => w.hook.shop))]);
+    const results: IntakeResult[] = [];
+    const writes: IntakeWrite[] = [];
+    const written: number[] = [];
+    batch.forEach((w, i) => {
+      const plan = planOrderWebhook(w.hook, states.get(w.hook.shop)!);
+      // The payload is not needed any more; let it go before the commit (less for the GC to carry).
+      w.hook.payload = undefined;
+      results[i] = { outcome: plan.outcome, detail: plan.detail } as IntakeResult;
+      if ("write" in plan) {
+        writes.push(plan.write);
+        written.push(i);
+      }
+    });
+    const fresh = writes.length > 0 ? await store.store(writes) : [];
+    written.forEach((i, k) => {
+      if (!fresh[k]) results[i] = { outcome: "duplicate" };
+    });
+    if (results.some((r) => r.outcome === "queued")) notifyJobEnqueued();
+    batch.forEach((w, i) => {
+      report(logger, w.hook, results[i]!);
+      w.settle(results[i]!);
+    });
+  }
 
-  const attribution = attributeOrder(order, settings);
-  const event = attribution.event;
-  const record = {
-    shop: hook.shop,
-    orderId: order.id,
-    orderName: order.name ?? null,
-    email: event?.params.email || null,
-    customerId: order.customer?.id ?? null,
-    shortCode: event?.params.shortCode ?? null,
-    couponCode: event?.params.couponCode ?? null,
-    codeSource: event?.codeSource ?? null,
-    campaignUids: event?.campaignUids.join(",") || null,
-    revenue: event?.params.revenue ?? null,
-    currency: order.currency ?? null,
+  return {
+    accept(hook) {
+      return new Promise<IntakeResult>((settle, fail) => {
+        waiting.push({ hook, settle, fail });
+        schedule();
+      });
+    },
   };
-  if (attribution.kind === "skip") {
-    return once(async () => {
-      await db.orderRecord.create({ data: { ...record, status: "skipped", statusReason: attribution.reason } });
-      return { outcome: "skipped", detail: attribution.reason };
-    });
-  }
-  const job = jobRow({
-    shop: hook.shop,
-    kind: "order.record",
-    subject: order.id,
-    payload: { orderId: order.id, event: attribution.event },
-    webhookId: hook.webhookId,
-    triggeredAt: hook.triggeredAt,
-  });
-  // One transaction: the record and its job are stored together or not at all.
-  return once(async () => {
-    await db.$transaction([db.orderRecord.create({ data: { ...record, status: "queued" } }), db.job.create({ data: job })]);
-    return { outcome: "queued" };
-  });
 }
 
-async function intakeCancellation(db: PrismaClient, hook: OrderWebhook): Promise<IntakeResult> {
-  const parsed = z.object({ id: orderPayloadSchema.shape.id }).safeParse(hook.payload);
-  if (!parsed.success) return { outcome: "malformed", detail: describeIssues(parsed.error) };
-  const orderId = parsed.data.id;
-  return once(async () => {
-    await insertJob(db, {
-      shop: hook.shop,
-      kind: "order.cancel",
-      subject: orderId,
-      payload: { orderId },
-      webhookId: hook.webhookId,
-      triggeredAt: hook.triggeredAt,
-    });
-    return { outcome: "queued" };
-  });
+function report(logger: Logger, hook: OrderWebhook, result: IntakeResult) {
+  const context = { shop: hook.shop, topic: hook.topic, webhookId: hook.webhookId, outcome: result.outcome, detail: result.detail };
+  if (result.outcome === "malformed") logger.error(context, "malformed webhook payload");
+  else if (result.outcome === "no_session") logger.warn(context, "webhook for a shop without a session (uninstalled?); not queued");
+  else logger.info(context, "order webhook accepted");
 }
 
-/** The merchandise value a refund gives back, in the shop's currency. */
-export function refundedAmount(refund: RefundPayload): string {
-  let cents = 0n;
-  for (const line of refund.refund_line_items ?? []) {
-    const value = shopAmount(line.subtotal, line.subtotal_set);
-    if (value) cents += moneyToCents(value);
-  }
-  return moneyFromCents(cents);
+export function intakeStoreFor(databaseUrl: string): IntakeStore {
+  if (databaseKind(databaseUrl) === "postgresql") return postgresIntakeStore(prisma);
+  return sqliteIntakeStore(databaseUrl.slice("file:".length));
 }
 
-async function intakeRefund(db: PrismaClient, hook: OrderWebhook): Promise<IntakeResult> {
-  const parsed = refundPayloadSchema.safeParse(hook.payload);
-  if (!parsed.success) return { outcome: "malformed", detail: describeIssues(parsed.error) };
-  const refund = parsed.data;
-  const amount = refundedAmount(refund);
-  if (moneyToCents(amount) === 0n) return { outcome: "ignored", detail: "the refund returns no merchandise value" };
-  return once(async () => {
-    await insertJob(db, {
-      shop: hook.shop,
-      kind: "order.refund",
-      subject: `${refund.order_id}:${refund.id}`,
-      payload: { orderId: refund.order_id, refundId: refund.id, amount },
-      webhookId: hook.webhookId,
-      triggeredAt: hook.triggeredAt,
-    });
-    return { outcome: "queued" };
-  });
+declare global {
+  var __referralBridgeIntake: OrderIntake | undefined;
+}
+
+/** The app's intake, on the app's database. */
+export function orderIntake(): OrderIntake {
+  return (globalThis.__referralBridgeIntake ??= createOrderIntake(intakeStoreFor(getEnv().DATABASE_URL), appLogger));
+}
+
+export function acceptOrderWebhook(hook: OrderWebhook): Promise<IntakeResult> {
+  return orderIntake().accept(hook);
 }

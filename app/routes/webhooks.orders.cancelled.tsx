@@ -1,3 +1,3 @@
-import { orderWebhookAction } from "../webhooks/order-webhook-action.server";
+import { orderWebhookAction } from "../webhooks/order-webhooks.server";
 
 export const action = orderWebhookAction;

@@ -9,12 +9,13 @@ import { randomBytes } from "node:crypto";
 import { buildIfNeeded, freePort, freshDatabase, startApp } from "../lib/app-process";
 import { connectDemoShop, DEMO_SHOP } from "../lib/demo-shop";
 import { shopifyOrder } from "../lib/sample-orders";
-import { percentile, sendOrders, type LoadResult } from "./load";
+import { percentile, sendRequests, signedOrderRequest, type LoadResult } from "./load";
 
 const N = Number(process.argv[2] ?? 1000);
 const C = Number(process.argv[3] ?? 200);
 const SERVICE_LATENCY_MS = 300;
-const WARM_UP = 100;
+/** Unmeasured orders first, at full concurrency, so that start-up (JIT, first connections) is not counted. */
+const WARM_UP = 3000;
 
 function startChild(args: string[], env: Record<string, string>, readyText: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
@@ -32,6 +33,17 @@ async function ledgerCounts(baseUrl: string, ids: Set<string>): Promise<Map<stri
   const ledger = (await (await fetch(`${baseUrl}/_sandbox/ledger`)).json()) as { commissions: { transaction_id: string | null }[] };
   const counts = new Map<string, number>();
   for (const c of ledger.commissions) if (c.transaction_id && ids.has(c.transaction_id)) counts.set(c.transaction_id, (counts.get(c.transaction_id) ?? 0) + 1);
+  return counts;
+}
+
+/** Waits (10 minutes at most) until the service has a commission for every order id; returns the count per id. */
+async function allRecorded(ids: Set<string>): Promise<Map<string, number>> {
+  const started = performance.now();
+  let counts = await ledgerCounts(sandboxUrl, ids);
+  while (counts.size < ids.size && performance.now() - started < 600_000) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    counts = await ledgerCounts(sandboxUrl, ids);
+  }
   return counts;
 }
 
@@ -74,25 +86,23 @@ const baseline = await startChild(
 let failed = false;
 try {
   console.log(`${N} signed orders/paid webhooks at concurrency ${C}; the service adds ${SERVICE_LATENCY_MS} ms to event/record.`);
-  // Both designs first take a few orders unmeasured, so start-up (JIT, Prisma's query plans) is not counted.
-  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
-  for (const url of [app.url, baselineUrl]) {
-    await sendOrders({ appUrl: url, shop: DEMO_SHOP, secret: app.secret, bodies: orders(WARM_UP), concurrency: 10 });
-  }
-  console.log(`(after ${WARM_UP} unmeasured orders to each)\n`);
+  const appPort = Number(new URL(app.url).port);
+  const requests = (bodies: unknown[]) =>
+    bodies.map((body) => signedOrderRequest({ host: "127.0.0.1", shop: DEMO_SHOP, secret: app.secret, body }));
+  const warmUp = orders(WARM_UP);
+  await sendRequests(appPort, requests(warmUp), C);
+  await sendRequests(baselinePort, requests(orders(WARM_UP)), C);
+  await allRecorded(new Set(warmUp.map((o) => String(o.id))));
+  console.log(`(after ${WARM_UP} unmeasured orders to each, all recorded)\n`);
+
   const queuedOrders = orders(N);
+  const queuedRequests = requests(queuedOrders);
   const queuedStart = performance.now();
-  const queued = await sendOrders({ appUrl: app.url, shop: DEMO_SHOP, secret: app.secret, bodies: queuedOrders, concurrency: C });
-  const ids = new Set(queuedOrders.map((o) => String(o.id)));
-  let counts = await ledgerCounts(sandboxUrl, ids);
-  while (counts.size < N && performance.now() - queuedStart < 600_000) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    counts = await ledgerCounts(sandboxUrl, ids);
-  }
+  const queued = await sendRequests(appPort, queuedRequests, C);
+  const counts = await allRecorded(new Set(queuedOrders.map((o) => String(o.id))));
   const allRecordedMs = performance.now() - queuedStart;
 
-  const inlineOrders = orders(N);
-  const inline = await sendOrders({ appUrl: baselineUrl, shop: DEMO_SHOP, secret: app.secret, bodies: inlineOrders, concurrency: C });
+  const inline = await sendRequests(baselinePort, requests(orders(N)), C);
 
   const rows = [summary("queued (the app)", queued), summary("inline baseline", inline)];
   console.log("design             ack p50    ack p99    accepted/s   statuses");

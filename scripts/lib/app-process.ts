@@ -41,14 +41,14 @@ export interface ServedBuild {
 }
 
 /**
- * Serves a build with remix-serve on a free loopback port, as production does,
+ * Serves a build with server.mjs on a free loopback port, as production does,
  * and waits until it answers. SHOPIFY_APP_URL is set to its address.
  */
 export async function serveBuild(options: { buildIndex: string; cwd?: string; env: Record<string, string> }): Promise<ServedBuild> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = "";
-  const child = spawn(process.execPath, [join(process.cwd(), "node_modules/@remix-run/serve/dist/cli.js"), options.buildIndex], {
+  const child = spawn(process.execPath, [join(process.cwd(), "server.mjs"), options.buildIndex], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],

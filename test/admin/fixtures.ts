@@ -1,39 +1,34 @@
 // Orders in the states the admin pages act on, made by the real pipeline
 // against the sandbox (no hand-written job rows).
 import prisma from "../../app/db.server";
-import { createLogger } from "../../app/logger.server";
 import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { shopifyOrder, type OrderOptions } from "../support/orders";
 import { clearSandboxFaults, sandboxFaults, type TestPipeline } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
-
-const quiet = createLogger({ level: "silent" });
 let nextOrder = 8_200_000;
 
 export const byLink: OrderOptions = { noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] };
 
 export async function receiveOrder(options: OrderOptions = {}, shop = TEST_SHOP): Promise<string> {
   const order = shopifyOrder({ id: nextOrder++, ...byLink, ...options });
-  await acceptOrderWebhook(prisma, quiet, {
+  await acceptOrderWebhook({
     topic: "ORDERS_PAID",
     shop,
     payload: order,
     webhookId: null,
-    triggeredAt: null,
-    hasSession: true,
+    triggeredAt: null
   });
   return String(order.id);
 }
 
 export async function cancelOrder(orderId: string, shop = TEST_SHOP): Promise<void> {
-  await acceptOrderWebhook(prisma, quiet, {
+  await acceptOrderWebhook({
     topic: "ORDERS_CANCELLED",
     shop,
     payload: { id: Number(orderId) },
     webhookId: null,
-    triggeredAt: null,
-    hasSession: true,
+    triggeredAt: null
   });
 }
 

@@ -3,7 +3,6 @@ import prisma from "../../app/db.server";
 import { claimNextJob } from "../../app/jobs/claim.server";
 import { resumeShopJobs, runJob } from "../../app/jobs/run-job.server";
 import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
-import { createLogger } from "../../app/logger.server";
 import { shopifyOrder, shopifyRefund, type OrderOptions } from "../support/orders";
 import {
   clearSandboxFaults,
@@ -15,15 +14,15 @@ import {
   testPipeline,
   useTestSandbox,
 } from "../support/pipeline";
+import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
 
 const sandbox = useTestSandbox();
-const quiet = createLogger({ level: "silent" });
 
 
 let nextOrder = 9_100_000;
 async function receive(topic: string, payload: unknown) {
-  return acceptOrderWebhook(prisma, quiet, { topic, shop: TEST_SHOP, payload, webhookId: null, triggeredAt: null, hasSession: true });
+  return acceptOrderWebhook({ topic, shop: TEST_SHOP, payload, webhookId: null, triggeredAt: null });
 }
 async function receiveOrder(options: OrderOptions = {}) {
   const order = shopifyOrder({ id: nextOrder++, ...options });
@@ -159,6 +158,7 @@ describe("recording orders", () => {
   });
 
   it("holds orders that arrive before the shop is connected, and sends them once it is", async () => {
+    await installShop();
     const pipeline = testPipeline();
     const orderId = await receiveOrder(byLink);
     await pipeline.drain();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { acknowledging, acknowledgementsInFlight } from "../../app/jobs/acknowledgements";
+import { acknowledging, acknowledgementsInFlight, answeringWebhooks } from "../../app/jobs/acknowledgements";
 import { enqueueJob } from "../../app/jobs/enqueue.server";
 import { createWorker } from "../../app/jobs/worker.server";
 import { connectShop, testPipeline, useTestSandbox } from "../support/pipeline";
@@ -32,6 +32,14 @@ describe("the worker gives way to webhook acknowledgements", () => {
     await expect(acknowledging(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     expect(seen).toBe(1);
     expect(acknowledgementsInFlight()).toBe(0);
+  });
+
+  it("counts the process as answering webhooks for a moment after the last one, not only while one is in flight", async () => {
+    await acknowledging(async () => undefined);
+    const answered = performance.now();
+    expect(acknowledgementsInFlight()).toBe(0);
+    expect(answeringWebhooks(answered + 10)).toBe(true);
+    expect(answeringWebhooks(answered + 1_000)).toBe(false);
   });
 
   it("holds back while the process is busy and runs the job once it is not", async () => {

@@ -3,7 +3,6 @@
 import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { createLogger } from "../../app/logger.server";
 import { createExportLimiter, createReferralClient } from "../../app/referral-api";
 import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
 import { loader as downloadLoader } from "../../app/routes/app.data-requests.$id.download";
@@ -39,13 +38,12 @@ async function requestData(email: string, options: { orders?: number[]; customer
 
 async function recordReferredOrder(email: string) {
   const order = shopifyOrder({ email, customerEmail: email, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
-  await acceptOrderWebhook(prisma, createLogger({ level: "silent" }), {
+  await acceptOrderWebhook({
     topic: "ORDERS_PAID",
     shop: TEST_SHOP,
     payload: order,
     webhookId: null,
-    triggeredAt: null,
-    hasSession: true,
+    triggeredAt: null
   });
   await pipeline.drain();
   return String(order.id);

@@ -10,6 +10,7 @@ import { sealToken } from "../../app/referrals/credentials.server";
 import { referralClientForShop } from "../../app/referrals/shop-client.server";
 import { shopifyAdminForShop } from "../../app/service-events/admin-access.server";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
+import { installShop } from "./sessions";
 import { resetDatabase } from "./database";
 import { TEST_SHOP } from "./shopify-requests";
 
@@ -21,9 +22,9 @@ export function startTestSandbox(): Promise<SandboxHandle> {
 
 export async function connectShop(
   sandbox: SandboxHandle,
-  options: { shop?: string; token?: string; campaignUids?: string; scope?: string; approval?: string; trigger?: string } = {},
+  options: { shop?: string; token?: string; campaignUids?: string; scope?: string; approval?: string; trigger?: string; installed?: boolean } = {},
 ): Promise<void> {
-  const { shop = TEST_SHOP, token = sandbox.token, ...settings } = options;
+  const { shop = TEST_SHOP, token = sandbox.token, installed = true, ...settings } = options;
   const data = {
     serviceBaseUrl: sandbox.baseUrl,
     serviceUsername: sandbox.username,
@@ -33,6 +34,7 @@ export async function connectShop(
     campaignUids: "1001",
     ...settings,
   };
+  if (installed) await installShop(shop);
   await prisma.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });
 }
 

@@ -2,16 +2,8 @@ import prisma from "../../app/db.server";
 import { DEFAULT_SCOPES } from "../../app/env.server";
 import { TEST_SHOP } from "./shopify-requests";
 
-/** Stores an offline session for a shop, as OAuth would have. */
+/** Stores an offline session for a shop, as OAuth would have (once; calling again changes nothing). */
 export async function installShop(shop = TEST_SHOP): Promise<void> {
-  await prisma.session.create({
-    data: {
-      id: `offline_${shop}`,
-      shop,
-      state: "installed",
-      isOnline: false,
-      scope: DEFAULT_SCOPES,
-      accessToken: "shpat_test_token",
-    },
-  });
+  const data = { shop, state: "installed", isOnline: false, scope: DEFAULT_SCOPES, accessToken: "shpat_test_token" };
+  await prisma.session.upsert({ where: { id: `offline_${shop}` }, create: { id: `offline_${shop}`, ...data }, update: {} });
 }

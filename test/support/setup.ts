@@ -13,6 +13,7 @@ process.env.DATABASE_URL = await createTestDatabase({
   sqliteFolder: inject("sqliteFolder"),
 });
 globalThis.__referralBridgePrisma = undefined;
+globalThis.__referralBridgeIntake = undefined;
 
 // A test fails when it writes an unexpected console.error: errors are either
 // asserted on (with expectConsoleError) or they are bugs.

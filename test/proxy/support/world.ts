@@ -49,7 +49,7 @@ export async function setUpShop(sandbox: SandboxHandle, setup: ShopSetup = {}): 
     await prisma.shop.create({ data: { shop } });
     return;
   }
-  await connectShop(sandbox, { shop, campaignUids: setup.campaignUids ?? "1001,1003" });
+  await connectShop(sandbox, { shop, campaignUids: setup.campaignUids ?? "1001,1003", installed: setup.installed !== false });
   await prisma.shop.update({
     where: { shop },
     data: { autoEnrol: setup.autoEnrol ?? false, newAmbassadorGroup: setup.newAmbassadorGroup ?? null },
