@@ -2,8 +2,8 @@
 // webhooks, queued (the app) against inline (event/record inside the
 // request), side by side in one run, while the sandbox service adds 300 ms
 // to every event/record. Checks that every order was recorded exactly once.
-// The app runs as in production on SQLite: remix-serve with the worker in
-// the same process.
+// The app runs as in production on SQLite: server.mjs with the worker in the
+// same process.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { buildIfNeeded, freePort, freshDatabase, startApp } from "../lib/app-process";
@@ -11,7 +11,7 @@ import { connectDemoShop, DEMO_SHOP } from "../lib/demo-shop";
 import { shopifyOrder } from "../lib/sample-orders";
 import { percentile, sendRequests, signedOrderRequest, type LoadResult } from "./load";
 
-const N = Number(process.argv[2] ?? 1000);
+const N = Number(process.argv[2] ?? 4000);
 const C = Number(process.argv[3] ?? 200);
 const SERVICE_LATENCY_MS = 300;
 /** Unmeasured orders first, at full concurrency, so that start-up (JIT, first connections) is not counted. */
@@ -71,9 +71,9 @@ await fetch(`${sandboxUrl}/_sandbox/faults`, { method: "POST", body: JSON.string
 const service = { baseUrl: sandboxUrl, username: "demo", token: "demo-token" };
 
 const databaseUrl = freshDatabase("bench");
-// On SQLite one process owns the database: the worker runs inside the app
-// (WORKER_CONCURRENCY jobs side by side, 16 unless set).
-const app = await startApp({ databaseUrl, env: { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? "16", LOG_LEVEL: "error" } });
+// The app as `npm start` runs it on SQLite, its worker in the same process
+// (WORKER_CONCURRENCY jobs side by side: 64 here, to drain the burst sooner).
+const app = await startApp({ databaseUrl, env: { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? "64", LOG_LEVEL: "error" } });
 await connectDemoShop({ databaseUrl, credentialsKey: app.credentialsKey, service, campaignUids: "1001" });
 
 const baselinePort = await freePort();
