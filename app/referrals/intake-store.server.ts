@@ -163,6 +163,8 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
       if (message.id === undefined) return;
       const caller = waiting.get(message.id);
       waiting.delete(message.id);
+      // Idle, the thread does not keep the process alive; with a commit under way it does.
+      if (waiting.size === 0) started.unref();
       if (message.error) caller?.reject(new SqliteWriteError(message.error.message, message.error.code));
       else caller?.resolve(message.fresh!);
     });
@@ -196,7 +198,9 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
       return new Promise<boolean[]>((resolve, reject) => {
         const id = nextId++;
         waiting.set(id, { resolve, reject });
-        writer().postMessage({ id, sqls, groups });
+        const thread = writer();
+        thread.ref();
+        thread.postMessage({ id, sqls, groups });
       });
     },
     async close() {
