@@ -1,5 +1,5 @@
 // The embedded admin pages in real Chromium, served by the production build
-// (remix-serve) against the sandbox service. Shopify's App Bridge script can't
+// (server.mjs) against the sandbox service. Shopify's App Bridge script can't
 // load here; the pages must work without it.
 import "./browser-env";
 import path from "node:path";

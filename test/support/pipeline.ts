@@ -20,6 +20,7 @@ export function startTestSandbox(): Promise<SandboxHandle> {
   return startSandbox({ port: 0, quiet: true, timeScale: 0.001 });
 }
 
+/** A shop as install (its offline session, unless `installed: false`) and onboarding leave it. */
 export async function connectShop(
   sandbox: SandboxHandle,
   options: { shop?: string; token?: string; campaignUids?: string; scope?: string; approval?: string; trigger?: string; installed?: boolean } = {},
