@@ -20,6 +20,9 @@ export interface IntakeStore {
   close(): Promise<void>;
 }
 
+/** The id under which Shopify's session storage keeps a shop's offline session (what authenticate.webhook loads). */
+const offlineSessionId = (shop: string) => `offline_${shop}`;
+
 const SETTING_COLUMNS = Object.keys(PIPELINE_DEFAULTS) as (keyof PipelineSettings)[];
 
 type Row = Record<string, string | number | Date | null>;
@@ -71,7 +74,7 @@ function shopStatesFrom(shops: string[], settingsRows: Row[], sessionIds: Set<st
     shops.map((shop) => {
       const row = settingsByShop.get(shop);
       const stored = Object.fromEntries(SETTING_COLUMNS.map((c) => [c, row?.[c] ?? PIPELINE_DEFAULTS[c]])) as Record<keyof PipelineSettings, string>;
-      return [shop, { hasSession: sessionIds.has(`offline_${shop}`), settings: readPipelineSettings(stored) }];
+      return [shop, { hasSession: sessionIds.has(offlineSessionId(shop)), settings: readPipelineSettings(stored) }];
     }),
   );
 }
@@ -121,7 +124,6 @@ const WRITER_THREAD = `
       parentPort.postMessage({ id, error: { message: String(error && error.message), code: error && error.code } });
     }
   });
-  parentPort.postMessage({ ready: true });
 })();
 `;
 
@@ -159,8 +161,7 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
     if (thread) return thread;
     const started = new Worker(WRITER_THREAD, { eval: true, workerData: { path, lockWaitMs, base: import.meta.url } });
     started.unref();
-    started.on("message", (message: { id?: number; fresh?: boolean[]; error?: { message: string; code?: string } }) => {
-      if (message.id === undefined) return;
+    started.on("message", (message: { id: number; fresh?: boolean[]; error?: { message: string; code?: string } }) => {
       const caller = waiting.get(message.id);
       waiting.delete(message.id);
       // Idle, the thread does not keep the process alive; with a commit under way it does.
@@ -182,7 +183,7 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
     async shopStates(shops) {
       const marks = shops.map(() => "?");
       const settings = prepared(settingsSelect(marks)).all(...shops) as Row[];
-      const sessions = prepared(sessionsSelect(marks)).all(...shops.map((s) => `offline_${s}`)) as { id: string }[];
+      const sessions = prepared(sessionsSelect(marks)).all(...shops.map(offlineSessionId)) as { id: string }[];
       return shopStatesFrom(shops, settings, new Set(sessions.map((s) => s.id)));
     },
     store(writes) {
@@ -217,7 +218,7 @@ export function postgresIntakeStore(prisma: PrismaClient): IntakeStore {
     async shopStates(shops) {
       const marks = shops.map((_, i) => dollar(i));
       const settings = await prisma.$queryRawUnsafe<Row[]>(settingsSelect(marks), ...shops);
-      const sessions = await prisma.$queryRawUnsafe<{ id: string }[]>(sessionsSelect(marks), ...shops.map((s) => `offline_${s}`));
+      const sessions = await prisma.$queryRawUnsafe<{ id: string }[]>(sessionsSelect(marks), ...shops.map(offlineSessionId));
       return shopStatesFrom(shops, settings, new Set(sessions.map((s) => s.id)));
     },
     store(writes) {

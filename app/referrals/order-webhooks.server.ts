@@ -69,8 +69,6 @@ export function createOrderIntake(store: IntakeStore, logger: Logger): OrderInta
     const written: number[] = [];
     batch.forEach((w, i) => {
       const plan = planOrderWebhook(w.hook, states.get(w.hook.shop)!);
-      // The payload is not needed any more; let it go before the commit (less for the GC to carry).
-      w.hook.payload = undefined;
       results[i] = { outcome: plan.outcome, detail: plan.detail } as IntakeResult;
       if ("write" in plan) {
         writes.push(plan.write);

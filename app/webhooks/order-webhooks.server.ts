@@ -3,7 +3,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { getEnv } from "../env.server";
 import { acknowledging } from "../jobs/acknowledgements";
 import { logger } from "../logger.server";
-import { acceptOrderWebhook, type IntakeResult } from "../referrals/order-webhooks.server";
+import { acceptOrderWebhook } from "../referrals/order-webhooks.server";
 import { verifyShopifyWebhook, type HeaderReader } from "./verify-webhook";
 
 // The order webhooks, the app's hot path: verify, store the job, answer.
@@ -12,7 +12,7 @@ import { verifyShopifyWebhook, type HeaderReader } from "./verify-webhook";
 // and by the Remix routes (remix dev, and any server without that shortcut).
 
 /** The order topics the app subscribes to, each at /webhooks/<topic>. */
-export const ORDER_WEBHOOK_TOPICS = ["orders/paid", "orders/create", "orders/cancelled", "refunds/create"] as const;
+const ORDER_WEBHOOK_TOPICS = ["orders/paid", "orders/create", "orders/cancelled", "refunds/create"] as const;
 const ORDER_WEBHOOK_PATHS = new Set(ORDER_WEBHOOK_TOPICS.map((topic) => `/webhooks/${topic}`));
 
 /** Shopify caps a webhook payload well below this. */
@@ -23,44 +23,32 @@ export interface WebhookAnswer {
   body?: string;
 }
 
-type Request = { method: string; rawBody: Buffer; header: HeaderReader };
+type Delivery = { method: string; rawBody: Buffer; header: HeaderReader };
 
-export function receiveOrderWebhook(request: Request): Promise<WebhookAnswer> {
-  return acknowledging(() => finish(start(request)));
-}
-
-/**
- * Verifies and parses, and hands the webhook to the intake. Not async: the
- * parsed payload is referenced only by the intake, which lets it go as soon
- * as the webhook is planned, instead of by a suspended frame until the commit.
- */
-function start(request: Request): WebhookAnswer | Promise<IntakeResult> {
-  const verification = verifyShopifyWebhook(request, getEnv().SHOPIFY_API_SECRET);
-  if (!verification.ok) {
-    logger.debug({ reason: verification.reason }, "order webhook refused");
-    return { status: verification.status };
-  }
-  const { shop, topic, webhookId, triggeredAt } = verification.webhook;
-  let payload: unknown;
-  try {
-    payload = JSON.parse(request.rawBody.toString("utf8"));
-  } catch {
-    logger.error({ shop, topic, webhookId }, "webhook body is not JSON");
-    return { status: 400, body: "Malformed payload: the body is not JSON" };
-  }
-  return acceptOrderWebhook({ shop, topic, payload, webhookId, triggeredAt });
-}
-
-async function finish(started: WebhookAnswer | Promise<IntakeResult>): Promise<WebhookAnswer> {
-  if (!(started instanceof Promise)) return started;
-  try {
-    const result = await started;
-    if (result.outcome === "malformed") return { status: 400, body: `Malformed payload: ${result.detail}` };
-    return { status: 200 };
-  } catch {
-    // Logged by the intake. Shopify delivers a webhook again until it gets a 2xx.
-    return { status: 503, body: "The webhook could not be stored; please deliver it again." };
-  }
+export function receiveOrderWebhook(delivery: Delivery): Promise<WebhookAnswer> {
+  return acknowledging(async () => {
+    const verification = verifyShopifyWebhook(delivery, getEnv().SHOPIFY_API_SECRET);
+    if (!verification.ok) {
+      logger.debug({ reason: verification.reason }, "order webhook refused");
+      return { status: verification.status };
+    }
+    const { shop, topic, webhookId, triggeredAt } = verification.webhook;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(delivery.rawBody.toString("utf8"));
+    } catch {
+      logger.error({ shop, topic, webhookId }, "webhook body is not JSON");
+      return { status: 400, body: "Malformed payload: the body is not JSON" };
+    }
+    try {
+      const result = await acceptOrderWebhook({ shop, topic, payload, webhookId, triggeredAt });
+      if (result.outcome === "malformed") return { status: 400, body: `Malformed payload: ${result.detail}` };
+      return { status: 200 };
+    } catch {
+      // Logged by the intake. Shopify delivers a webhook again until it gets a 2xx.
+      return { status: 503, body: "The webhook could not be stored; please deliver it again." };
+    }
+  });
 }
 
 /** The Remix action of every order topic route. */

@@ -4,8 +4,8 @@
 // like a sender that waits for each answer. Raw sockets, because a
 // fetch-based client tops out near 6,700 requests/s on these machines even
 // against a server that does nothing, which would measure the client.
-import { createHmac, randomUUID } from "node:crypto";
 import { connect, type Socket } from "node:net";
+import { shopifyWebhookHeaders } from "../lib/shopify-webhook";
 
 export interface LoadResult {
   latenciesMs: number[];
@@ -16,17 +16,12 @@ export interface LoadResult {
 /** A complete HTTP/1.1 request: orders/paid for `body`, signed the way Shopify signs it. */
 export function signedOrderRequest(options: { host: string; shop: string; secret: string; body: unknown }): Buffer {
   const raw = Buffer.from(JSON.stringify(options.body));
+  const headers = shopifyWebhookHeaders({ topic: "orders/paid", shop: options.shop, raw, secret: options.secret });
   const head = [
     "POST /webhooks/orders/paid HTTP/1.1",
     `Host: ${options.host}`,
-    "Content-Type: application/json",
     `Content-Length: ${raw.length}`,
-    "X-Shopify-Topic: orders/paid",
-    `X-Shopify-Shop-Domain: ${options.shop}`,
-    `X-Shopify-Hmac-Sha256: ${createHmac("sha256", options.secret).update(raw).digest("base64")}`,
-    `X-Shopify-Webhook-Id: ${randomUUID()}`,
-    "X-Shopify-Api-Version: 2026-10",
-    `X-Shopify-Triggered-At: ${new Date().toISOString()}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ];
   return Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`), raw]);
 }
