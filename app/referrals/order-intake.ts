@@ -1,8 +1,7 @@
-import { z } from "zod";
 import { jobRow, type NewJob } from "../jobs/enqueue.server";
 import { moneyFromCents, moneyToCents } from "../referral-api/money";
 import { attributeOrder } from "./attribution";
-import { orderPayloadSchema, refundPayloadSchema, shopAmount, type RefundPayload } from "./order-payload";
+import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount, type RefundPayload } from "./order-payload";
 import type { PipelineSettings } from "./pipeline-settings";
 
 // What an order webhook asks the app to store, decided without the database:
@@ -13,9 +12,20 @@ export interface OrderWebhook {
   /** As authenticate.webhook gives it, e.g. ORDERS_PAID. */
   topic: string;
   shop: string;
+  /**
+   * The parsed body, or its raw bytes as delivered. Raw bytes are parsed
+   * only when the webhook is planned, so that a webhook waiting for its
+   * batch holds one buffer rather than a tree of objects that the garbage
+   * collector would copy over and over.
+   */
   payload: unknown;
   webhookId: string | null;
   triggeredAt: Date | null;
+}
+
+/** The body of a webhook as it came over the wire, not yet parsed. */
+export class RawJson {
+  constructor(readonly bytes: Buffer) {}
 }
 
 export interface ShopState {
@@ -61,12 +71,25 @@ const RECORD_TOPICS: Record<string, PipelineSettings["trigger"]> = {
   ORDERS_CREATE: "orders_create",
 };
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
+/** What `read` makes of the payload, or the plan for a payload it cannot read. */
+function readPayload<T>(read: (payload: unknown) => T, payload: unknown): { value: T } | { malformed: IntakePlan } {
+  try {
+    return { value: read(payload) };
+  } catch (error) {
+    if (error instanceof PayloadError) return { malformed: { outcome: "malformed", detail: error.message } };
+    throw error;
+  }
 }
 
 export function planOrderWebhook(hook: OrderWebhook, shop: ShopState): IntakePlan {
   if (!shop.hasSession) return { outcome: "no_session" };
+  if (hook.payload instanceof RawJson) {
+    try {
+      hook = { ...hook, payload: JSON.parse(hook.payload.bytes.toString("utf8")) };
+    } catch {
+      return { outcome: "malformed", detail: "the body is not JSON" };
+    }
+  }
   const trigger = RECORD_TOPICS[hook.topic];
   if (trigger) return planOrder(hook, trigger, shop.settings);
   if (hook.topic === "ORDERS_CANCELLED") return planCancellation(hook);
@@ -75,9 +98,9 @@ export function planOrderWebhook(hook: OrderWebhook, shop: ShopState): IntakePla
 }
 
 function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], settings: PipelineSettings): IntakePlan {
-  const parsed = orderPayloadSchema.safeParse(hook.payload);
-  if (!parsed.success) return { outcome: "malformed", detail: describeIssues(parsed.error) };
-  const order = parsed.data;
+  const read = readPayload(readOrderPayload, hook.payload);
+  if ("malformed" in read) return read.malformed;
+  const order = read.value;
   if (settings.trigger !== trigger) return { outcome: "ignored", detail: `the shop records orders on ${settings.trigger}` };
 
   const attribution = attributeOrder(order, settings);
@@ -112,9 +135,9 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
 }
 
 function planCancellation(hook: OrderWebhook): IntakePlan {
-  const parsed = z.object({ id: orderPayloadSchema.shape.id }).safeParse(hook.payload);
-  if (!parsed.success) return { outcome: "malformed", detail: describeIssues(parsed.error) };
-  const orderId = parsed.data.id;
+  const read = readPayload(readOrderId, hook.payload);
+  if ("malformed" in read) return read.malformed;
+  const orderId = read.value;
   const job = jobRow({
     shop: hook.shop,
     kind: "order.cancel",
@@ -137,9 +160,9 @@ export function refundedAmount(refund: RefundPayload): string {
 }
 
 function planRefund(hook: OrderWebhook): IntakePlan {
-  const parsed = refundPayloadSchema.safeParse(hook.payload);
-  if (!parsed.success) return { outcome: "malformed", detail: describeIssues(parsed.error) };
-  const refund = parsed.data;
+  const read = readPayload(readRefundPayload, hook.payload);
+  if ("malformed" in read) return read.malformed;
+  const refund = read.value;
   const amount = refundedAmount(refund);
   if (moneyToCents(amount) === 0n) return { outcome: "ignored", detail: "the refund returns no merchandise value" };
   const job = jobRow({

@@ -3,6 +3,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { getEnv } from "../env.server";
 import { acknowledging } from "../jobs/acknowledgements";
 import { logger } from "../logger.server";
+import { RawJson } from "../referrals/order-intake";
 import { acceptOrderWebhook } from "../referrals/order-webhooks.server";
 import { verifyShopifyWebhook, type HeaderReader } from "./verify-webhook";
 
@@ -33,15 +34,8 @@ export function receiveOrderWebhook(delivery: Delivery): Promise<WebhookAnswer> 
       return { status: verification.status };
     }
     const { shop, topic, webhookId, triggeredAt } = verification.webhook;
-    let payload: unknown;
     try {
-      payload = JSON.parse(delivery.rawBody.toString("utf8"));
-    } catch {
-      logger.error({ shop, topic, webhookId }, "webhook body is not JSON");
-      return { status: 400, body: "Malformed payload: the body is not JSON" };
-    }
-    try {
-      const result = await acceptOrderWebhook({ shop, topic, payload, webhookId, triggeredAt });
+      const result = await acceptOrderWebhook({ shop, topic, payload: new RawJson(delivery.rawBody), webhookId, triggeredAt });
       if (result.outcome === "malformed") return { status: 400, body: `Malformed payload: ${result.detail}` };
       return { status: 200 };
     } catch {

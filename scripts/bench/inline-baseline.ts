@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import { createReferralClient } from "../../app/referral-api";
 import { attributeOrder } from "../../app/referrals/attribution";
-import { orderPayloadSchema } from "../../app/referrals/order-payload";
+import { readOrderPayload } from "../../app/referrals/order-payload";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../app/referrals/pipeline-settings";
 
 const secret = process.env.SHOPIFY_API_SECRET!;
@@ -29,7 +29,7 @@ const server = createServer((req, res) => {
       return;
     }
     try {
-      const attribution = attributeOrder(orderPayloadSchema.parse(JSON.parse(raw.toString("utf8"))), settings);
+      const attribution = attributeOrder(readOrderPayload(JSON.parse(raw.toString("utf8"))), settings);
       if (attribution.kind === "record") {
         await client.recordEvent({ ...attribution.event.params, campaignUid: attribution.event.campaignUids[0]! });
       }

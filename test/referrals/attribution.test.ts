@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { attributeOrder, findCouponCode, findShortCode, orderRevenue } from "../../app/referrals/attribution";
-import { orderPayloadSchema } from "../../app/referrals/order-payload";
+import { readOrderPayload } from "../../app/referrals/order-payload";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../app/referrals/pipeline-settings";
 import { shopifyOrder, type OrderOptions } from "../support/orders";
 
-const order = (options: OrderOptions = {}) => orderPayloadSchema.parse(shopifyOrder(options));
+const order = (options: OrderOptions = {}) => readOrderPayload(shopifyOrder(options));
 const settings = (overrides: Partial<Record<keyof typeof PIPELINE_DEFAULTS, string>> = {}) =>
   readPipelineSettings({ ...PIPELINE_DEFAULTS, campaignUids: "1001", ...overrides });
 

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount } from "../../app/referrals/order-payload";
+import { shopifyOrder, shopifyRefund } from "../support/orders";
+
+/** The message readOrderPayload throws for `payload`, or undefined when it reads it. */
+function problem(read: (payload: unknown) => unknown, payload: unknown): string | undefined {
+  try {
+    read(payload);
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(PayloadError);
+    return (error as PayloadError).message;
+  }
+}
+
+describe("reading an order webhook's payload", () => {
+  it("keeps the fields the app reads from a real-shaped order, ids as text, and nothing else", () => {
+    const raw = JSON.parse(
+      JSON.stringify(shopifyOrder({ id: 820982911946154500, customerId: 115310627314723950, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] })),
+    );
+    const order = readOrderPayload(raw);
+    expect(order.id).toBe(String(raw.id));
+    expect(order.customer).toEqual({ id: String(raw.customer.id), email: raw.customer.email, first_name: "Jon", last_name: "Snow" });
+    expect(order.note_attributes).toEqual([{ name: "_referral_code", value: "ALICE10" }]);
+    expect(order.subtotal_price_set).toEqual({ shop_money: { amount: raw.subtotal_price_set.shop_money.amount } });
+    expect(order.line_items).toEqual([{ tax_lines: [{ price: "5.00", price_set: { shop_money: { amount: "5.00" } } }] }]);
+    expect(order).not.toHaveProperty("shipping_lines");
+    expect(order).not.toHaveProperty("refunds");
+  });
+
+  it("takes amounts given as numbers and keeps them as text", () => {
+    const order = readOrderPayload({ id: 1, subtotal_price: 12.5, total_price_set: { shop_money: { amount: 20 } } });
+    expect(order.subtotal_price).toBe("12.5");
+    expect(shopAmount(order.total_price, order.total_price_set)).toBe("20");
+  });
+
+  it("lets every field but the id be absent or null", () => {
+    const order = readOrderPayload({ id: "7", email: null, customer: null, line_items: [{ tax_lines: null }], subtotal_price_set: {} });
+    expect(order).toMatchObject({ id: "7", email: null, customer: null, line_items: [{ tax_lines: null }], subtotal_price_set: {} });
+    expect(order.name).toBeUndefined();
+  });
+
+  it("names the first field that is wrong, with its path, and what it held", () => {
+    expect(problem(readOrderPayload, { name: "#1001" })).toBe("id: expected an id, received nothing");
+    expect(problem(readOrderPayload, { id: "" })).toBe('id: expected an id, received string ""');
+    expect(problem(readOrderPayload, { id: 1, email: 5 })).toBe("email: expected text, received number 5");
+    expect(problem(readOrderPayload, { id: 1, test: "yes" })).toBe('test: expected true or false, received string "yes"');
+    expect(problem(readOrderPayload, { id: 1, note_attributes: {} })).toBe("note_attributes: expected a list, received an object");
+    expect(problem(readOrderPayload, { id: 1, note_attributes: [{ name: "a", value: "b" }, { value: "x" }] })).toBe(
+      "note_attributes.1.name: expected text, received nothing",
+    );
+    expect(problem(readOrderPayload, { id: 1, note_attributes: [{ name: "a", value: [1] }] })).toBe(
+      "note_attributes.0.value: expected text or a number, received a list",
+    );
+    expect(problem(readOrderPayload, { id: 1, line_items: [{ tax_lines: [{ price_set: { shop_money: {} } }] }] })).toBe(
+      "line_items.0.tax_lines.0.price_set.shop_money.amount: expected an amount, received nothing",
+    );
+    expect(problem(readOrderPayload, { id: 1, customer: { id: true } })).toBe("customer.id: expected an id, received boolean true");
+  });
+
+  it("refuses a body that is not an object", () => {
+    expect(problem(readOrderPayload, [])).toBe("body: expected an object, received a list");
+    expect(problem(readOrderPayload, "order")).toBe('body: expected an object, received string "order"');
+    expect(problem(readOrderPayload, null)).toBe("body: expected an object, received null");
+  });
+
+  it("reads a cancellation's order id and nothing else", () => {
+    expect(readOrderId({ id: 450789469, cancel_reason: "customer" })).toBe("450789469");
+    expect(problem(readOrderId, { cancel_reason: "customer" })).toBe("id: expected an id, received nothing");
+  });
+});
+
+describe("reading a refund webhook's payload", () => {
+  it("keeps the refund and order ids and each line's subtotal", () => {
+    const raw = JSON.parse(JSON.stringify(shopifyRefund(4001, ["30.00", "12.50"])));
+    expect(readRefundPayload(raw)).toEqual({
+      id: String(raw.id),
+      order_id: "4001",
+      refund_line_items: [
+        { subtotal: "30", subtotal_set: { shop_money: { amount: "30.00" } } },
+        { subtotal: "12.5", subtotal_set: { shop_money: { amount: "12.50" } } },
+      ],
+    });
+  });
+
+  it("names a missing order id", () => {
+    expect(problem(readRefundPayload, { id: 1 })).toBe("order_id: expected an id, received nothing");
+  });
+});
