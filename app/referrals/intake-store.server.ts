@@ -52,7 +52,13 @@ let sequence = 0;
  */
 export function orderedId(now = Date.now()): string {
   sequence += 1;
-  return `c${now.toString(36).padStart(9, "0")}${processTag}${sequence.toString(36).padStart(6, "0")}`;
+  return `${idPrefix(now)}${sequence.toString(36).padStart(6, "0")}`;
+}
+
+let lastPrefix = { ms: NaN, text: "" };
+function idPrefix(ms: number): string {
+  if (ms !== lastPrefix.ms) lastPrefix = { ms, text: `c${ms.toString(36).padStart(9, "0")}${processTag}` };
+  return lastPrefix.text;
 }
 
 function insertSql(table: string, columns: string[], placeholder: (index: number) => string): string {

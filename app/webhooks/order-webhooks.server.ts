@@ -84,7 +84,8 @@ export function serveOrderWebhook(req: IncomingMessage, res: ServerResponse): bo
   return true;
 }
 
-function answer(res: ServerResponse, { status, body }: WebhookAnswer) {
-  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body ?? "") });
-  res.end(body ?? "");
+function answer(res: ServerResponse, { status, body = "" }: WebhookAnswer) {
+  // Headers as a flat list: Node writes them as they are, without building a header map first.
+  res.writeHead(status, ["Content-Type", "text/plain; charset=utf-8", "Content-Length", String(Buffer.byteLength(body))]);
+  res.end(body);
 }
