@@ -11,7 +11,8 @@ import { connectDemoShop, DEMO_SHOP } from "../lib/demo-shop";
 import { shopifyOrder } from "../lib/sample-orders";
 import { percentile, sendRequests, signedOrderRequest, type LoadResult } from "./load";
 
-const N = Number(process.argv[2] ?? 4000);
+/** Long enough (about a second at full speed) that one garbage collection or checkpoint does not decide the figures. */
+const N = Number(process.argv[2] ?? 10_000);
 const C = Number(process.argv[3] ?? 200);
 const SERVICE_LATENCY_MS = 300;
 /** Unmeasured orders first, at full concurrency, so that start-up (JIT, first connections) is not counted. */
