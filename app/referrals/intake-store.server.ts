@@ -136,6 +136,7 @@ const WRITER_THREAD = `
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
   db.pragma("busy_timeout = " + workerData.lockWaitMs);
+  db.pragma("wal_autocheckpoint = " + workerData.checkpointPages);
   const statements = new Map();
   const prepared = (sql) => {
     let statement = statements.get(sql);
@@ -159,6 +160,15 @@ const WRITER_THREAD = `
   });
 })();
 `;
+
+/**
+ * The writer copies the write-ahead log back into the database (a
+ * checkpoint, which stalls that commit 10–15 ms) only once the log holds this
+ * many pages, ten times SQLite's default: a burst of webhooks is not held up
+ * by checkpoints, which the app's other connection (Prisma's, used by the
+ * worker that sends the jobs) still runs at the default as it commits.
+ */
+const WRITER_CHECKPOINT_PAGES = 10_000;
 
 class SqliteWriteError extends Error {
   constructor(
@@ -192,7 +202,7 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
   const waiting = new Map<number, { resolve: (fresh: boolean[]) => void; reject: (error: Error) => void }>();
   function writer(): Worker {
     if (thread) return thread;
-    const started = new Worker(WRITER_THREAD, { eval: true, workerData: { path, lockWaitMs, base: import.meta.url } });
+    const started = new Worker(WRITER_THREAD, { eval: true, workerData: { path, lockWaitMs, checkpointPages: WRITER_CHECKPOINT_PAGES, base: import.meta.url } });
     started.unref();
     started.on("message", (message: { id: number; fresh?: boolean[]; error?: { message: string; code?: string } }) => {
       const caller = waiting.get(message.id);
