@@ -55,11 +55,19 @@ export function orderedId(now = Date.now()): string {
   return `${idPrefix(now)}${sequence.toString(36).padStart(6, "0")}`;
 }
 
-let lastPrefix = { ms: NaN, text: "" };
-function idPrefix(ms: number): string {
-  if (ms !== lastPrefix.ms) lastPrefix = { ms, text: `c${ms.toString(36).padStart(9, "0")}${processTag}` };
-  return lastPrefix.text;
+/**
+ * `format`, remembering its last answer: the rows of a batch share a few
+ * instants, so most calls repeat the one before.
+ */
+function lastOfInstant(format: (ms: number) => string): (ms: number) => string {
+  let last = { ms: NaN, text: "" };
+  return (ms) => {
+    if (ms !== last.ms) last = { ms, text: format(ms) };
+    return last.text;
+  };
 }
+
+const idPrefix = lastOfInstant((ms) => `c${ms.toString(36).padStart(9, "0")}${processTag}`);
 
 function insertSql(table: string, columns: string[], placeholder: (index: number) => string): string {
   return `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((_, i) => placeholder(i)).join(", ")}) ON CONFLICT DO NOTHING`;
@@ -113,17 +121,9 @@ const settingsSelect = (placeholders: string[]) =>
   `SELECT "shop", ${SETTING_COLUMNS.map((c) => `"${c}"`).join(", ")} FROM "Shop" WHERE "shop" IN (${placeholders.join(", ")})`;
 const sessionsSelect = (placeholders: string[]) => `SELECT "id" FROM "Session" WHERE "id" IN (${placeholders.join(", ")})`;
 
-let lastTime = { ms: NaN, text: "" };
-/**
- * How Prisma's SQLite adapter stores a DateTime (so that its comparisons
- * keep working). The rows of a batch share a few instants: the last one is
- * remembered.
- */
-function sqliteTime(date: Date): string {
-  const ms = date.getTime();
-  if (ms !== lastTime.ms) lastTime = { ms, text: `${date.toISOString().slice(0, -1)}+00:00` };
-  return lastTime.text;
-}
+const sqliteTimeAt = lastOfInstant((ms) => `${new Date(ms).toISOString().slice(0, -1)}+00:00`);
+/** How Prisma's SQLite adapter stores a DateTime (so that its comparisons keep working). */
+const sqliteTime = (date: Date): string => sqliteTimeAt(date.getTime());
 
 // The writer thread, sent as source text so that it needs no file of its own
 // in the server build. It only runs statements: the app decides what they are.
