@@ -1,6 +1,6 @@
 import type { Job, OrderRecord, PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { jobKey } from "../jobs/enqueue.server";
+import { jobKey } from "../jobs/job-row";
 import { notifyJobEnqueued } from "../jobs/wake";
 import { isReferralApiError, type Commission, type ReferralClient } from "../referral-api";
 import {

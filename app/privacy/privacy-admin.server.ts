@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import { jobKey } from "../jobs/enqueue.server";
+import { jobKey } from "../jobs/job-row";
 import { notifyJobEnqueued } from "../jobs/wake";
 import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
 

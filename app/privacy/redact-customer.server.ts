@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
-import { insertJob, jobKey } from "../jobs/enqueue.server";
+import { insertJob } from "../jobs/enqueue.server";
+import { jobKey } from "../jobs/job-row";
 import { notifyJobEnqueued } from "../jobs/wake";
 import type { Logger } from "../logger.server";
 import { sealToken } from "../referrals/credentials.server";

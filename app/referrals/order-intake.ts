@@ -1,12 +1,15 @@
-import { jobRow, type NewJob } from "../jobs/enqueue.server";
+import { jobRowChecked, type JobRowInput, type NewJob } from "../jobs/job-row";
+import type { z } from "zod";
 import { moneyFromCents, moneyToCents } from "../referral-api/money";
 import { attributeOrder } from "./attribution";
+import { ORDER_JOB_PAYLOADS, type OrderJobKind } from "./order-jobs";
 import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount, type RefundPayload } from "./order-payload";
 import type { PipelineSettings } from "./pipeline-settings";
 
 // What an order webhook asks the app to store, decided without the database:
 // the shop's state is read for a whole batch of webhooks, then each one is
-// planned here, then the batch is stored in one transaction.
+// planned here, then the batch is stored in one transaction. On SQLite this
+// runs in the intake's writer thread, so it imports only what planning needs.
 
 export interface OrderWebhook {
   /** As authenticate.webhook gives it, e.g. ORDERS_PAID. */
@@ -71,6 +74,10 @@ const RECORD_TOPICS: Record<string, PipelineSettings["trigger"]> = {
   ORDERS_CREATE: "orders_create",
 };
 
+function orderJobRow<K extends OrderJobKind>(kind: K, input: Omit<JobRowInput<z.input<(typeof ORDER_JOB_PAYLOADS)[K]>>, "kind">): NewJob {
+  return jobRowChecked(ORDER_JOB_PAYLOADS[kind], { ...input, kind });
+}
+
 /** What `read` makes of the payload, or the plan for a payload it cannot read. */
 function readPayload<T>(read: (payload: unknown) => T, payload: unknown): { value: T } | { malformed: IntakePlan } {
   try {
@@ -79,6 +86,36 @@ function readPayload<T>(read: (payload: unknown) => T, payload: unknown): { valu
     if (error instanceof PayloadError) return { malformed: { outcome: "malformed", detail: error.message } };
     throw error;
   }
+}
+
+/** A batch of webhooks, planned: the outcome of each, and the writes to store together. */
+export interface BatchPlan {
+  results: IntakeResult[];
+  writes: IntakeWrite[];
+  /** For each write, the index of its webhook. */
+  written: number[];
+}
+
+export function planBatch(hooks: OrderWebhook[], states: Map<string, ShopState>): BatchPlan {
+  const plan: BatchPlan = { results: [], writes: [], written: [] };
+  hooks.forEach((hook, i) => {
+    const planned = planOrderWebhook(hook, states.get(hook.shop)!);
+    plan.results[i] = { outcome: planned.outcome, detail: planned.detail } as IntakeResult;
+    if ("write" in planned) {
+      plan.writes.push(planned.write);
+      plan.written.push(i);
+    }
+  });
+  return plan;
+}
+
+/** The outcomes once the writes are stored; `fresh[k]` is false when write k was stored before (a repeated delivery). */
+export function batchOutcomes(plan: BatchPlan, fresh: boolean[]): IntakeResult[] {
+  const results = [...plan.results];
+  plan.written.forEach((i, k) => {
+    if (!fresh[k]) results[i] = { outcome: "duplicate" };
+  });
+  return results;
 }
 
 export function planOrderWebhook(hook: OrderWebhook, shop: ShopState): IntakePlan {
@@ -123,9 +160,8 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
   if (attribution.kind === "skip") {
     return { outcome: "skipped", detail: attribution.reason, write: { record: { ...record, status: "skipped", statusReason: attribution.reason } } };
   }
-  const job = jobRow({
+  const job = orderJobRow("order.record", {
     shop: hook.shop,
-    kind: "order.record",
     subject: order.id,
     payload: { orderId: order.id, event: attribution.event },
     webhookId: hook.webhookId,
@@ -138,9 +174,8 @@ function planCancellation(hook: OrderWebhook): IntakePlan {
   const read = readPayload(readOrderId, hook.payload);
   if ("malformed" in read) return read.malformed;
   const orderId = read.value;
-  const job = jobRow({
+  const job = orderJobRow("order.cancel", {
     shop: hook.shop,
-    kind: "order.cancel",
     subject: orderId,
     payload: { orderId },
     webhookId: hook.webhookId,
@@ -165,9 +200,8 @@ function planRefund(hook: OrderWebhook): IntakePlan {
   const refund = read.value;
   const amount = refundedAmount(refund);
   if (moneyToCents(amount) === 0n) return { outcome: "ignored", detail: "the refund returns no merchandise value" };
-  const job = jobRow({
+  const job = orderJobRow("order.refund", {
     shop: hook.shop,
-    kind: "order.refund",
     subject: `${refund.order_id}:${refund.id}`,
     payload: { orderId: refund.order_id, refundId: refund.id, amount },
     webhookId: hook.webhookId,

@@ -4,7 +4,7 @@ import { getEnv } from "../env.server";
 import { notifyJobEnqueued } from "../jobs/wake";
 import { logger as appLogger, type Logger } from "../logger.server";
 import { postgresIntakeStore, sqliteIntakeStore, type IntakeStore } from "./intake-store.server";
-import { planOrderWebhook, type IntakeResult, type IntakeWrite, type OrderWebhook } from "./order-intake";
+import type { IntakeResult, OrderWebhook } from "./order-intake";
 
 export type { IntakeResult, OrderWebhook } from "./order-intake";
 
@@ -63,22 +63,7 @@ export function createOrderIntake(store: IntakeStore, logger: Logger): OrderInta
   }
 
   async function storeBatch(batch: Waiting[]) {
-    const states = await store.shopStates([...new Set(batch.map((w) => w.hook.shop))]);
-    const results: IntakeResult[] = [];
-    const writes: IntakeWrite[] = [];
-    const written: number[] = [];
-    batch.forEach((w, i) => {
-      const plan = planOrderWebhook(w.hook, states.get(w.hook.shop)!);
-      results[i] = { outcome: plan.outcome, detail: plan.detail } as IntakeResult;
-      if ("write" in plan) {
-        writes.push(plan.write);
-        written.push(i);
-      }
-    });
-    const fresh = writes.length > 0 ? await store.store(writes) : [];
-    written.forEach((i, k) => {
-      if (!fresh[k]) results[i] = { outcome: "duplicate" };
-    });
+    const results = await store.intake(batch.map((w) => w.hook));
     if (results.some((r) => r.outcome === "queued")) notifyJobEnqueued();
     batch.forEach((w, i) => {
       report(logger, w.hook, results[i]!);

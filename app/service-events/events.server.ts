@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import { jobKey } from "../jobs/enqueue.server";
+import { jobKey } from "../jobs/job-row";
 import { notifyJobEnqueued } from "../jobs/wake";
 import { SERVICE_EVENT_JOB } from "./job-kind";
 

@@ -1,15 +1,22 @@
-// The part of better-sqlite3 the app calls directly (the intake store's
-// reader). The driver itself comes with Prisma's SQLite adapter.
+// The part of better-sqlite3 the app calls directly (the SQLite intake
+// thread). The driver itself comes with Prisma's SQLite adapter.
 declare module "better-sqlite3" {
   namespace Database {
     interface Statement {
       all(...params: unknown[]): unknown[];
       run(...params: unknown[]): { changes: number };
     }
+    interface Transaction<F extends (...args: never[]) => unknown> {
+      (...args: Parameters<F>): ReturnType<F>;
+      /** BEGIN IMMEDIATE: takes the write lock before the first statement. */
+      immediate(...args: Parameters<F>): ReturnType<F>;
+    }
   }
   class Database {
     constructor(path: string, options?: { readonly?: boolean });
     prepare(sql: string): Database.Statement;
+    pragma(source: string): unknown;
+    transaction<F extends (...args: never[]) => unknown>(fn: F): Database.Transaction<F>;
     close(): void;
   }
   export = Database;

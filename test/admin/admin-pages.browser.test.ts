@@ -13,7 +13,7 @@ import { connectShop, sandboxCommissions, startTestSandbox, testPipeline, type T
 import { resetDatabase } from "../support/database";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { adminRequest } from "./admin-requests";
-import { ensureFreshBuild, repoRoot, startAppServer, type AppServer } from "./app-server";
+import { startTestAppServer, type AppServer } from "./app-server";
 import { failedOrder, receiveOrder, recordOf } from "./fixtures";
 
 let sandbox: SandboxHandle;
@@ -53,21 +53,8 @@ async function settle(): Promise<void> {
 
 describeInBrowser("admin pages in Chromium", () => {
   beforeAll(async () => {
-    ensureFreshBuild();
     sandbox = await startTestSandbox();
-    // The server shares this test's database: an absolute path for SQLite (its working directory differs).
-    const testDatabase = process.env.DATABASE_URL!;
-    const databaseUrl = testDatabase.startsWith("file:")
-      ? `file:${path.resolve(repoRoot, testDatabase.slice("file:".length))}`
-      : testDatabase;
-    server = await startAppServer({
-      SHOPIFY_API_KEY: process.env.SHOPIFY_API_KEY!,
-      SHOPIFY_API_SECRET: process.env.SHOPIFY_API_SECRET!,
-      CREDENTIALS_KEY: process.env.CREDENTIALS_KEY!,
-      DATABASE_URL: databaseUrl,
-      WORKER_IN_PROCESS: "false",
-      LOG_LEVEL: "warn",
-    });
+    server = await startTestAppServer();
     browser = await launchBrowser();
   }, 120_000);
 

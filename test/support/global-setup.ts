@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import type { TestProject } from "vitest/node";
+import { buildIfNeeded } from "../../scripts/lib/app-process";
 import { startThrowawayPostgres } from "../../scripts/throwaway-postgres";
 
 declare module "vitest" {
@@ -11,6 +12,8 @@ declare module "vitest" {
 
 // TEST_DATABASE=postgresql runs every suite on a private PostgreSQL cluster.
 export default async function setup(project: TestProject) {
+  // Once for the whole run, before any suite serves the built app (two suites building at once would clash).
+  buildIfNeeded(() => undefined);
   const sqliteFolder = `data/test/run-${process.pid}`;
   project.provide("sqliteFolder", sqliteFolder);
   const removeFiles = () => rmSync(sqliteFolder, { recursive: true, force: true });

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { createLogger } from "../../app/logger.server";
-import { orderedId, type IntakeStore } from "../../app/referrals/intake-store.server";
+import { orderedId } from "../../app/referrals/intake-batch";
+import type { IntakeStore } from "../../app/referrals/intake-store.server";
 import { createOrderIntake, intakeStoreFor } from "../../app/referrals/order-webhooks.server";
 import { serveOrderWebhook } from "../../app/webhooks/order-webhooks.server";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
@@ -22,14 +23,13 @@ function observedStore() {
   const commits: number[] = [];
   let failNext = false;
   const store: IntakeStore = {
-    shopStates: (shops) => inner.shopStates(shops),
-    async store(writes) {
+    async intake(hooks) {
       if (failNext) {
         failNext = false;
         throw new Error("disk full");
       }
-      commits.push(writes.length);
-      return inner.store(writes);
+      commits.push(hooks.length);
+      return inner.intake(hooks);
     },
     close: () => inner.close(),
   };
@@ -51,7 +51,7 @@ describe("order webhook intake (group commit)", () => {
       intake.accept(hook({ name: "not an order" })),
       intake.accept(hook({ id: 11_000 }, "ORDERS_CANCELLED")),
     ]);
-    expect(commits).toEqual([42]);
+    expect(commits).toEqual([43]);
     expect(results.slice(0, 40).every((r) => r.outcome === "queued")).toBe(true);
     expect(results[40]).toMatchObject({ outcome: "skipped" });
     expect(results[41]).toMatchObject({ outcome: "malformed" });

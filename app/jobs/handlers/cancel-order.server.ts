@@ -1,11 +1,12 @@
-import { z } from "zod";
-import { jobKey } from "../enqueue.server";
+import type { z } from "zod";
+import { jobKey } from "../job-row";
+import { ORDER_JOB_PAYLOADS } from "../../referrals/order-jobs";
 import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResults } from "../../referrals/order-records.server";
 import type { JobContext } from "../context";
 import { done, type JobOutcome } from "../outcome";
 import { needsReview, reviseCommissions } from "./reversal.server";
 
-const payload = z.object({ orderId: z.string() });
+const payload = ORDER_JOB_PAYLOADS["order.cancel"];
 type Payload = z.infer<typeof payload>;
 
 const CANCELLED_BEFORE_RECORDING = "Order cancelled before it was recorded";

@@ -1,19 +1,12 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../../referral-api";
 import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResult, type CampaignResults } from "../../referrals/order-records.server";
-import { referralEventParamsSchema } from "../../referrals/referral-event";
+import { ORDER_JOB_PAYLOADS } from "../../referrals/order-jobs";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../referrals/pipeline-settings";
 import type { JobContext } from "../context";
 import { done, outcomeOfServiceError, type JobOutcome } from "../outcome";
 
-const payload = z.object({
-  orderId: z.string(),
-  event: z.object({
-    campaignUids: z.array(z.string()),
-    codeSource: z.enum(["cart_attribute", "landing_site"]).nullable(),
-    params: referralEventParamsSchema,
-  }),
-});
+const payload = ORDER_JOB_PAYLOADS["order.record"];
 
 type Payload = z.infer<typeof payload>;
 type Params = Payload["event"]["params"];

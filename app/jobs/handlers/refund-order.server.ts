@@ -1,11 +1,12 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { addMoney, compareMoney, subtractMoney } from "../../referral-api/money";
+import { ORDER_JOB_PAYLOADS } from "../../referrals/order-jobs";
 import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResults } from "../../referrals/order-records.server";
 import type { JobContext } from "../context";
 import { done, type JobOutcome } from "../outcome";
 import { needsReview, reviseCommissions } from "./reversal.server";
 
-const payload = z.object({ orderId: z.string(), refundId: z.string(), amount: z.string() });
+const payload = ORDER_JOB_PAYLOADS["order.refund"];
 type Payload = z.infer<typeof payload>;
 
 async function handle(ctx: JobContext, shop: string, { orderId, refundId, amount }: Payload): Promise<JobOutcome> {

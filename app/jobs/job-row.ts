@@ -1,0 +1,43 @@
+import type { z } from "zod";
+import type { JobKind } from "./registry";
+
+// A job's row as it is stored. Built without the job registry (and so
+// without the handlers and what they load), for the SQLite intake thread.
+
+export interface NewJob {
+  shop: string;
+  kind: JobKind;
+  key: string;
+  payload: string;
+  webhookId: string | null;
+  triggeredAt: Date | null;
+  runAt: Date;
+}
+
+export interface JobRowInput<Payload> {
+  shop: string;
+  kind: JobKind;
+  /** What makes deliveries of the same work collapse, e.g. the order id. */
+  subject: string;
+  payload: Payload;
+  webhookId?: string | null;
+  triggeredAt?: Date | null;
+  runAt?: Date;
+}
+
+export function jobKey(shop: string, kind: string, subject: string): string {
+  return `${shop}:${kind}:${subject}`;
+}
+
+/** The row of a new job, its payload checked against the job's schema. */
+export function jobRowChecked<Schema extends z.ZodType>(schema: Schema, input: JobRowInput<z.input<Schema>>): NewJob {
+  return {
+    shop: input.shop,
+    kind: input.kind,
+    key: jobKey(input.shop, input.kind, input.subject),
+    payload: JSON.stringify(schema.parse(input.payload)),
+    webhookId: input.webhookId ?? null,
+    triggeredAt: input.triggeredAt ?? null,
+    runAt: input.runAt ?? new Date(),
+  };
+}
