@@ -11,9 +11,10 @@ export type { IntakeResult, OrderWebhook } from "./order-intake";
 /** Enough rows for one commit to absorb a large burst, small enough to keep each commit short. */
 const MAX_BATCH = 1_000;
 /**
- * Batches being stored at once. The store commits them one after another, in
- * order; meanwhile the event loop prepares the next, instead of idling while
- * a commit (and its fsync) is under way.
+ * Batches handed to the store at once. The SQLite store's thread takes them
+ * one after another, so it starts on the next as soon as a commit is done
+ * instead of waiting for the event loop to hand it over (measured: one at a
+ * time gave ~20% fewer webhooks a second, three no more than two).
  */
 const MAX_BATCHES_IN_FLIGHT = 2;
 
