@@ -5,6 +5,7 @@ import { Worker } from "node:worker_threads";
 import type { PrismaClient } from "@prisma/client";
 import { intakeBatch, POSTGRES, type IntakeDatabase, type Row } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
+// Types only: loading that module runs the thread's code.
 import type { ThreadAnswer, ThreadRequest, ThreadSettings, WireWebhook } from "./sqlite-intake-thread";
 
 // Where batches of order webhooks are planned and stored: one transaction
