@@ -113,7 +113,9 @@ describe("commission events", () => {
     // WHEN an order is recorded (event/record) and its commission then approved (commission/update)
     const orderId = await recordReferredOrder();
     const [created] = await waitForEvents("commission-created");
-    expect(created).toMatchObject({ signedForm: "raw", state: "received", reference: expect.stringMatching(/^commission:\d+$/) });
+    // Received, and maybe processed already: the event can arrive while recordReferredOrder's drain is still taking jobs.
+    expect(created).toMatchObject({ signedForm: "raw", reference: expect.stringMatching(/^commission:\d+$/) });
+    expect(["received", "processed"]).toContain(created.state);
     await pipeline.drain();
     expect(await commissionState(orderId)).toBe("pending");
 
