@@ -49,6 +49,8 @@ try {
   log(`forged orders/paid -> ${forged.status}`);
   check(forged.status === 401, `the forged delivery was answered ${forged.status}, not 401`);
 
+  // The orders above are sent first, so that the two failures land on the next order's calls.
+  await waitForQueue(db, 30_000);
   await fetch(`${sandbox.baseUrl}/_sandbox/faults`, {
     method: "POST",
     body: JSON.stringify({ failNext: 2, operations: ["event/record"] }),
@@ -92,6 +94,8 @@ try {
     }),
   );
 
+  const flakyRecord = records.find((r) => r.orderId === String(flakyOrder.id));
+  check(flakyRecord?.attempts === 2, `${flakyOrder.name}: ${flakyRecord?.attempts} retries, expected 2 (the service failed twice)`);
   for (const e of EXPECTATIONS) {
     const record = records.find((r) => r.orderId === String(e.order.id));
     check(record?.status === e.status, `${e.order.name}: status ${record?.status}, expected ${e.status}`);
