@@ -43,13 +43,18 @@ function fields(value: unknown): Fields {
   return value as Fields;
 }
 
-/** Reads one field of an object; an error inside it names the field. */
-function field<T>(from: Fields, key: string, read: Read<T>): T {
+/** Reads a value found at `key` (of an object or a list); an error inside it names the key. */
+function at<T>(key: string | number, value: unknown, read: Read<T>): T {
   try {
-    return read(from[key]);
+    return read(value);
   } catch (error) {
     throw error instanceof PayloadError ? error.within(key) : error;
   }
+}
+
+/** Reads one field of an object. */
+function field<T>(from: Fields, key: string, read: Read<T>): T {
+  return at(key, from[key], read);
 }
 
 /** Absent or null stays as it is; anything else must be what `read` reads. */
@@ -60,13 +65,7 @@ function maybe<T>(read: Read<T>): Read<T | null | undefined> {
 function listOf<T>(read: Read<T>): Read<T[]> {
   return (value) => {
     if (!Array.isArray(value)) throw wrong("a list", value);
-    return value.map((item, index) => {
-      try {
-        return read(item);
-      } catch (error) {
-        throw error instanceof PayloadError ? error.within(index) : error;
-      }
-    });
+    return value.map((item, index) => at(index, item, read));
   };
 }
 
