@@ -25,7 +25,7 @@ export interface IntakeStore {
  * by checkpoints, which the app's other connection (Prisma's, used by the
  * worker that sends the jobs) still runs at the default as it commits.
  */
-const WRITER_CHECKPOINT_PAGES = 10_000;
+const CHECKPOINT_PAGES = 10_000;
 
 class SqliteWriteError extends Error {
   constructor(
@@ -63,7 +63,7 @@ const toWire = (hook: OrderWebhook): WireWebhook => (hook.payload instanceof Raw
  * may hold it.
  */
 export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number } = {}): IntakeStore {
-  const settings: ThreadSettings = { path, lockWaitMs: options.lockWaitMs ?? 5_000, checkpointPages: WRITER_CHECKPOINT_PAGES };
+  const settings: ThreadSettings = { path, lockWaitMs: options.lockWaitMs ?? 5_000, checkpointPages: CHECKPOINT_PAGES };
   let thread: Worker | undefined;
   let nextId = 0;
   const waiting = new Map<number, { resolve: (results: IntakeResult[]) => void; reject: (error: Error) => void }>();

@@ -9,7 +9,7 @@ import type { PipelineSettings } from "./pipeline-settings";
 // What an order webhook asks the app to store, decided without the database:
 // the shop's state is read for a whole batch of webhooks, then each one is
 // planned here, then the batch is stored in one transaction. On SQLite this
-// runs in the intake's writer thread, so it imports only what planning needs.
+// runs in the intake thread, so it imports only what planning needs.
 
 export interface OrderWebhook {
   /** As authenticate.webhook gives it, e.g. ORDERS_PAID. */

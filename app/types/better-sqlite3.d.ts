@@ -13,11 +13,10 @@ declare module "better-sqlite3" {
     }
   }
   class Database {
-    constructor(path: string, options?: { readonly?: boolean });
+    constructor(path: string);
     prepare(sql: string): Database.Statement;
     pragma(source: string): unknown;
     transaction<F extends (...args: never[]) => unknown>(fn: F): Database.Transaction<F>;
-    close(): void;
   }
   export = Database;
 }
