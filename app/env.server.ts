@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_DATABASE_URL, databaseKind } from "./db/adapter.server";
+import { DEFAULT_LEASE_MS } from "./jobs/lease";
 
 /**
  * Development and the demo run with these; production refuses to start
@@ -51,6 +52,10 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** First retry delay of a failed job; later ones double (see app/jobs/backoff.ts). */
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
+  /** How long a job's worker may be silent before another worker takes the job (a running job renews it every third of this). */
+  JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(DEFAULT_LEASE_MS),
+  /** How long a stopping process (SIGTERM) waits for the webhooks and service calls under way. */
+  SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   WORKER_IN_PROCESS: z
     .enum(["true", "false", "1", "0"])
     .default("true")

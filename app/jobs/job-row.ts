@@ -12,6 +12,8 @@ export interface NewJob {
   webhookId: string | null;
   triggeredAt: Date | null;
   runAt: Date;
+  lane: string | null;
+  laneAt: Date | null;
 }
 
 export interface JobRowInput<Payload> {
@@ -23,6 +25,8 @@ export interface JobRowInput<Payload> {
   webhookId?: string | null;
   triggeredAt?: Date | null;
   runAt?: Date;
+  /** Jobs of one lane run one at a time, in the order of their trigger (see claimNextJob). */
+  lane?: string | null;
 }
 
 export function jobKey(shop: string, kind: string, subject: string): string {
@@ -31,6 +35,8 @@ export function jobKey(shop: string, kind: string, subject: string): string {
 
 /** The row of a new job, its payload checked against the job's schema. */
 export function jobRowChecked<Schema extends z.ZodType>(schema: Schema, input: JobRowInput<z.input<Schema>>): NewJob {
+  const runAt = input.runAt ?? new Date();
+  const lane = input.lane ?? null;
   return {
     shop: input.shop,
     kind: input.kind,
@@ -38,6 +44,8 @@ export function jobRowChecked<Schema extends z.ZodType>(schema: Schema, input: J
     payload: JSON.stringify(schema.parse(input.payload)),
     webhookId: input.webhookId ?? null,
     triggeredAt: input.triggeredAt ?? null,
-    runAt: input.runAt ?? new Date(),
+    runAt,
+    lane,
+    laneAt: lane === null ? null : (input.triggeredAt ?? runAt),
   };
 }

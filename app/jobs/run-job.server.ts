@@ -1,4 +1,4 @@
-import type { Job } from "@prisma/client";
+import type { Job, Prisma } from "@prisma/client";
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffPolicy } from "./backoff";
 import type { JobContext } from "./context";
 import type { JobOutcome } from "./outcome";
@@ -37,38 +37,37 @@ export async function runJob(ctx: JobContext, job: Job, options: RunOptions): Pr
     outcome = { type: "fail", reason: `Gave up after ${job.attempts} attempts. Last error: ${outcome.reason}` };
   }
   const now = ctx.now();
-  const mine = { id: job.id, lockedBy: options.workerId, status: "running" };
   const release = { lockedBy: null, leaseUntil: null };
+  /** Stores the job's new state if this worker still holds it; a job whose lease was lost is another worker's now. */
+  const settle = async (data: Prisma.JobUpdateManyMutationInput) => {
+    const stored = await ctx.db.job.updateMany({ where: { id: job.id, lockedBy: options.workerId, status: "running" }, data: { ...release, ...data } });
+    if (stored.count === 0) log.warn({ outcome: outcome.type }, "the job's lease was lost while it ran; its result is left to the worker that holds it");
+    return stored.count === 1;
+  };
   switch (outcome.type) {
     case "done":
-      await ctx.db.job.updateMany({ where: mine, data: { ...release, status: "done", lastError: null } });
+      await settle({ status: "done", lastError: null });
       break;
     case "fail":
-      await ctx.db.job.updateMany({ where: mine, data: { ...release, status: "failed", lastError: outcome.reason } });
-      if (definition && payload !== undefined) await definition.onFailed?.(ctx, job.shop, payload, outcome.reason, job.attempts);
+      if ((await settle({ status: "failed", lastError: outcome.reason })) && definition && payload !== undefined) {
+        await definition.onFailed?.(ctx, job.shop, payload, outcome.reason, job.attempts);
+      }
       break;
     case "retry": {
       const delay = Math.max(retryDelayMs(job.attempts, policy, options.random), outcome.afterMs ?? 0);
-      await ctx.db.job.updateMany({
-        where: mine,
-        data: { ...release, status: "queued", lastError: outcome.reason, runAt: new Date(now.getTime() + delay) },
-      });
-      if (definition && payload !== undefined) await definition.onAttempt?.(ctx, job.shop, payload, job.attempts, outcome.reason);
+      if ((await settle({ status: "queued", lastError: outcome.reason, runAt: new Date(now.getTime() + delay) })) && definition && payload !== undefined) {
+        await definition.onAttempt?.(ctx, job.shop, payload, job.attempts, outcome.reason);
+      }
       break;
     }
     case "wait":
-      await ctx.db.job.updateMany({
-        where: mine,
-        data: { ...release, status: "queued", attempts: { decrement: 1 }, runAt: new Date(now.getTime() + outcome.afterMs) },
-      });
+      await settle({ status: "queued", attempts: { decrement: 1 }, runAt: new Date(now.getTime() + outcome.afterMs) });
       break;
     case "pause":
       await pauseShop(ctx, job.shop, outcome.reason, outcome.brokenCredentials ?? false);
-      await ctx.db.job.updateMany({
-        where: mine,
-        data: { ...release, status: "paused", attempts: { decrement: 1 }, lastError: outcome.reason },
-      });
-      if (definition && payload !== undefined) await definition.onAttempt?.(ctx, job.shop, payload, job.attempts - 1, outcome.reason);
+      if ((await settle({ status: "paused", attempts: { decrement: 1 }, lastError: outcome.reason })) && definition && payload !== undefined) {
+        await definition.onAttempt?.(ctx, job.shop, payload, job.attempts - 1, outcome.reason);
+      }
       break;
   }
   log.info({ outcome: outcome.type, reason: "reason" in outcome ? outcome.reason : undefined }, "job finished");

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { BackoffPolicy } from "./backoff";
-import { claimNextJob } from "./claim.server";
+import { claimNextJob, releaseLeases, renewLease } from "./claim.server";
 import type { JobContext } from "./context";
+import { DEFAULT_LEASE_MS } from "./lease";
 import { runJob } from "./run-job.server";
 import { onJobEnqueued } from "./wake";
 
@@ -10,8 +11,10 @@ export interface WorkerOptions {
   /** Jobs run side by side in this process. */
   concurrency?: number;
   pollIntervalMs?: number;
-  /** A job whose worker is silent this long is taken by another worker. */
+  /** A job whose worker has not renewed its lease for this long is taken by another worker. */
   leaseMs?: number;
+  /** How often a running job's lease is renewed; a third of the lease by default. */
+  heartbeatMs?: number;
   backoff?: BackoffPolicy;
   /** True while the process has more urgent work (answering webhooks); the worker then waits, at most `maxYieldMs` in a row. */
   shouldYield?: () => boolean;
@@ -21,7 +24,12 @@ export interface WorkerOptions {
 export interface Worker {
   readonly id: string;
   start(): void;
-  stop(): Promise<void>;
+  /**
+   * Claims nothing more and waits for the jobs under way, at most
+   * `deadlineMs`; the leases of jobs still running then are released, so
+   * another worker takes them at once. Resolves with how many were released.
+   */
+  stop(options?: { deadlineMs?: number }): Promise<number>;
   /** Runs due jobs until none is left (tests and scripts). Returns how many ran. */
   drain(): Promise<number>;
 }
@@ -30,17 +38,39 @@ export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Work
   const id = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   const concurrency = options.concurrency ?? 4;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  const leaseMs = options.leaseMs ?? 120_000;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const heartbeatMs = options.heartbeatMs ?? Math.max(10, Math.floor(leaseMs / 3));
   const maxYieldMs = options.maxYieldMs ?? 2_000;
   let running = false;
   let loops: Promise<void>[] = [];
   const sleepers = new Set<() => void>();
   let unsubscribe: (() => void) | undefined;
 
+  /** Renews a running job's lease until the job ends; a lease found lost is logged, and the job's result will not be stored. */
+  function keepLease(jobId: string): () => void {
+    const timer = setInterval(() => {
+      renewLease(ctx.db, { jobId, workerId: id, leaseMs, now: ctx.now() }).then(
+        (held) => {
+          if (!held) {
+            clearInterval(timer);
+            ctx.logger.warn({ jobId, workerId: id }, "lost the lease of a running job; another worker may take it");
+          }
+        },
+        (error) => ctx.logger.warn({ err: error, jobId, workerId: id }, "could not renew a job's lease"),
+      );
+    }, heartbeatMs);
+    return () => clearInterval(timer);
+  }
+
   async function runOne(): Promise<boolean> {
     const job = await claimNextJob(ctx.db, { workerId: id, leaseMs, now: ctx.now() });
     if (!job) return false;
-    await runJob(ctx, job, { workerId: id, backoff: options.backoff });
+    const release = keepLease(job.id);
+    try {
+      await runJob(ctx, job, { workerId: id, backoff: options.backoff });
+    } finally {
+      release();
+    }
     return true;
   }
 
@@ -93,14 +123,23 @@ export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Work
       running = true;
       unsubscribe = onJobEnqueued(() => sleepers.values().next().value?.());
       loops = Array.from({ length: concurrency }, () => loop());
-      ctx.logger.info({ workerId: id, concurrency }, "worker started");
+      ctx.logger.info({ workerId: id, concurrency, leaseMs }, "worker started");
     },
-    async stop() {
+    async stop({ deadlineMs = Infinity } = {}) {
       running = false;
       unsubscribe?.();
       for (const wake of [...sleepers]) wake();
-      await Promise.all(loops);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise<false>((resolve) => {
+        if (Number.isFinite(deadlineMs)) timer = setTimeout(() => resolve(false), deadlineMs);
+      });
+      const finished = await Promise.race([Promise.all(loops).then(() => true), deadline]);
+      clearTimeout(timer);
       loops = [];
+      if (finished) return 0;
+      const released = await releaseLeases(ctx.db, id);
+      ctx.logger.warn({ workerId: id, released }, "stopped with jobs under way; their leases are released");
+      return released;
     },
     async drain() {
       let count = 0;

@@ -2,7 +2,7 @@ import { jobRowChecked, type JobRowInput, type NewJob } from "../jobs/job-row";
 import type { z } from "zod";
 import { moneyFromCents, moneyToCents } from "../referral-api/money";
 import { attributeOrder } from "./attribution";
-import { ORDER_JOB_PAYLOADS, type OrderJobKind } from "./order-jobs";
+import { ORDER_JOB_PAYLOADS, orderLane, type OrderJobKind } from "./order-jobs";
 import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount, type RefundPayload } from "./order-payload";
 import type { PipelineSettings } from "./pipeline-settings";
 
@@ -75,7 +75,7 @@ const RECORD_TOPICS: Record<string, PipelineSettings["trigger"]> = {
 };
 
 function orderJobRow<K extends OrderJobKind>(kind: K, input: Omit<JobRowInput<z.input<(typeof ORDER_JOB_PAYLOADS)[K]>>, "kind">): NewJob {
-  return jobRowChecked(ORDER_JOB_PAYLOADS[kind], { ...input, kind });
+  return jobRowChecked(ORDER_JOB_PAYLOADS[kind], { ...input, kind, lane: orderLane(input.shop, input.payload.orderId) });
 }
 
 /** What `read` makes of the payload, or the plan for a payload it cannot read. */

@@ -20,3 +20,8 @@ export const ORDER_JOB_PAYLOADS = {
 };
 
 export type OrderJobKind = keyof typeof ORDER_JOB_PAYLOADS;
+
+/** The jobs of one order run one at a time, in the order Shopify triggered them (see claimNextJob). */
+export function orderLane(shop: string, orderId: string): string {
+  return `${shop}:order:${orderId}`;
+}

@@ -251,9 +251,9 @@ describe("reversals", () => {
     const pipeline = testPipeline();
     const orderId = await receiveOrder(byLink);
     await receive("ORDERS_CANCELLED", { id: Number(orderId) });
-    // The cancellation job runs first here: the recording is stopped.
+    // Shopify triggered the cancellation first, so its job runs first: the recording is stopped.
     const cancel = await prisma.job.findFirstOrThrow({ where: { kind: "order.cancel" } });
-    await prisma.job.update({ where: { id: cancel.id }, data: { runAt: new Date(0) } });
+    await prisma.job.update({ where: { id: cancel.id }, data: { runAt: new Date(0), laneAt: new Date(0) } });
     await pipeline.drain();
     expect(await record(orderId)).toMatchObject({ status: "skipped", statusReason: "Order cancelled before it was recorded" });
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);

@@ -1,0 +1,6 @@
+/**
+ * How long a claimed job is held without a renewal: short, so that a killed
+ * worker's job is taken again within seconds; a running job's worker renews
+ * it every third of this.
+ */
+export const DEFAULT_LEASE_MS = 15_000;
