@@ -3,22 +3,38 @@
 // busiest requests, are answered straight from Node's request by the app's
 // own code (serveOrderWebhook in app/webhooks/order-webhooks.server.ts)
 // before Express and Remix would build a Fetch Request for them; every other
-// request goes to Remix.
+// request goes to Remix. It needs build/, node_modules, prisma/ and
+// package.json beside it, and runs no TypeScript.
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { resolve } from "node:path";
-import { setTimeout } from "node:timers";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
-import { installGlobals } from "@remix-run/node";
-import compression from "compression";
-import express from "express";
-import morgan from "morgan";
 
+requireSupportedNode();
 await serve();
 
+/** Stops at once, saying what to do, on a Node older than package.json's engines allow. */
+function requireSupportedNode() {
+  const wanted = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).engines.node;
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  const [wantMajor, wantMinor] = wanted.replace(/^>=\s*/, "").split(".").map(Number);
+  if (major > wantMajor || (major === wantMajor && minor >= wantMinor)) return;
+  console.error(`Referral Bridge needs Node.js ${wanted}; this is ${process.version}. Install Node 22 (see .nvmrc), e.g. with nvm: nvm install 22`);
+  process.exit(1);
+}
+
 async function serve() {
+  // Node 22's own fetch, Request and Response serve Remix and the app: no
+  // polyfill (Remix's installGlobals), whose fetch crashed the process when a
+  // POST to the referral service was aborted on its timeout.
+  const [{ createRequestHandler }, { default: compression }, { default: express }, { default: morgan }] = await Promise.all([
+    import("@remix-run/express"),
+    import("compression"),
+    import("express"),
+    import("morgan"),
+  ]);
   const build = await import(pathToFileURL(resolve(process.argv[2] ?? "build/index.js")).href);
-  installGlobals({ nativeFetch: build.future.v3_singleFetch });
+  const { serveOrderWebhook, startAppProcess, stopAppProcess } = build.entry.module;
 
   const app = express();
   app.disable("x-powered-by");
@@ -28,22 +44,31 @@ async function serve() {
   app.use(morgan("tiny"));
   app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
 
-  const { serveOrderWebhook } = build.entry.module;
   const server = createServer((req, res) => {
     if (req.method === "POST" && serveOrderWebhook(req, res)) return;
     app(req, res);
   });
 
+  // The order intake is warm and the in-process worker runs before the first request.
+  await startAppProcess();
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST;
   server.listen(port, host, () => console.log(`[referral-bridge] listening on http://${host ?? "localhost"}:${port}`));
 
-  // The in-process job worker stops on the same signals; a job it was
-  // sending is taken again after its lease.
+  // SIGTERM (a deploy, a scale-down): no new connections, order webhooks
+  // answered 503 so Shopify delivers them again, what is under way finished
+  // within SHUTDOWN_DEADLINE_MS, then exit 0.
   for (const signal of ["SIGTERM", "SIGINT"]) {
-    process.once(signal, () => {
-      server.close(() => process.exit(0));
-      setTimeout(() => process.exit(0), 5_000).unref();
+    process.once(signal, async () => {
+      server.close();
+      server.closeIdleConnections();
+      try {
+        await stopAppProcess();
+        process.exit(0);
+      } catch (error) {
+        console.error("[referral-bridge] could not stop cleanly", error);
+        process.exit(1);
+      }
     });
   }
 }

@@ -3,15 +3,17 @@ import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { startInProcessWorker } from "./jobs/in-process.server";
+import { startAppProcess } from "./lifecycle.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
-// For server.mjs: the order webhooks answered before Remix sees them.
+// For server.mjs: the order webhooks answered before Remix sees them, and the process's start and stop.
 export { serveOrderWebhook } from "./webhooks/order-webhooks.server";
+export { startAppProcess, stopAppProcess } from "./lifecycle.server";
 
 const RENDER_TIMEOUT_MS = 5000;
 
-startInProcessWorker();
+// Under any server (remix dev too); server.mjs also waits for it before it listens.
+void startAppProcess();
 
 export default async function handleRequest(
   request: Request,

@@ -54,6 +54,8 @@ const schema = z.object({
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
   /** How long a job's worker may be silent before another worker takes the job (a running job renews it every third of this). */
   JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(DEFAULT_LEASE_MS),
+  /** How long a call to the referral service may take, answer included, before it counts as failed (and is retried). */
+  SERVICE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** How long a stopping process (SIGTERM) waits for the webhooks and service calls under way. */
   SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   WORKER_IN_PROCESS: z

@@ -30,3 +30,13 @@ export function acknowledgementsInFlight(): number {
 export function answeringWebhooks(now = performance.now()): boolean {
   return inFlight > 0 || now - lastAnsweredAt < QUIET_MS;
 }
+
+/** Resolves once no webhook is being answered (true), or after `deadlineMs` with some still under way (false). */
+export async function webhooksAnswered(deadlineMs: number): Promise<boolean> {
+  const until = performance.now() + deadlineMs;
+  while (inFlight > 0) {
+    if (performance.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return true;
+}

@@ -10,11 +10,11 @@ import type { WorkerOptions } from "./worker.server";
 
 /** The job context of this app process: its database, logger and credentials key. */
 export function appJobContext(): JobContext {
-  const { CREDENTIALS_KEY } = getEnv();
+  const { CREDENTIALS_KEY, SERVICE_TIMEOUT_MS } = getEnv();
   return {
     db: prisma,
     logger,
-    clientForShop: (shop) => referralClientForShop(prisma, shop, { credentialsKey: CREDENTIALS_KEY }),
+    clientForShop: (shop) => referralClientForShop(prisma, shop, { credentialsKey: CREDENTIALS_KEY, timeoutMs: SERVICE_TIMEOUT_MS }),
     adminForShop: shopifyAdminForShop(prisma),
     now: () => new Date(),
   };

@@ -12,7 +12,11 @@ export function startInProcessWorker(): void {
   const worker = createWorker(appJobContext(), appWorkerOptions());
   globalThis.__referralBridgeWorker = worker;
   worker.start();
-  const stop = () => void worker.stop();
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+}
+
+/** Lets the jobs under way finish within the deadline; the leases of the rest are released. */
+export async function stopInProcessWorker(deadlineMs: number): Promise<void> {
+  const worker = globalThis.__referralBridgeWorker;
+  globalThis.__referralBridgeWorker = undefined;
+  await worker?.stop({ deadlineMs });
 }

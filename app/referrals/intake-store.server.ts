@@ -15,6 +15,8 @@ import type { ThreadAnswer, ThreadRequest, ThreadSettings, WireWebhook } from ".
 export interface IntakeStore {
   /** Stores what a batch of webhooks asks for, in one transaction; the outcome of each. */
   intake(hooks: OrderWebhook[]): Promise<IntakeResult[]>;
+  /** Resolves once the store can take a batch at full speed (its thread loaded, its statements prepared). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,19 +39,20 @@ class SqliteWriteError extends Error {
   }
 }
 
-const THREAD_SOURCE = "app/referrals/sqlite-intake-thread.ts";
-
 /**
- * The thread's module, run from its TypeScript source with tsx (as `npm run
- * worker` is): the nearest app/referrals/sqlite-intake-thread.ts above this
- * module, which is the file itself in the source tree, and the project's
- * source next to build/ when this module is part of the server build.
+ * The thread's module: compiled next to the server bundle by `npm run build`
+ * (build/sqlite-intake-thread.mjs), so production runs no TypeScript. Where
+ * there is none (tests, `remix dev`), the TypeScript source of the project
+ * this module is part of, run through tsx.
  */
-function threadModule(): { entry: URL; loader: string } {
+function threadModule(): { entry: URL; execArgv: string[] } {
+  const built = new URL("./sqlite-intake-thread.mjs", import.meta.url);
+  if (existsSync(built)) return { entry: built, execArgv: [] };
+  const source = "app/referrals/sqlite-intake-thread.ts";
   for (let dir = new URL("./", import.meta.url); ; dir = new URL("../", dir)) {
-    const entry = new URL(THREAD_SOURCE, dir);
-    if (existsSync(entry)) return { entry, loader: pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href };
-    if (dir.pathname === "/") throw new Error(`${THREAD_SOURCE} was not found above ${import.meta.url}`);
+    const entry = new URL(source, dir);
+    if (existsSync(entry)) return { entry, execArgv: ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href] };
+    if (dir.pathname === "/") throw new Error(`Neither ${built.pathname} nor ${source} was found; run npm run build`);
   }
 }
 
@@ -70,8 +73,8 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
 
   function writer(): Worker {
     if (thread) return thread;
-    const { entry, loader } = threadModule();
-    const started = new Worker(entry, { workerData: settings, execArgv: ["--import", loader] });
+    const { entry, execArgv } = threadModule();
+    const started = new Worker(entry, { workerData: settings, execArgv });
     started.unref();
     started.on("message", (answer: ThreadAnswer) => {
       const caller = waiting.get(answer.id);
@@ -91,19 +94,23 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
     return (thread = started);
   }
 
+  function ask(hooks: WireWebhook[]): Promise<IntakeResult[]> {
+    return new Promise<IntakeResult[]>((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      const started = writer();
+      started.ref();
+      started.postMessage({ id, hooks } satisfies ThreadRequest);
+    });
+  }
+
   // Started now: loading its modules takes a moment, better spent before the first webhook.
   writer();
 
   return {
-    intake(hooks) {
-      return new Promise<IntakeResult[]>((resolve, reject) => {
-        const id = nextId++;
-        waiting.set(id, { resolve, reject });
-        const started = writer();
-        started.ref();
-        started.postMessage({ id, hooks: hooks.map(toWire) } satisfies ThreadRequest);
-      });
-    },
+    intake: (hooks) => ask(hooks.map(toWire)),
+    // An empty batch: the thread opens the database and prepares its reads.
+    ready: async () => void (await ask([])),
     async close() {
       await thread?.terminate();
     },
@@ -133,6 +140,7 @@ export function postgresIntakeStore(prisma: PrismaClient): IntakeStore {
   };
   return {
     intake: (hooks) => intakeBatch(database, hooks),
+    ready: async () => void (await intakeBatch(database, [])),
     async close() {},
   };
 }

@@ -27,6 +27,10 @@ interface Waiting {
 export interface OrderIntake {
   /** Stores what the webhook asks for; resolves once it is committed. No call to the referral service. */
   accept(hook: OrderWebhook): Promise<IntakeResult>;
+  /** Resolves once the store takes batches at full speed (at boot, before the first webhook). */
+  ready(): Promise<void>;
+  /** After the last accept has settled: lets the store go. */
+  close(): Promise<void>;
 }
 
 /**
@@ -79,6 +83,8 @@ export function createOrderIntake(store: IntakeStore, logger: Logger): OrderInta
         schedule();
       });
     },
+    ready: () => store.ready(),
+    close: () => store.close(),
   };
 }
 

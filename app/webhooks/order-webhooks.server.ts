@@ -26,7 +26,17 @@ export interface WebhookAnswer {
 
 type Delivery = { method: string; rawBody: Buffer; header: HeaderReader };
 
+let stopping = false;
+
+/** The process is stopping: order webhooks are refused from now on, and Shopify delivers them again later. */
+export function stopTakingOrderWebhooks(): void {
+  stopping = true;
+}
+
+const STOPPING: WebhookAnswer = { status: 503, body: "The app is restarting; please deliver the webhook again." };
+
 export function receiveOrderWebhook(delivery: Delivery): Promise<WebhookAnswer> {
+  if (stopping) return Promise.resolve(STOPPING);
   return acknowledging(async () => {
     const verification = verifyShopifyWebhook(delivery, getEnv().SHOPIFY_API_SECRET);
     if (!verification.ok) {

@@ -18,9 +18,9 @@ function newestMtime(path: string): number {
 export function buildIfNeeded(log: (line: string) => void): void {
   const built = existsSync("build/index.js") ? statSync("build/index.js").mtimeMs : 0;
   if (built > Math.max(newestMtime("app"), newestMtime("remix.config.js"))) return;
-  log("building the app (remix build)...");
+  log("building the app (npm run build)...");
   // A production build whatever the caller's NODE_ENV (a test runs with "test").
-  execFileSync("npx", ["remix", "build"], { stdio: "pipe", env: { ...process.env, NODE_ENV: "production" } });
+  execFileSync("npm", ["run", "build"], { stdio: "pipe", env: { ...process.env, NODE_ENV: "production" } });
 }
 
 /** A fresh SQLite database in data/<name>/, migrated the way production is (prisma migrate deploy). */
@@ -48,7 +48,7 @@ export async function serveBuild(options: { buildIndex: string; cwd?: string; en
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = "";
-  const child = spawn(process.execPath, [join(process.cwd(), "server.mjs"), options.buildIndex], {
+  const child = spawn(process.execPath, [join(options.cwd ?? process.cwd(), "server.mjs"), options.buildIndex], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],

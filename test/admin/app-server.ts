@@ -1,7 +1,9 @@
 // The built app served the way production runs it (scripts/lib/app-process.ts),
-// from a copy of the build so that a rebuild by someone else cannot change it
+// from a copy of the deploy so that a rebuild by someone else cannot change it
 // under the test. The test run's global set-up builds it when it is stale.
-import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { cpSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serveBuild } from "../../scripts/lib/app-process";
@@ -11,7 +13,24 @@ export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export interface AppServer {
   origin: string;
   output(): string;
+  /** null while the process runs. */
+  exitCode(): number | null;
   stop(): Promise<void>;
+}
+
+/** The environment of the built app on this test's database and secrets. */
+export function testAppEnv(): Record<string, string> {
+  // An absolute path for SQLite: the server's working directory differs.
+  const testDatabase = process.env.DATABASE_URL!;
+  const databaseUrl = testDatabase.startsWith("file:") ? `file:${path.resolve(repoRoot, testDatabase.slice("file:".length))}` : testDatabase;
+  return {
+    SHOPIFY_API_KEY: process.env.SHOPIFY_API_KEY!,
+    SHOPIFY_API_SECRET: process.env.SHOPIFY_API_SECRET!,
+    CREDENTIALS_KEY: process.env.CREDENTIALS_KEY!,
+    DATABASE_URL: databaseUrl,
+    WORKER_IN_PROCESS: "false",
+    LOG_LEVEL: "warn",
+  };
 }
 
 /**
@@ -19,30 +38,28 @@ export interface AppServer {
  * process (the test runs jobs itself when it wants them run).
  */
 export function startTestAppServer(): Promise<AppServer> {
-  // An absolute path for SQLite: the server's working directory differs.
-  const testDatabase = process.env.DATABASE_URL!;
-  const databaseUrl = testDatabase.startsWith("file:") ? `file:${path.resolve(repoRoot, testDatabase.slice("file:".length))}` : testDatabase;
-  return startAppServer({
-    SHOPIFY_API_KEY: process.env.SHOPIFY_API_KEY!,
-    SHOPIFY_API_SECRET: process.env.SHOPIFY_API_SECRET!,
-    CREDENTIALS_KEY: process.env.CREDENTIALS_KEY!,
-    DATABASE_URL: databaseUrl,
-    WORKER_IN_PROCESS: "false",
-    LOG_LEVEL: "warn",
-  });
+  return startAppServer(testAppEnv());
 }
 
+/**
+ * Serves a copy of what a deploy needs, and nothing else: build/,
+ * public/build/, prisma/, package.json and server.mjs, with the project's
+ * node_modules linked in. It sits outside the project, so no TypeScript
+ * source is there to fall back on.
+ */
 export async function startAppServer(env: Record<string, string>): Promise<AppServer> {
-  const root = path.join(repoRoot, ".cache", `built-app-${process.pid}`);
-  rmSync(root, { recursive: true, force: true });
+  const root = path.join(tmpdir(), `referral-bridge-deploy-${process.pid}-${randomUUID().slice(0, 8)}`);
   mkdirSync(path.join(root, "public"), { recursive: true });
-  cpSync(path.join(repoRoot, "build"), path.join(root, "build"), { recursive: true });
-  cpSync(path.join(repoRoot, "public/build"), path.join(root, "public/build"), { recursive: true });
+  for (const part of ["build", "public/build", "prisma", "package.json", "server.mjs"]) {
+    cpSync(path.join(repoRoot, part), path.join(root, part), { recursive: true });
+  }
+  symlinkSync(path.join(repoRoot, "node_modules"), path.join(root, "node_modules"), "dir");
 
   const served = await serveBuild({ buildIndex: path.join(root, "build/index.js"), cwd: root, env: { ...env, NODE_ENV: "production" } });
   return {
     origin: served.url,
     output: served.output,
+    exitCode: () => served.process.exitCode,
     async stop() {
       await served.stop();
       rmSync(root, { recursive: true, force: true });

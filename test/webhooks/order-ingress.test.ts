@@ -31,6 +31,7 @@ function observedStore() {
       commits.push(hooks.length);
       return inner.intake(hooks);
     },
+    ready: () => inner.ready(),
     close: () => inner.close(),
   };
   return { store, commits, failNextCommit: () => (failNext = true) };
