@@ -1,4 +1,5 @@
 // CLI entry: `npm run sandbox` (tsx sandbox/main.ts).
+import "../scripts/lib/require-node";
 import { startSandbox } from "./server";
 import { SEED } from "./seed";
 

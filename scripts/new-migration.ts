@@ -3,6 +3,7 @@
 // The diff is schema to schema (the committed file against the working one),
 // so no shadow database is needed; PostgreSQL's run still wants a server to
 // talk to, so it gets a throwaway local cluster (Debian's postgresql package).
+import "./lib/require-node";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { postgresSchemaFrom } from "./postgres-schema";

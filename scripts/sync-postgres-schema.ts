@@ -1,5 +1,6 @@
 // Writes prisma/postgresql/schema.prisma from prisma/schema.prisma: the same
 // models, with the PostgreSQL provider. Run by `npm run db:sync-schema`.
+import "./lib/require-node";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { postgresSchemaFrom } from "./postgres-schema";
 

@@ -1,6 +1,7 @@
 // Runs the whole test suite on PostgreSQL: generates the client for it, runs
 // vitest with TEST_DATABASE=postgresql (global-setup starts a private
 // cluster), and puts the SQLite client back afterwards.
+import "./lib/require-node";
 import { spawnSync } from "node:child_process";
 
 const PLACEHOLDER_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres";

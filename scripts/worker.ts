@@ -1,13 +1,22 @@
 // `npm run worker`: the job worker as a process of its own, beside app
 // processes started with WORKER_IN_PROCESS=false. Several may run at once.
+// On SIGTERM it finishes the jobs under way (SHUTDOWN_DEADLINE_MS at most),
+// releases the leases of the rest and exits 0.
+import "./lib/require-node";
+import prisma from "../app/db.server";
+import { getEnv } from "../app/env.server";
 import { appJobContext, appWorkerOptions } from "../app/jobs/context.server";
 import { createWorker } from "../app/jobs/worker.server";
+import { logger } from "../app/logger.server";
+import { logStrayRejections } from "../app/stray-rejections.server";
 
+logStrayRejections(logger);
 const worker = createWorker(appJobContext(), appWorkerOptions());
 worker.start();
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {
-    await worker.stop();
+    await worker.stop({ deadlineMs: getEnv().SHUTDOWN_DEADLINE_MS });
+    await prisma.$disconnect();
     process.exit(0);
   });
 }

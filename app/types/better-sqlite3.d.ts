@@ -1,5 +1,6 @@
 // The part of better-sqlite3 the app calls directly (the SQLite intake
-// thread). The driver itself comes with Prisma's SQLite adapter.
+// thread, the migration runner). The driver itself comes with Prisma's
+// SQLite adapter.
 declare module "better-sqlite3" {
   namespace Database {
     interface Statement {
@@ -15,6 +16,8 @@ declare module "better-sqlite3" {
   class Database {
     constructor(path: string);
     prepare(sql: string): Database.Statement;
+    exec(source: string): void;
+    close(): void;
     pragma(source: string): unknown;
     transaction<F extends (...args: never[]) => unknown>(fn: F): Database.Transaction<F>;
   }

@@ -4,6 +4,7 @@
 // to every event/record. Checks that every order was recorded exactly once.
 // The app runs as in production on SQLite: server.mjs with the worker in the
 // same process.
+import "../lib/require-node";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { buildIfNeeded, freePort, freshDatabase, startApp } from "../lib/app-process";
@@ -71,7 +72,7 @@ const sandbox = await startChild(["sandbox/main.ts"], { SANDBOX_PORT: String(san
 await fetch(`${sandboxUrl}/_sandbox/faults`, { method: "POST", body: JSON.stringify({ latencyMs: SERVICE_LATENCY_MS, operations: ["event/record"] }) });
 const service = { baseUrl: sandboxUrl, username: "demo", token: "demo-token" };
 
-const databaseUrl = freshDatabase("bench");
+const databaseUrl = await freshDatabase("bench");
 // The app as `npm start` runs it on SQLite, its worker in the same process
 // (WORKER_CONCURRENCY jobs side by side: 64 here, to drain the burst sooner).
 const app = await startApp({ databaseUrl, env: { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? "64", LOG_LEVEL: "error" } });

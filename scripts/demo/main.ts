@@ -2,6 +2,7 @@
 // sandbox referral service and the built app on SQLite in data/demo/,
 // connects a demo shop, sends real-shaped signed Shopify webhooks, and prints
 // what happened at the service, from the service's own answers.
+import "../lib/require-node";
 import { createReferralClient } from "../../app/referral-api";
 import { startSandbox } from "../../sandbox/server";
 import { buildIfNeeded, freshDatabase, startApp } from "../lib/app-process";
@@ -16,7 +17,7 @@ const problems: string[] = [];
 const check = (ok: boolean, problem: string) => ok || problems.push(problem);
 
 buildIfNeeded(log);
-const databaseUrl = freshDatabase("demo");
+const databaseUrl = await freshDatabase("demo");
 const sandbox = await startSandbox({ port: 0, quiet: true });
 log(`sandbox referral service at ${sandbox.baseUrl} (user ${sandbox.username})`);
 const app = await startApp({ databaseUrl, env: { JOB_RETRY_BASE_MS: "300", WORKER_CONCURRENCY: "4" } });

@@ -5,6 +5,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { applyMigrations } from "../../app/db/migrate.server";
 import { freePort } from "./free-port";
 
 export { freePort };
@@ -23,13 +24,13 @@ export function buildIfNeeded(log: (line: string) => void): void {
   execFileSync("npm", ["run", "build"], { stdio: "pipe", env: { ...process.env, NODE_ENV: "production" } });
 }
 
-/** A fresh SQLite database in data/<name>/, migrated the way production is (prisma migrate deploy). */
-export function freshDatabase(name: string): string {
+/** A fresh SQLite database in data/<name>/, migrated the way production is (npm run setup). */
+export async function freshDatabase(name: string): Promise<string> {
   const folder = join("data", name);
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
   const url = `file:./${folder}/app.sqlite`;
-  execFileSync("npx", ["prisma", "migrate", "deploy"], { stdio: "pipe", env: { ...process.env, DATABASE_URL: url } });
+  await applyMigrations(url);
   return url;
 }
 

@@ -1,17 +1,9 @@
-// A fresh database per test file, built by running the committed migrations,
+// A fresh database per test file, built by the app's migration runner (as `npm run setup` builds one),
 // on SQLite (default) or on the throwaway PostgreSQL of global-setup.ts.
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync } from "node:fs";
 import { createAdapter, databaseKind } from "../../app/db/adapter.server";
-
-function migrationScripts(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort()
-    .map((name) => readFileSync(join(folder, name, "migration.sql"), "utf8"));
-}
+import { applyMigrations } from "../../app/db/migrate.server";
 
 async function runScripts(url: string, scripts: string[]): Promise<void> {
   const connection = await createAdapter(url).connect();
@@ -22,20 +14,24 @@ async function runScripts(url: string, scripts: string[]): Promise<void> {
   }
 }
 
-/** Creates an empty database from the migrations and returns its URL. */
-export async function createTestDatabase(options: { postgresServerUrl?: string; sqliteFolder: string }): Promise<string> {
+/** Creates a database with no tables and returns its URL. */
+export async function createEmptyDatabase(options: { postgresServerUrl?: string; sqliteFolder: string }): Promise<string> {
   const { postgresServerUrl, sqliteFolder } = options;
   const name = `t_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
   if (postgresServerUrl && databaseKind(postgresServerUrl) === "postgresql") {
     await runScripts(postgresServerUrl, [`CREATE DATABASE "${name}"`]);
     const url = new URL(postgresServerUrl);
     url.pathname = `/${name}`;
-    await runScripts(url.toString(), migrationScripts("prisma/postgresql/migrations"));
     return url.toString();
   }
   mkdirSync(sqliteFolder, { recursive: true });
-  const url = `file:./${sqliteFolder}/${name}.sqlite`;
-  await runScripts(url, migrationScripts("prisma/migrations"));
+  return `file:./${sqliteFolder}/${name}.sqlite`;
+}
+
+/** Creates a database from the migrations and returns its URL. */
+export async function createTestDatabase(options: { postgresServerUrl?: string; sqliteFolder: string }): Promise<string> {
+  const url = await createEmptyDatabase(options);
+  await applyMigrations(url);
   return url;
 }
 

@@ -1,3 +1,4 @@
+import "../../scripts/lib/require-node";
 import { rmSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { buildIfNeeded } from "../../scripts/lib/app-process";
