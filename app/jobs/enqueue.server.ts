@@ -1,7 +1,6 @@
 import { Prisma, type PrismaClient } from "@prisma/client";
-import type { JobKind, JobPayload } from "./registry";
-import { JOBS } from "./registry";
 import { jobRowChecked, type JobRowInput } from "./job-row";
+import { JOB_PAYLOADS, type JobKind, type JobPayload } from "./kinds";
 import { notifyJobEnqueued } from "./wake";
 
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -17,7 +16,7 @@ export function isUniqueViolation(error: unknown): boolean {
  * the same key exists. The caller rings notifyJobEnqueued after its commit.
  */
 export async function insertJob<K extends JobKind>(db: Db, input: EnqueueInput<K>): Promise<void> {
-  await db.job.create({ data: jobRowChecked(JOBS[input.kind].payload, input) });
+  await db.job.create({ data: jobRowChecked(JOB_PAYLOADS[input.kind], input) });
 }
 
 /** Stores a job on its own; false when the same work is already queued. */

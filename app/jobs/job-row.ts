@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { JobKind } from "./registry";
+import type { JobKind } from "./kinds";
 
 // A job's row as it is stored. Built without the job registry (and so
 // without the handlers and what they load), for the SQLite intake thread.

@@ -26,8 +26,7 @@ export const JOBS = {
   [serviceEventJob.kind]: serviceEventJob,
 } as const;
 
-export type JobKind = keyof typeof JOBS;
-export type JobPayload<K extends JobKind> = z.input<(typeof JOBS)[K]["payload"]>;
+export type { JobKind, JobPayload } from "./kinds";
 
 export function jobDefinition(kind: string): JobDefinition<z.ZodType> | undefined {
   return (JOBS as Record<string, JobDefinition<z.ZodType>>)[kind];

@@ -1,11 +1,12 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { getEnv } from "../../env.server";
 import { buildDataRequestReport, markDataRequest } from "../../privacy/export-report.server";
 import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "../../privacy/job-kinds";
 import { eraseAtService, noteErasureProblem } from "../../privacy/service-erasure.server";
 import type { JobContext } from "../context";
+import { JOB_PAYLOADS } from "../kinds";
 
-const exportPayload = z.object({ dataRequestId: z.string() });
+const exportPayload = JOB_PAYLOADS[PRIVACY_EXPORT_JOB];
 type ExportPayload = z.infer<typeof exportPayload>;
 
 export const privacyExportJob = {
@@ -20,7 +21,7 @@ export const privacyExportJob = {
   },
 } as const;
 
-const redactPayload = z.object({ redactionId: z.string() });
+const redactPayload = JOB_PAYLOADS[PRIVACY_REDACT_JOB];
 type RedactPayload = z.infer<typeof redactPayload>;
 
 export const privacyRedactJob = {

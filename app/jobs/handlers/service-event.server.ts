@@ -1,10 +1,11 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { SERVICE_EVENT_JOB } from "../../service-events/job-kind";
 import { markServiceEventFailed, noteServiceEventAttempt, processServiceEvent } from "../../service-events/process-event.server";
 import type { JobContext } from "../context";
+import { JOB_PAYLOADS } from "../kinds";
 import type { JobOutcome } from "../outcome";
 
-const payload = z.object({ serviceEventId: z.string() });
+const payload = JOB_PAYLOADS[SERVICE_EVENT_JOB];
 type Payload = z.infer<typeof payload>;
 
 export const serviceEventJob = {
