@@ -1,4 +1,6 @@
-// Injected faults for v2 calls: latency, 5xx, dropped connections, 429s, 401s.
+// Injected faults for v2 calls: latency, 5xx, dropped connections, 429s,
+// 401s, calls slower than a client waits, and answers cut after the call was
+// carried out.
 
 export interface FaultConfig {
   latencyMs?: number;
@@ -12,11 +14,20 @@ export interface FaultConfig {
   rateLimitNext?: number;
   /** The next N calls answer 401. */
   authFailNext?: number;
+  /** 0..1: share of calls whose socket is destroyed before anything is done. */
+  dropRate?: number;
+  /** 0..1: share of calls answered 429. */
+  rateLimitRate?: number;
+  /** 0..1: share of calls held `slowMs` (default 5 s) before they are carried out and answered. */
+  slowRate?: number;
+  slowMs?: number;
+  /** 0..1: share of calls carried out, whose socket is then destroyed instead of answered. */
+  cutAfterActRate?: number;
   /** Only these operations (e.g. "event/record") are affected; absent = all. */
   operations?: string[];
 }
 
-export type FaultAction = "drop" | "fail" | "rateLimit" | "authFail" | "error";
+export type FaultAction = "drop" | "fail" | "rateLimit" | "authFail" | "error" | "cutAfterAct";
 
 export interface FaultDecision {
   latencyMs: number;
@@ -24,6 +35,15 @@ export interface FaultDecision {
 }
 
 const COUNTERS = ["dropNext", "failNext", "rateLimitNext", "authFailNext"] as const;
+/** The shares of calls given a fault, drawn in this order; at most one per call. */
+const RATES = ["errorRate", "dropRate", "rateLimitRate", "slowRate", "cutAfterActRate"] as const;
+const ACTION_OF_RATE: Record<(typeof RATES)[number], FaultAction | "slow"> = {
+  errorRate: "error",
+  dropRate: "drop",
+  rateLimitRate: "rateLimit",
+  slowRate: "slow",
+  cutAfterActRate: "cutAfterAct",
+};
 const ACTION_OF: Record<(typeof COUNTERS)[number], FaultAction> = {
   dropNext: "drop",
   failNext: "fail",
@@ -43,24 +63,26 @@ export function parseFaultConfig(input: unknown): FaultConfig {
     throw new FaultConfigError("The fault config must be a JSON object.");
   }
   const raw = input as Record<string, unknown>;
-  const known = new Set(["latencyMs", "errorRate", ...COUNTERS, "operations"]);
+  const known = new Set(["latencyMs", "slowMs", ...RATES, ...COUNTERS, "operations"]);
   const unknown = Object.keys(raw).filter((k) => !known.has(k));
   if (unknown.length > 0) throw new FaultConfigError(`Unknown fault settings: ${unknown.join(", ")}.`);
   const config: FaultConfig = {};
-  for (const key of ["latencyMs", ...COUNTERS] as const) {
+  for (const key of ["latencyMs", "slowMs", ...COUNTERS] as const) {
     const value = raw[key];
     if (value === undefined) continue;
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
       throw new FaultConfigError(`${key} must be a number of at least 0.`);
     }
-    config[key] = key === "latencyMs" ? value : Math.floor(value);
+    config[key] = key === "latencyMs" || key === "slowMs" ? value : Math.floor(value);
   }
-  if (raw.errorRate !== undefined) {
-    if (typeof raw.errorRate !== "number" || raw.errorRate < 0 || raw.errorRate > 1) {
-      throw new FaultConfigError("errorRate must be a number from 0 to 1.");
-    }
-    config.errorRate = raw.errorRate;
+  for (const key of RATES) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !(value >= 0 && value <= 1)) throw new FaultConfigError(`${key} must be a number from 0 to 1.`);
+    config[key] = value;
   }
+  const total = RATES.reduce((sum, key) => sum + (config[key] ?? 0), 0);
+  if (total > 1) throw new FaultConfigError("The fault rates add up to more than 1.");
   if (raw.operations !== undefined) {
     if (!Array.isArray(raw.operations) || raw.operations.some((o) => typeof o !== "string")) {
       throw new FaultConfigError("operations must be an array of operation names.");
@@ -100,7 +122,18 @@ export class Faults {
         return decision;
       }
     }
-    if ((c.errorRate ?? 0) > 0 && this.random() < c.errorRate!) decision.action = "error";
+    const draw = this.random();
+    let below = 0;
+    for (const key of RATES) {
+      const rate = c[key] ?? 0;
+      if (rate <= 0) continue;
+      below += rate;
+      if (draw >= below) continue;
+      const action = ACTION_OF_RATE[key];
+      if (action === "slow") decision.latencyMs += c.slowMs ?? 5_000;
+      else decision.action = action;
+      break;
+    }
     return decision;
   }
 }

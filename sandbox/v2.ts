@@ -43,7 +43,13 @@ export async function handleV2(core: SandboxCore, req: IncomingMessage, res: Ser
   const match = V2_PATH.exec(url.pathname);
   const operation = match ? normaliseOperation(match[4]) : "(unknown)";
 
+  const decision = core.faults.decide(operation);
   const finish = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+    if (decision.action === "cutAfterAct") {
+      // Carried out, but the answer never reaches the caller.
+      req.socket.destroy();
+      status = 0;
+    }
     if (status !== 0) sendJson(res, status, body, headers);
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     core.store.recordRequest({ operation, method, status, at: new Date().toISOString(), durationMs });
@@ -51,14 +57,13 @@ export async function handleV2(core: SandboxCore, req: IncomingMessage, res: Ser
   };
   const fail = (error: ApiError) => finish(error.status, error.envelope(), error.headers);
 
-  const decision = core.faults.decide(operation);
   if (decision.latencyMs > 0) await delay(decision.latencyMs);
   if (decision.action === "drop") {
     req.socket.destroy();
     finish(0, undefined);
     return;
   }
-  if (decision.action) return fail(faultError(decision.action));
+  if (decision.action && decision.action !== "cutAfterAct") return fail(faultError(decision.action));
 
   if (method !== "GET" && method !== "POST") {
     return fail(new ApiError(405, [`The method ${method} is not allowed; use GET or POST.`], { Allow: "GET, POST" }));

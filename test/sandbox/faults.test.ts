@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Faults } from "../../sandbox/faults";
 import { dataOf, startTestSandbox, type TestSandbox } from "./helpers";
 
 let t: TestSandbox;
@@ -71,7 +72,33 @@ describe("fault injection", () => {
     expect(retried.status).toBe(200);
   });
 
+  it("cutAfterActRate carries the call out, then closes the connection without an answer", async () => {
+    await t.control("/faults", "POST", { cutAfterActRate: 1, operations: ["event/record"] });
+    const params = new URLSearchParams({ email: "cut@example.com", campaign_uid: "1001", short_code: "ALICE10", transaction_uid: "cut-1" });
+    await expect(fetch(t.v2Url("event/record"), { method: "POST", body: params })).rejects.toThrow();
+
+    const ledger = (await t.control("/ledger")).body;
+    expect(ledger.events.map((e: { result: { status: number } }) => e.result.status)).toEqual([200]);
+    expect(ledger.commissions.filter((c: { transaction_id: string }) => c.transaction_id === "cut-1")).toHaveLength(1);
+    expect(ledger.requests.at(-1).status).toBe(0);
+  });
+
+  it("the fault rates share the calls out, one fault per call, and slowRate holds calls slowMs", () => {
+    const draws = [0.05, 0.15, 0.25, 0.35, 0.45, 0.9];
+    const faults = new Faults(() => draws.shift()!);
+    faults.set({ errorRate: 0.1, dropRate: 0.1, rateLimitRate: 0.1, slowRate: 0.1, slowMs: 700, cutAfterActRate: 0.1 });
+    expect(Array.from({ length: 6 }, () => faults.decide("event/record"))).toEqual([
+      { latencyMs: 0, action: "error" },
+      { latencyMs: 0, action: "drop" },
+      { latencyMs: 0, action: "rateLimit" },
+      { latencyMs: 700 },
+      { latencyMs: 0, action: "cutAfterAct" },
+      { latencyMs: 0 },
+    ]);
+  });
+
   it("rejects a malformed fault config", async () => {
+    expect((await t.control("/faults", "POST", { dropRate: 0.6, errorRate: 0.6 })).status).toBe(400);
     expect((await t.control("/faults", "POST", { errorRate: 3 })).status).toBe(400);
     expect((await t.control("/faults", "POST", { explode: true })).status).toBe(400);
   });
