@@ -45,8 +45,8 @@ export interface ServedBuild {
  * Serves a build with server.mjs on a free loopback port, as production does,
  * and waits until it answers. SHOPIFY_APP_URL is set to its address.
  */
-export async function serveBuild(options: { buildIndex: string; cwd?: string; env: Record<string, string> }): Promise<ServedBuild> {
-  const port = await freePort();
+export async function serveBuild(options: { buildIndex: string; cwd?: string; env: Record<string, string>; port?: number }): Promise<ServedBuild> {
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let output = "";
   const child = spawn(process.execPath, [join(options.cwd ?? process.cwd(), "server.mjs"), options.buildIndex], {
@@ -90,7 +90,7 @@ export interface RunningApp extends ServedBuild {
 }
 
 /** The built app in production mode with fresh secrets, on the given database. */
-export async function startApp(options: { databaseUrl: string; env?: Record<string, string> }): Promise<RunningApp> {
+export async function startApp(options: { databaseUrl: string; env?: Record<string, string>; port?: number }): Promise<RunningApp> {
   const secret = randomBytes(16).toString("hex");
   const credentialsKey = randomBytes(32).toString("base64");
   const env: Record<string, string> = {
@@ -102,6 +102,6 @@ export async function startApp(options: { databaseUrl: string; env?: Record<stri
     LOG_LEVEL: "warn",
     ...options.env,
   };
-  const served = await serveBuild({ buildIndex: "build/index.js", env });
+  const served = await serveBuild({ buildIndex: "build/index.js", env, port: options.port });
   return { ...served, env: { ...env, SHOPIFY_APP_URL: served.url }, secret, credentialsKey };
 }

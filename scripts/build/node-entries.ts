@@ -1,0 +1,25 @@
+// Part of `npm run build`: compiles the app's entries that run outside the
+// Remix server bundle into build/, next to it, so production runs no
+// TypeScript:
+// - the SQLite intake thread (a thread cannot load the server bundle without
+//   starting the whole app in it);
+// - the job worker process (`npm run worker`).
+import { build } from "esbuild";
+
+const ENTRIES = {
+  "sqlite-intake-thread": "app/referrals/sqlite-intake-thread.ts",
+  worker: "scripts/worker.ts",
+};
+
+await build({
+  entryPoints: ENTRIES,
+  outdir: "build",
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node22",
+  // Packages come from node_modules, as the server bundle's imports do.
+  packages: "external",
+  logLevel: "warning",
+});

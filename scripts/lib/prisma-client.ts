@@ -1,0 +1,16 @@
+// The generated Prisma client serves one database kind at a time (its
+// provider is fixed at generation): scripts that run on PostgreSQL generate
+// it for PostgreSQL first and put the SQLite one back afterwards.
+import { spawnSync } from "node:child_process";
+import type { DatabaseKind } from "../../app/db/adapter.server";
+
+/** Any PostgreSQL URL picks the PostgreSQL schema; generation connects to nothing. */
+const PLACEHOLDER_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
+
+export function generatePrismaClient(kind: DatabaseKind): void {
+  const env = { ...process.env };
+  if (kind === "postgresql") env.DATABASE_URL = PLACEHOLDER_PG_URL;
+  else delete env.DATABASE_URL;
+  const result = spawnSync("npx", ["prisma", "generate"], { stdio: ["ignore", "ignore", "inherit"], env });
+  if (result.status !== 0) throw new Error(`prisma generate for ${kind} failed`);
+}
