@@ -14,11 +14,30 @@ export interface ReferralEvent {
   params: ReferralEventParams;
   /** Where the short code came from, for the activity page. */
   codeSource: "cart_attribute" | "landing_site" | null;
+  /** Every referral signal on the order, for the job to choose from and to explain. */
+  signals: OrderSignals;
+  /** What the referral guard compares with the referrer. */
+  buyer: BuyerFacts;
+}
+
+export interface OrderSignals {
+  cartAttribute?: string;
+  landingPage?: string;
+  /** The order's discount codes, in Shopify's order, blanks and repeats left out. */
+  discountCodes: string[];
+}
+
+export interface BuyerFacts {
+  phone?: string;
+  /** The shipping address, normalised (see addressKey). */
+  address?: string;
+  /** Shopify's count of the customer's orders, when the payload carries it. */
+  ordersCount?: number;
 }
 
 export type Attribution =
   | { kind: "record"; event: ReferralEvent }
-  | { kind: "skip"; reason: string; event?: ReferralEvent };
+  | { kind: "skip" | "not_referred"; reason: string; event?: ReferralEvent };
 
 function attribute(order: OrderPayload, name: string): string | undefined {
   const found = order.note_attributes?.find((a) => a.name === name);
@@ -26,7 +45,8 @@ function attribute(order: OrderPayload, name: string): string | undefined {
   return value === "" ? undefined : value;
 }
 
-function landingSiteParam(landingSite: string | null | undefined, names: string[]): string | undefined {
+/** The landing page's value of the first of `names` it carries; names match whatever their case, values keep theirs. */
+export function landingSiteParam(landingSite: string | null | undefined, names: string[]): string | undefined {
   if (!landingSite) return undefined;
   let query: URLSearchParams;
   try {
@@ -34,10 +54,14 @@ function landingSiteParam(landingSite: string | null | undefined, names: string[
   } catch {
     return undefined;
   }
-  for (const name of names) {
-    const value = query.get(name)?.trim();
-    if (value) return value;
+  const wanted = names.map((name) => name.toLowerCase());
+  const found = new Map<string, string>();
+  for (const [name, value] of query) {
+    const key = name.toLowerCase();
+    const trimmed = value.trim();
+    if (trimmed && !found.has(key) && wanted.includes(key)) found.set(key, trimmed);
   }
+  for (const name of wanted) if (found.has(name)) return found.get(name);
   return undefined;
 }
 
@@ -50,17 +74,36 @@ export function findShortCode(order: OrderPayload, paramNames: string[]): Pick<R
   return { codeSource: null };
 }
 
-/**
- * The coupon sent as coupon_code. Rule: the first discount code as Shopify
- * lists it on the order (codes are applied in that order); blank codes are
- * passed over.
- */
-export function findCouponCode(order: OrderPayload): string | undefined {
+/** The order's discount codes in Shopify's order (the order they were applied in); blanks and repeats (in any case) left out. */
+export function findDiscountCodes(order: OrderPayload): string[] {
+  const codes: string[] = [];
+  const seen = new Set<string>();
   for (const discount of order.discount_codes ?? []) {
     const code = discount.code?.trim();
-    if (code) return code;
+    if (!code || seen.has(code.toUpperCase())) continue;
+    seen.add(code.toUpperCase());
+    codes.push(code);
   }
-  return undefined;
+  return codes;
+}
+
+/** An address as the guard compares it: street and zip, lower case, single spaces; undefined without a street. */
+export function addressKey(address: { address1?: string | null; address2?: string | null; zip?: string | null } | null | undefined): string | undefined {
+  const street = [address?.address1, address?.address2].filter(Boolean).join(" ");
+  if (!street.trim()) return undefined;
+  return [street, address?.zip ?? ""]
+    .map((part) => part.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim())
+    .join("|");
+}
+
+function buyerFacts(order: OrderPayload): BuyerFacts {
+  const phone = order.shipping_address?.phone ?? order.phone ?? order.customer?.phone ?? undefined;
+  const ordersCount = order.customer?.orders_count ?? undefined;
+  return {
+    ...(phone ? { phone } : {}),
+    ...(addressKey(order.shipping_address) ? { address: addressKey(order.shipping_address) } : {}),
+    ...(ordersCount !== undefined ? { ordersCount } : {}),
+  };
 }
 
 function lineItemTaxCents(order: OrderPayload): bigint {
@@ -115,16 +158,23 @@ const APPROVAL_PARAM: Record<PipelineSettings["approval"], boolean | undefined> 
 /** Turns an order into the event/record parameters, or a reason not to send it. */
 export function attributeOrder(order: OrderPayload, settings: PipelineSettings): Attribution {
   const { code: shortCode, codeSource } = findShortCode(order, settings.codeParams);
-  const couponCode = findCouponCode(order);
+  const discountCodes = findDiscountCodes(order);
+  const cartAttribute = attribute(order, REFERRAL_CODE_ATTRIBUTE);
+  const landingPage = landingSiteParam(order.landing_site, settings.codeParams);
   const email = customerEmail(order);
   const customerId = order.customer?.id ?? undefined;
   const event: ReferralEvent = {
     campaignUids: chooseCampaigns(order, settings),
     codeSource,
+    signals: {
+      ...(cartAttribute ? { cartAttribute } : {}),
+      ...(landingPage ? { landingPage } : {}),
+      discountCodes,
+    },
+    buyer: buyerFacts(order),
     params: {
       email: email ?? "",
       shortCode,
-      couponCode,
       revenue: orderRevenue(order, settings.revenueBasis),
       transactionUid: order.id,
       ipAddress: order.browser_ip ?? undefined,
@@ -139,8 +189,8 @@ export function attributeOrder(order: OrderPayload, settings: PipelineSettings):
   if (order.test && settings.testOrders === "skip") {
     return { kind: "skip", reason: "Test order (the shop skips test orders)", event };
   }
-  if (settings.scope === "with_code" && !shortCode && !couponCode) {
-    return { kind: "skip", reason: "No referral code or coupon on the order", event };
+  if (settings.scope === "with_code" && !shortCode && discountCodes.length === 0) {
+    return { kind: "not_referred", reason: "No referral link code or discount code on the order", event };
   }
   if (!email) {
     return { kind: "skip", reason: "The order has no customer email, so the referral service cannot record it", event };

@@ -10,12 +10,13 @@ import { PIPELINE_DEFAULTS, readPipelineSettings, type PipelineSettings } from "
 // acknowledgement budget; the tables are Prisma's, written the way Prisma
 // writes them.
 
-export type Value = string | number | Date | null;
+export type Value = string | number | boolean | Date | null;
 export type Row = Record<string, Value>;
 
 export interface SqlDialect {
   placeholder(index: number): string;
   time(date: Date): Value;
+  flag(value: boolean): Value;
 }
 
 /** A write's rows, in the order they are inserted: the statement of each (an index into Batch.sqls) and its values. */
@@ -104,11 +105,14 @@ export const SQLITE: SqlDialect = {
   placeholder: () => "?",
   /** As Prisma's SQLite adapter stores a DateTime (so that its comparisons keep working). */
   time: (date) => sqliteTimeAt(date.getTime()),
+  /** As Prisma stores a Boolean in SQLite. */
+  flag: (value) => (value ? 1 : 0),
 };
 
 export const POSTGRES: SqlDialect = {
   placeholder: (index) => `$${index + 1}`,
   time: (date) => date,
+  flag: (value) => value,
 };
 
 function insertSql(table: string, columns: string[], dialect: SqlDialect): string {
@@ -134,7 +138,7 @@ function batchOf(writes: IntakeWrite[], dialect: SqlDialect): Batch {
     const params: Value[] = [orderedId(nowMs)];
     for (const field of fields) {
       const value = row[field] as Value;
-      params.push(value instanceof Date ? dialect.time(value) : value);
+      params.push(value instanceof Date ? dialect.time(value) : typeof value === "boolean" ? dialect.flag(value) : value);
     }
     for (const value of extra) params.push(value);
     return params;

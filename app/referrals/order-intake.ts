@@ -3,7 +3,8 @@ import type { z } from "zod";
 import { moneyFromCents, moneyToCents } from "../referral-api/money";
 import { attributeOrder } from "./attribution";
 import { ORDER_JOB_PAYLOADS, orderLane, type OrderJobKind } from "./order-jobs";
-import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount, type RefundPayload } from "./order-payload";
+import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount, type MoneySet, type RefundPayload } from "./order-payload";
+import { parseShopifyJson } from "./lossless-json";
 import type { PipelineSettings } from "./pipeline-settings";
 
 // What an order webhook asks the app to store, decided without the database:
@@ -50,7 +51,9 @@ export interface OrderRecordRow {
   campaignUids: string | null;
   revenue: string | null;
   currency: string | null;
-  status: "queued" | "skipped";
+  browserIp: string | null;
+  taxesIncluded: boolean | null;
+  status: "queued" | "skipped" | "not_referred";
   statusReason: string | null;
 }
 
@@ -63,10 +66,10 @@ export interface IntakeWrite {
 export type IntakePlan =
   | { outcome: "ignored" | "no_session"; detail?: string }
   | { outcome: "malformed"; detail: string }
-  | { outcome: "queued" | "skipped"; detail?: string; write: IntakeWrite };
+  | { outcome: "queued" | "skipped" | "not_referred"; detail?: string; write: IntakeWrite };
 
 export type IntakeResult =
-  | { outcome: "queued" | "skipped" | "duplicate" | "ignored" | "no_session"; detail?: string }
+  | { outcome: "queued" | "skipped" | "not_referred" | "duplicate" | "ignored" | "no_session"; detail?: string }
   | { outcome: "malformed"; detail: string };
 
 const RECORD_TOPICS: Record<string, PipelineSettings["trigger"]> = {
@@ -79,7 +82,7 @@ function orderJobRow<K extends OrderJobKind>(kind: K, input: Omit<JobRowInput<z.
 }
 
 /** What `read` makes of the payload, or the plan for a payload it cannot read. */
-function readPayload<T>(read: (payload: unknown) => T, payload: unknown): { value: T } | { malformed: IntakePlan } {
+function readPayload<T, In = unknown>(read: (payload: In) => T, payload: In): { value: T } | { malformed: IntakePlan } {
   try {
     return { value: read(payload) };
   } catch (error) {
@@ -122,7 +125,7 @@ export function planOrderWebhook(hook: OrderWebhook, shop: ShopState): IntakePla
   if (!shop.hasSession) return { outcome: "no_session" };
   if (hook.payload instanceof RawJson) {
     try {
-      hook = { ...hook, payload: JSON.parse(hook.payload.bytes.toString("utf8")) };
+      hook = { ...hook, payload: parseShopifyJson(hook.payload.bytes.toString("utf8")) };
     } catch {
       return { outcome: "malformed", detail: "the body is not JSON" };
     }
@@ -149,16 +152,19 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
     email: event?.params.email || null,
     customerId: order.customer?.id ?? null,
     shortCode: event?.params.shortCode ?? null,
-    couponCode: event?.params.couponCode ?? null,
+    couponCode: null,
     codeSource: event?.codeSource ?? null,
     campaignUids: event?.campaignUids.join(",") || null,
     revenue: event?.params.revenue ?? null,
     currency: order.currency ?? null,
+    browserIp: order.browser_ip ?? null,
+    taxesIncluded: order.taxes_included ?? null,
     status: "queued",
     statusReason: null,
   };
-  if (attribution.kind === "skip") {
-    return { outcome: "skipped", detail: attribution.reason, write: { record: { ...record, status: "skipped", statusReason: attribution.reason } } };
+  if (attribution.kind !== "record") {
+    const status = attribution.kind === "skip" ? "skipped" : "not_referred";
+    return { outcome: status, detail: attribution.reason, write: { record: { ...record, status, statusReason: attribution.reason } } };
   }
   const job = orderJobRow("order.record", {
     shop: hook.shop,
@@ -184,26 +190,75 @@ function planCancellation(hook: OrderWebhook): IntakePlan {
   return { outcome: "queued", write: { job } };
 }
 
-/** The merchandise value a refund gives back, in the shop's currency. */
-export function refundedAmount(refund: RefundPayload): string {
-  let cents = 0n;
-  for (const line of refund.refund_line_items ?? []) {
-    const value = shopAmount(line.subtotal, line.subtotal_set);
-    if (value) cents += moneyToCents(value);
-  }
-  return moneyFromCents(cents);
+/** What a refund gives back of the order's merchandise, in the shop's currency, and the tax within it. */
+export interface RefundedValue {
+  /** Tax included when the order's prices include it (Shopify's refund line subtotals do). */
+  amount: string;
+  tax: string;
 }
+
+const cents = (plain: string | null | undefined, set: MoneySet | null | undefined) => {
+  const value = shopAmount(plain, set);
+  return value ? moneyToCents(value) : 0n;
+};
+
+/**
+ * The refund's merchandise value. With refund lines: their subtotals and
+ * their tax. Without (an amount-only refund): the refund transactions, less
+ * the shipping and tax that order adjustments say were part of them; with no
+ * transaction either, the adjustments that are not shipping. Throws
+ * PayloadError for a negative line or transaction.
+ */
+export function refundedValue(refund: RefundPayload): RefundedValue {
+  const lines = refund.refund_line_items ?? [];
+  let amount = 0n;
+  let tax = 0n;
+  lines.forEach((line, i) => {
+    const subtotal = cents(line.subtotal, line.subtotal_set);
+    const lineTax = cents(line.total_tax, line.total_tax_set);
+    if (subtotal < 0n || lineTax < 0n) throw new PayloadError("a refund amount must not be negative").within(i).within("refund_line_items");
+    amount += subtotal;
+    tax += lineTax;
+  });
+  if (lines.length > 0) return { amount: moneyFromCents(amount), tax: moneyFromCents(tax) };
+
+  let refunded = 0n;
+  (refund.transactions ?? []).forEach((transaction, i) => {
+    if (transaction.kind !== "refund" || (transaction.status && transaction.status !== "success")) return;
+    const value = cents(transaction.amount, null);
+    if (value < 0n) throw new PayloadError("a refund amount must not be negative").within(i).within("transactions");
+    refunded += value;
+  });
+  let notMerchandise = 0n;
+  let adjusted = 0n;
+  for (const adjustment of refund.order_adjustments ?? []) {
+    // Shopify writes adjustments as negative amounts (money going back); their size is what counts.
+    const value = abs(cents(adjustment.amount, adjustment.amount_set));
+    const adjustmentTax = abs(cents(adjustment.tax_amount, adjustment.tax_amount_set));
+    if (adjustment.kind === "shipping_refund") notMerchandise += value + adjustmentTax;
+    else {
+      notMerchandise += adjustmentTax;
+      adjusted += value;
+    }
+  }
+  const merchandise = (refund.transactions ?? []).length > 0 ? refunded - notMerchandise : adjusted;
+  return { amount: moneyFromCents(merchandise > 0n ? merchandise : 0n), tax: "0.00" };
+}
+
+const abs = (value: bigint) => (value < 0n ? -value : value);
 
 function planRefund(hook: OrderWebhook): IntakePlan {
   const read = readPayload(readRefundPayload, hook.payload);
   if ("malformed" in read) return read.malformed;
   const refund = read.value;
-  const amount = refundedAmount(refund);
+  const value = readPayload(refundedValue, refund);
+  if ("malformed" in value) return value.malformed;
+  const { amount, tax } = value.value;
   if (moneyToCents(amount) === 0n) return { outcome: "ignored", detail: "the refund returns no merchandise value" };
   const job = orderJobRow("order.refund", {
     shop: hook.shop,
     subject: `${refund.order_id}:${refund.id}`,
-    payload: { orderId: refund.order_id, refundId: refund.id, amount },
+    payload: { orderId: refund.order_id, refundId: refund.id, amount, ...(moneyToCents(tax) > 0n ? { tax } : {}) },
     webhookId: hook.webhookId,
     triggeredAt: hook.triggeredAt,
   });

@@ -13,10 +13,22 @@ export const ORDER_JOB_PAYLOADS = {
       campaignUids: z.array(z.string()),
       codeSource: z.enum(["cart_attribute", "landing_site"]).nullable(),
       params: referralEventParamsSchema,
+      // Absent from jobs queued before the app read every code.
+      signals: z
+        .object({ cartAttribute: z.string().optional(), landingPage: z.string().optional(), discountCodes: z.array(z.string()) })
+        .optional(),
+      buyer: z.object({ phone: z.string().optional(), address: z.string().optional(), ordersCount: z.number().optional() }).optional(),
     }),
   }),
   "order.cancel": z.object({ orderId: z.string() }),
-  "order.refund": z.object({ orderId: z.string(), refundId: z.string(), amount: z.string() }),
+  "order.refund": z.object({
+    orderId: z.string(),
+    refundId: z.string(),
+    /** Merchandise value given back, tax included when the order's prices include it. */
+    amount: z.string(),
+    /** The tax within `amount` (taken out when the order's revenue was taken without tax). */
+    tax: z.string().optional(),
+  }),
 };
 
 export type OrderJobKind = keyof typeof ORDER_JOB_PAYLOADS;

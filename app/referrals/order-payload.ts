@@ -1,6 +1,7 @@
 // The fields of Shopify's order and refund webhook payloads that the app
-// reads. Everything else is ignored; ids arrive as numbers and are kept as
-// text, amounts arrive as text or numbers and are kept as text.
+// reads. Everything else is ignored; ids arrive as numbers (long ones as
+// text, see lossless-json.ts) and are kept as text, amounts arrive as text or
+// numbers and are kept as text.
 //
 // Read by hand rather than with a schema library: every order webhook goes
 // through here, and a zod parse of an order allocated ~9 KB (a third of all
@@ -79,10 +80,14 @@ const flag: Read<boolean> = (value) => {
   return value;
 };
 
-/** Shopify's ids: numbers in the JSON, text (never empty) here. */
+/**
+ * Shopify's ids: numbers in the JSON (or their digits, when parseShopifyJson
+ * quoted them), text here. A number past 2^53 has lost digits already: refused.
+ */
 const id: Read<string> = (value) => {
-  if (typeof value === "number" || (typeof value === "string" && value !== "")) return String(value);
-  throw wrong("an id", value);
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  if (typeof value === "string" && value !== "") return value;
+  throw wrong(typeof value === "number" ? "an id of at most 2^53 (parse with parseShopifyJson)" : "an id", value);
 };
 
 /** A price: "12.50" or 12.5, kept as text. */
@@ -108,6 +113,10 @@ const optionalText = maybe(text);
 const optionalFlag = maybe(flag);
 const optionalAmount = maybe(amount);
 const optionalMoneySet = maybe(moneySet);
+const optionalNumber = maybe<number>((value) => {
+  if (typeof value !== "number") throw wrong("a number", value);
+  return value;
+});
 
 export interface OrderPayload {
   id: string;
@@ -128,9 +137,28 @@ export interface OrderPayload {
   note_attributes?: { name: string; value?: string | number | null }[] | null;
   discount_codes?: { code?: string | null }[] | null;
   line_items?: { tax_lines?: { price?: string | null; price_set?: MoneySet | null }[] | null }[] | null;
-  customer?: { id?: string | null; email?: string | null; first_name?: string | null; last_name?: string | null } | null;
+  customer?: {
+    id?: string | null;
+    email?: string | null;
+    first_name?: string | null;
+    last_name?: string | null;
+    phone?: string | null;
+    orders_count?: number | null;
+  } | null;
   billing_address?: { first_name?: string | null; last_name?: string | null } | null;
+  shipping_address?: ShippingAddress | null;
+  phone?: string | null;
+  checkout_id?: string | null;
   cancelled_at?: string | null;
+}
+
+export interface ShippingAddress {
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  zip?: string | null;
+  country_code?: string | null;
+  phone?: string | null;
 }
 
 type NoteAttribute = NonNullable<OrderPayload["note_attributes"]>[number];
@@ -164,8 +192,23 @@ const customer: Read<NonNullable<OrderPayload["customer"]>> = (value) => {
     email: field(f, "email", optionalText),
     first_name: field(f, "first_name", optionalText),
     last_name: field(f, "last_name", optionalText),
+    phone: field(f, "phone", optionalText),
+    orders_count: field(f, "orders_count", optionalNumber),
   };
 };
+
+const shippingAddress: Read<ShippingAddress> = (value) => {
+  const f = fields(value);
+  return {
+    address1: field(f, "address1", optionalText),
+    address2: field(f, "address2", optionalText),
+    city: field(f, "city", optionalText),
+    zip: field(f, "zip", optionalText),
+    country_code: field(f, "country_code", optionalText),
+    phone: field(f, "phone", optionalText),
+  };
+};
+const optionalShippingAddress = maybe(shippingAddress);
 
 const billingAddress: Read<NonNullable<OrderPayload["billing_address"]>> = (value) => {
   const f = fields(value);
@@ -202,6 +245,9 @@ export function readOrderPayload(value: unknown): OrderPayload {
     line_items: field(f, "line_items", lineItems),
     customer: field(f, "customer", optionalCustomer),
     billing_address: field(f, "billing_address", optionalBillingAddress),
+    shipping_address: field(f, "shipping_address", optionalShippingAddress),
+    phone: field(f, "phone", optionalText),
+    checkout_id: field(f, "checkout_id", optionalId),
     cancelled_at: field(f, "cancelled_at", optionalText),
   };
 }
@@ -211,22 +257,83 @@ export function readOrderId(value: unknown): string {
   return field(fields(value), "id", id);
 }
 
+export interface RefundLine {
+  line_item_id?: string | null;
+  subtotal?: string | null;
+  subtotal_set?: MoneySet | null;
+  total_tax?: string | null;
+  total_tax_set?: MoneySet | null;
+}
+
+export interface RefundTransaction {
+  id?: string | null;
+  kind?: string | null;
+  status?: string | null;
+  amount?: string | null;
+}
+
+export interface OrderAdjustment {
+  kind?: string | null;
+  amount?: string | null;
+  amount_set?: MoneySet | null;
+  tax_amount?: string | null;
+  tax_amount_set?: MoneySet | null;
+}
+
 export interface RefundPayload {
   id: string;
   order_id: string;
-  refund_line_items?: { subtotal?: string | null; subtotal_set?: MoneySet | null }[] | null;
+  refund_line_items?: RefundLine[] | null;
+  transactions?: RefundTransaction[] | null;
+  order_adjustments?: OrderAdjustment[] | null;
 }
 
-const refundLine: Read<NonNullable<RefundPayload["refund_line_items"]>[number]> = (value) => {
+const refundLine: Read<RefundLine> = (value) => {
   const f = fields(value);
-  return { subtotal: field(f, "subtotal", optionalAmount), subtotal_set: field(f, "subtotal_set", optionalMoneySet) };
+  return {
+    line_item_id: field(f, "line_item_id", optionalId),
+    subtotal: field(f, "subtotal", optionalAmount),
+    subtotal_set: field(f, "subtotal_set", optionalMoneySet),
+    total_tax: field(f, "total_tax", optionalAmount),
+    total_tax_set: field(f, "total_tax_set", optionalMoneySet),
+  };
 };
+
+const refundTransaction: Read<RefundTransaction> = (value) => {
+  const f = fields(value);
+  return {
+    id: field(f, "id", optionalId),
+    kind: field(f, "kind", optionalText),
+    status: field(f, "status", optionalText),
+    amount: field(f, "amount", optionalAmount),
+  };
+};
+
+const orderAdjustment: Read<OrderAdjustment> = (value) => {
+  const f = fields(value);
+  return {
+    kind: field(f, "kind", optionalText),
+    amount: field(f, "amount", optionalAmount),
+    amount_set: field(f, "amount_set", optionalMoneySet),
+    tax_amount: field(f, "tax_amount", optionalAmount),
+    tax_amount_set: field(f, "tax_amount_set", optionalMoneySet),
+  };
+};
+
 const refundLines = maybe(listOf(refundLine));
+const refundTransactions = maybe(listOf(refundTransaction));
+const orderAdjustments = maybe(listOf(orderAdjustment));
 
 /** The refund of a refunds/create webhook; throws PayloadError naming the first field that is wrong. */
 export function readRefundPayload(value: unknown): RefundPayload {
   const f = fields(value);
-  return { id: field(f, "id", id), order_id: field(f, "order_id", id), refund_line_items: field(f, "refund_line_items", refundLines) };
+  return {
+    id: field(f, "id", id),
+    order_id: field(f, "order_id", id),
+    refund_line_items: field(f, "refund_line_items", refundLines),
+    transactions: field(f, "transactions", refundTransactions),
+    order_adjustments: field(f, "order_adjustments", orderAdjustments),
+  };
 }
 
 /** Shop-currency amount of a price field, preferring the `_set.shop_money` form. */

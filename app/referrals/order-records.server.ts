@@ -2,7 +2,9 @@ import type { OrderRecord, Prisma, PrismaClient } from "@prisma/client";
 
 /** What the service said for one campaign of an order. */
 export interface CampaignResult {
-  state: "recorded" | "not_referred" | "failed";
+  state: "recorded" | "not_referred" | "blocked" | "failed";
+  /** The service did not know the code sent (the next code on the order is tried). */
+  codeUnknown?: boolean;
   /** The service already had this transaction (a retry or duplicate). */
   duplicate?: boolean;
   referrer?: string | null;
@@ -12,7 +14,7 @@ export interface CampaignResult {
 
 export type CampaignResults = Record<string, CampaignResult>;
 
-export const ORDER_STATUSES = ["queued", "recorded", "skipped", "failed", "reversed", "needs_review"] as const;
+export const ORDER_STATUSES = ["queued", "recorded", "not_referred", "blocked", "skipped", "failed", "reversed", "needs_review"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export function parseJsonObject<T>(text: string | null | undefined): T {

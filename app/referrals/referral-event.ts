@@ -7,6 +7,7 @@ import { z } from "zod";
 export const referralEventParamsSchema = z.object({
   email: z.string(),
   shortCode: z.string().optional(),
+  /** Sent when a discount code is tried as the referrer's coupon (jobs queued earlier carry the first code here). */
   couponCode: z.string().optional(),
   /** Exact decimal text in the shop's currency. */
   revenue: z.string().optional(),
@@ -17,6 +18,8 @@ export const referralEventParamsSchema = z.object({
   lastName: z.string().optional(),
   eventData1: z.string().optional(),
   eventData2: z.string().optional(),
+  /** The guard rules that flagged the order. */
+  eventData3: z.string().optional(),
   isApproved: z.boolean().optional(),
   /** Marks a test order's new ambassador as a test ambassador. */
   sandbox: z.boolean().optional(),

@@ -5,8 +5,27 @@
 let nextId = 5_640_000_000_001;
 let nextCustomerId = 7_210_000_000_017;
 
+/** A 64-bit id as Shopify writes it: a bare JSON number, however many digits (a bigint is written exactly). */
+export type LongId = number | bigint;
+
+const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
+/**
+ * An id for a payload: a bigint goes into the JSON text digit for digit (a
+ * raw JSON value, typed as the number it stands for).
+ */
+export function jsonId(id: LongId): number {
+  return (typeof id === "bigint" ? rawJson(id.toString()) : id) as number;
+}
+
+export interface ShippingOptions {
+  address1: string;
+  zip: string;
+  phone?: string | null;
+}
+
 export interface OrderOptions {
-  id?: number;
+  id?: LongId;
   name?: string;
   email?: string | null;
   customerEmail?: string | null;
@@ -19,11 +38,15 @@ export interface OrderOptions {
   taxesIncluded?: boolean;
   lineTax?: string;
   test?: boolean;
-  customerId?: number | null;
+  customerId?: LongId | null;
+  browserIp?: string | null;
+  shipping?: ShippingOptions;
+  checkoutId?: LongId;
 }
 
 export function shopifyOrder(options: OrderOptions = {}) {
   const id = options.id ?? nextId++;
+  const shipping = options.shipping ?? { address1: "123 Shipping Street", zip: "K2P 1L4", phone: "555-555-0199" };
   const subtotal = options.subtotal ?? "90.00";
   const total = options.total ?? "104.95";
   const lineItemsTotal = options.lineItemsTotal ?? "100.00";
@@ -33,10 +56,11 @@ export function shopifyOrder(options: OrderOptions = {}) {
   });
   const customerEmail = options.customerEmail === undefined ? "jon@example.com" : options.customerEmail;
   return {
-    id,
+    id: jsonId(id),
     admin_graphql_api_id: `gid://shopify/Order/${id}`,
     app_id: 580111,
-    browser_ip: "203.0.113.7",
+    browser_ip: options.browserIp === undefined ? "203.0.113.7" : options.browserIp,
+    checkout_id: jsonId(options.checkoutId ?? 901414060),
     buyer_accepts_marketing: false,
     cancel_reason: null,
     cancelled_at: null,
@@ -51,10 +75,11 @@ export function shopifyOrder(options: OrderOptions = {}) {
     email: options.email === undefined ? "jon@example.com" : options.email,
     financial_status: "paid",
     landing_site: options.landingSite === undefined ? "/" : options.landingSite,
-    name: options.name ?? `#${1000 + (id % 1000)}`,
+    name: options.name ?? `#${1000 + Number(BigInt(id) % 1000n)}`,
     note: null,
     note_attributes: options.noteAttributes ?? [],
-    order_number: 1000 + (id % 1000),
+    order_number: 1000 + Number(BigInt(id) % 1000n),
+    phone: null,
     presentment_currency: "USD",
     referring_site: "https://www.example-search.com/",
     source_name: "web",
@@ -71,11 +96,24 @@ export function shopifyOrder(options: OrderOptions = {}) {
     total_shipping_price_set: money("9.95"),
     total_tax: "5.00",
     billing_address: { first_name: "Jon", last_name: "Snow", city: "Ottawa", country: "Canada" },
+    shipping_address: {
+      first_name: "Jon",
+      last_name: "Snow",
+      address1: shipping.address1,
+      address2: null,
+      city: "Ottawa",
+      province: "Ontario",
+      country: "Canada",
+      zip: shipping.zip,
+      phone: shipping.phone ?? null,
+      country_code: "CA",
+      province_code: "ON",
+    },
     customer:
       options.customerId === null
         ? null
         : {
-            id: options.customerId ?? nextCustomerId++,
+            id: jsonId(options.customerId ?? nextCustomerId++),
             email: customerEmail,
             first_name: "Jon",
             last_name: "Snow",
@@ -98,24 +136,81 @@ export function shopifyOrder(options: OrderOptions = {}) {
   };
 }
 
-export function shopifyRefund(orderId: number, subtotals: string[], id = nextId++) {
+export interface RefundOptions {
+  /** The tax within each line's subtotal (Shopify's total_tax), in line order. */
+  lineTaxes?: string[];
+  /** Refund transactions' amounts; by default one for the lines' total. */
+  transactions?: string[];
+  orderAdjustments?: { kind: "shipping_refund" | "refund_discrepancy"; amount: string; taxAmount?: string }[];
+  /** The customer paid in another currency: presentment amounts are these times the shop's. */
+  presentment?: { currency: string; rate: number };
+}
+
+/** A refunds/create payload shaped like Shopify's documented sample (Admin API 2026-10). */
+export function shopifyRefund(orderId: LongId, subtotals: string[], id: LongId = nextId++, options: RefundOptions = {}) {
+  const refundId = BigInt(id);
+  const near = (n: number) => jsonId(typeof id === "bigint" ? id + BigInt(n) : id + n);
+  const money = (amount: string) => ({
+    shop_money: { amount, currency_code: "USD" },
+    presentment_money: options.presentment
+      ? { amount: (Number(amount) * options.presentment.rate).toFixed(2), currency_code: options.presentment.currency }
+      : { amount, currency_code: "USD" },
+  });
+  const lineTotal = subtotals.reduce((sum, subtotal) => sum + Math.round(Number(subtotal) * 100), 0);
+  const transactions = options.transactions ?? (subtotals.length > 0 ? [(lineTotal / 100).toFixed(2)] : []);
   return {
-    id,
-    order_id: orderId,
+    id: jsonId(id),
+    order_id: jsonId(orderId),
     created_at: "2026-11-21T09:00:00-05:00",
     note: "Customer returned an item",
+    user_id: 548380009,
+    processed_at: "2026-11-21T09:00:00-05:00",
     restock: true,
-    admin_graphql_api_id: `gid://shopify/Refund/${id}`,
-    refund_line_items: subtotals.map((subtotal, index) => ({
-      id: id + index + 1,
-      line_item_id: 14_860_000_000_005,
-      quantity: 1,
-      restock_type: "return",
-      subtotal: Number(subtotal),
-      subtotal_set: { shop_money: { amount: subtotal, currency_code: "USD" }, presentment_money: { amount: subtotal, currency_code: "USD" } },
-      total_tax: 0,
+    duties: [],
+    total_duties_set: money("0.00"),
+    return: null,
+    admin_graphql_api_id: `gid://shopify/Refund/${refundId}`,
+    refund_line_items: subtotals.map((subtotal, index) => {
+      const tax = options.lineTaxes?.[index] ?? "0.00";
+      return {
+        id: near(index + 1),
+        line_item_id: 14_860_000_000_005,
+        location_id: 24826418,
+        quantity: 1,
+        restock_type: "return",
+        subtotal: Number(subtotal),
+        subtotal_set: money(subtotal),
+        total_tax: Number(tax),
+        total_tax_set: money(tax),
+      };
+    }),
+    transactions: transactions.map((amount, index) => ({
+      id: near(100 + index),
+      order_id: jsonId(orderId),
+      kind: "refund",
+      gateway: "bogus",
+      status: "success",
+      message: "Bogus Gateway: Forced success",
+      created_at: "2026-11-21T09:00:00-05:00",
+      test: false,
+      authorization: null,
+      parent_id: 1068278463,
+      processed_at: "2026-11-21T09:00:00-05:00",
+      source_name: "web",
+      amount,
+      currency: "USD",
+      admin_graphql_api_id: `gid://shopify/OrderTransaction/${refundId + 100n + BigInt(index)}`,
     })),
-    transactions: [{ amount: subtotals[0] ?? "0.00", kind: "refund", status: "success", gateway: "bogus" }],
-    order_adjustments: [],
+    order_adjustments: (options.orderAdjustments ?? []).map((adjustment, index) => ({
+      id: near(200 + index),
+      order_id: jsonId(orderId),
+      refund_id: jsonId(id),
+      amount: adjustment.amount,
+      tax_amount: adjustment.taxAmount ?? "0.00",
+      kind: adjustment.kind,
+      reason: adjustment.kind === "shipping_refund" ? "Shipping refund" : "Refund discrepancy",
+      amount_set: money(adjustment.amount),
+      tax_amount_set: money(adjustment.taxAmount ?? "0.00"),
+    })),
   };
 }

@@ -79,13 +79,13 @@ describe("order webhooks", () => {
     expect(await prisma.job.count()).toBe(0);
   });
 
-  it("keeps a skipped record, without a job, for an order with no code", async () => {
+  it("keeps a not-referred record, without a job, for an order with no code", async () => {
     await installShop();
     await deliver(ordersPaid, signedWebhook({ topic: "orders/paid", body: shopifyOrder({ id: 7005 }) }));
     expect(await prisma.job.count()).toBe(0);
     expect(await prisma.orderRecord.findFirstOrThrow({ where: { orderId: "7005" } })).toMatchObject({
-      status: "skipped",
-      statusReason: "No referral code or coupon on the order",
+      status: "not_referred",
+      statusReason: "No referral link code or discount code on the order",
     });
   });
 

@@ -111,14 +111,14 @@ describe("recording orders", () => {
     expect((await record(orderId)).status).toBe("recorded");
   });
 
-  it("stops an order the service rejects, with the service's own words", async () => {
-    await connectShop(sandbox);
+  it("stops an order the service rejects for a reason the merchant must fix, with the service's own words", async () => {
+    await connectShop(sandbox, { campaignUids: "1005" });
     const pipeline = testPipeline();
-    const orderId = await receiveOrder({ noteAttributes: [{ name: "_referral_code", value: "NOSUCHCODE" }] });
+    const orderId = await receiveOrder(byLink);
     await pipeline.drain();
     const row = await record(orderId);
     expect(row.status).toBe("failed");
-    expect(row.lastError).toContain("Campaign 1001:");
+    expect(row.lastError).toMatch(/^Campaign 1005: The campaign_uid 1005 has expired/);
     expect((await prisma.job.findFirstOrThrow()).status).toBe("failed");
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
   });
@@ -170,7 +170,7 @@ describe("recording orders", () => {
     expect((await record(orderId)).status).toBe("recorded");
   });
 
-  it("with all orders in scope, marks a customer nobody referred as skipped and records a repeat customer's order", async () => {
+  it("with all orders in scope, marks a customer nobody referred as not referred and records a repeat customer's order", async () => {
     await connectShop(sandbox, { scope: "all_orders" });
     const pipeline = testPipeline();
     const stranger = await receiveOrder({ email: "stranger@example.com", customerEmail: "stranger@example.com" });
@@ -179,7 +179,7 @@ describe("recording orders", () => {
     const repeatOrder = await receiveOrder({ email: "repeat@example.com", customerEmail: "repeat@example.com", subtotal: "40.00" });
     await pipeline.drain();
 
-    expect(await record(stranger)).toMatchObject({ status: "skipped", statusReason: expect.stringMatching(/Not a referred customer/) });
+    expect(await record(stranger)).toMatchObject({ status: "not_referred", statusReason: expect.stringMatching(/^Not referred: no referral code/) });
     expect((await record(firstOrder)).status).toBe("recorded");
     expect((await record(repeatOrder)).status).toBe("recorded");
     expect((await sandboxCommissions(sandbox, repeatOrder))[0]).toMatchObject({ commission_amount: "2.00" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attributeOrder, findCouponCode, findShortCode, orderRevenue } from "../../app/referrals/attribution";
+import { attributeOrder, findDiscountCodes, findShortCode, orderRevenue } from "../../app/referrals/attribution";
 import { readOrderPayload } from "../../app/referrals/order-payload";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../app/referrals/pipeline-settings";
 import { shopifyOrder, type OrderOptions } from "../support/orders";
@@ -26,6 +26,12 @@ describe("short code", () => {
     expect(findShortCode(order({ landingSite: "https://shop.example/?mbsy=X1" }), ["mbsy"]).code).toBe("X1");
   });
 
+  it("matches the landing page's parameter names whatever their case, and keeps the value's case", () => {
+    expect(findShortCode(order({ landingSite: "/?MBSY=Alice10" }), ["mbsy"]).code).toBe("Alice10");
+    expect(findShortCode(order({ landingSite: "/?Mbsy=BOB10" }), ["MBSY"]).code).toBe("BOB10");
+    expect(findShortCode(order({ landingSite: "/?REF=CAROL10&mbsy=BOB10" }), ["ref", "mbsy"]).code).toBe("CAROL10");
+  });
+
   it("is absent when blank, unparseable or missing", () => {
     expect(findShortCode(order({ noteAttributes: [{ name: "_referral_code", value: "  " }] }), ["mbsy"]).code).toBeUndefined();
     expect(findShortCode(order({ landingSite: "/?mbsy=" }), ["mbsy"]).code).toBeUndefined();
@@ -34,10 +40,10 @@ describe("short code", () => {
   });
 });
 
-describe("coupon code", () => {
-  it("is the first non-blank discount code as Shopify lists them", () => {
-    expect(findCouponCode(order({ discountCodes: ["", "ALICE-15", "WELCOME5"] }))).toBe("ALICE-15");
-    expect(findCouponCode(order({ discountCodes: [] }))).toBeUndefined();
+describe("discount codes", () => {
+  it("are every non-blank code in Shopify's order, each once whatever its case", () => {
+    expect(findDiscountCodes(order({ discountCodes: ["", "FREESHIP", "ALICE-15", "freeship"] }))).toEqual(["FREESHIP", "ALICE-15"]);
+    expect(findDiscountCodes(order({ discountCodes: [] }))).toEqual([]);
   });
 });
 
@@ -71,10 +77,11 @@ describe("attributeOrder", () => {
       event: {
         campaignUids: ["1001"],
         codeSource: "cart_attribute",
+        signals: { cartAttribute: "ALICE10", discountCodes: ["ALICE-15"] },
+        buyer: { address: "123 shipping street|k2p 1l4", phone: "555-555-0199" },
         params: {
           email: "jon@example.com",
           shortCode: "ALICE10",
-          couponCode: "ALICE-15",
           revenue: "90.00",
           transactionUid: "5001",
           ipAddress: "203.0.113.7",
@@ -103,8 +110,8 @@ describe("attributeOrder", () => {
     expect(none).toMatchObject({ kind: "skip", reason: expect.stringMatching(/no customer email/) });
   });
 
-  it("skips orders without a code unless the shop sends all orders", () => {
-    expect(attributeOrder(order(), settings())).toMatchObject({ kind: "skip", reason: "No referral code or coupon on the order" });
+  it("marks orders without a code not referred unless the shop sends all orders", () => {
+    expect(attributeOrder(order(), settings())).toMatchObject({ kind: "not_referred", reason: "No referral link code or discount code on the order" });
     expect(attributeOrder(order(), settings({ scope: "all_orders" })).kind).toBe("record");
   });
 

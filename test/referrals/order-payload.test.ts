@@ -1,3 +1,4 @@
+import { parseShopifyJson } from "../../app/referrals/lossless-json";
 import { describe, expect, it } from "vitest";
 import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount } from "../../app/referrals/order-payload";
 import { shopifyOrder, shopifyRefund } from "../support/orders";
@@ -14,13 +15,17 @@ function problem(read: (payload: unknown) => unknown, payload: unknown): string 
 }
 
 describe("reading an order webhook's payload", () => {
-  it("keeps the fields the app reads from a real-shaped order, ids as text, and nothing else", () => {
-    const raw = JSON.parse(
-      JSON.stringify(shopifyOrder({ id: 820982911946154500, customerId: 115310627314723950, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] })),
+  it("keeps the fields the app reads from a real-shaped order, 18- and 19-digit ids digit for digit, and nothing else", () => {
+    const text = JSON.stringify(
+      shopifyOrder({ id: 820982911946154508n, customerId: 9223372036854775807n, checkoutId: 1234567890123456789n, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }),
     );
+    expect(text).toContain('"id":820982911946154508,');
+    const raw = parseShopifyJson(text) as ReturnType<typeof shopifyOrder> & { customer: { email: string } };
     const order = readOrderPayload(raw);
-    expect(order.id).toBe(String(raw.id));
-    expect(order.customer).toEqual({ id: String(raw.customer.id), email: raw.customer.email, first_name: "Jon", last_name: "Snow" });
+    expect(order.id).toBe("820982911946154508");
+    expect(order.checkout_id).toBe("1234567890123456789");
+    expect(order.customer).toEqual({ id: "9223372036854775807", email: raw.customer.email, first_name: "Jon", last_name: "Snow", phone: undefined, orders_count: undefined });
+    expect(order.shipping_address).toMatchObject({ address1: "123 Shipping Street", zip: "K2P 1L4" });
     expect(order.note_attributes).toEqual([{ name: "_referral_code", value: "ALICE10" }]);
     expect(order.subtotal_price_set).toEqual({ shop_money: { amount: raw.subtotal_price_set.shop_money.amount } });
     expect(order.line_items).toEqual([{ tax_lines: [{ price: "5.00", price_set: { shop_money: { amount: "5.00" } } }] }]);
@@ -71,16 +76,24 @@ describe("reading an order webhook's payload", () => {
 });
 
 describe("reading a refund webhook's payload", () => {
-  it("keeps the refund and order ids and each line's subtotal", () => {
-    const raw = JSON.parse(JSON.stringify(shopifyRefund(4001, ["30.00", "12.50"])));
-    expect(readRefundPayload(raw)).toEqual({
-      id: String(raw.id),
-      order_id: "4001",
-      refund_line_items: [
-        { subtotal: "30", subtotal_set: { shop_money: { amount: "30.00" } } },
-        { subtotal: "12.5", subtotal_set: { shop_money: { amount: "12.50" } } },
-      ],
-    });
+  it("keeps the refund and order ids and each line's subtotal and tax, the transactions and the adjustments", () => {
+    const raw = parseShopifyJson(
+      JSON.stringify(shopifyRefund(4001, ["30.00", "12.50"], 890088186047892319n, { lineTaxes: ["3.00", "0.00"], orderAdjustments: [{ kind: "shipping_refund", amount: "-5.00" }] })),
+    );
+    const refund = readRefundPayload(raw);
+    expect(refund).toMatchObject({ id: "890088186047892319", order_id: "4001" });
+    expect(refund.refund_line_items).toEqual([
+      { line_item_id: "14860000000005", subtotal: "30", subtotal_set: { shop_money: { amount: "30.00" } }, total_tax: "3", total_tax_set: { shop_money: { amount: "3.00" } } },
+      { line_item_id: "14860000000005", subtotal: "12.5", subtotal_set: { shop_money: { amount: "12.50" } }, total_tax: "0", total_tax_set: { shop_money: { amount: "0.00" } } },
+    ]);
+    expect(refund.transactions).toEqual([{ id: "890088186047892419", kind: "refund", status: "success", amount: "42.50" }]);
+    expect(refund.order_adjustments).toEqual([
+      { kind: "shipping_refund", amount: "-5.00", amount_set: { shop_money: { amount: "-5.00" } }, tax_amount: "0.00", tax_amount_set: { shop_money: { amount: "0.00" } } },
+    ]);
+  });
+
+  it("refuses an id that has lost digits already (a JSON.parse of a long id)", () => {
+    expect(problem(readRefundPayload, { id: 890088186047892319, order_id: 1 })).toMatch(/^id: expected an id of at most 2\^53/);
   });
 
   it("names a missing order id", () => {

@@ -54,7 +54,7 @@ describe("order webhook intake (group commit)", () => {
     ]);
     expect(commits).toEqual([43]);
     expect(results.slice(0, 40).every((r) => r.outcome === "queued")).toBe(true);
-    expect(results[40]).toMatchObject({ outcome: "skipped" });
+    expect(results[40]).toMatchObject({ outcome: "not_referred" });
     expect(results[41]).toMatchObject({ outcome: "malformed" });
     expect(results[42]).toEqual({ outcome: "queued", detail: undefined });
     expect(await prisma.job.count()).toBe(41);

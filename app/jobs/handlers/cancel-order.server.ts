@@ -13,7 +13,7 @@ const CANCELLED_BEFORE_RECORDING = "Order cancelled before it was recorded";
 
 async function handle(ctx: JobContext, shop: string, { orderId }: Payload): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
-  if (!record || record.status === "skipped" || record.status === "reversed" || record.status === "needs_review") return done;
+  if (!record || (record.status !== "queued" && record.status !== "failed" && record.status !== "recorded")) return done;
 
   if (record.status === "queued" || record.status === "failed") {
     // Not at the service yet: stop the recording instead of creating and denying.

@@ -1,26 +1,75 @@
 import type { z } from "zod";
 import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../../referral-api";
+import { codeDirectory } from "../../referrals/code-directory.server";
+import { SIGNAL_NAMES, type Explanation, type SignalNote, type SignalSource } from "../../referrals/explanation";
+import { runGuard } from "../../referrals/guard";
+import { gatherGuardFacts } from "../../referrals/guard-facts.server";
+import { readGuardSettings, type GuardSettings } from "../../referrals/guard-settings";
 import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResult, type CampaignResults } from "../../referrals/order-records.server";
 import { ORDER_JOB_PAYLOADS } from "../../referrals/order-jobs";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../referrals/pipeline-settings";
+import { classifyRefusal } from "../../referrals/service-refusals";
 import type { JobContext } from "../context";
 import { done, outcomeOfServiceError, type JobOutcome } from "../outcome";
 
 const payload = ORDER_JOB_PAYLOADS["order.record"];
 
 type Payload = z.infer<typeof payload>;
-type Params = Payload["event"]["params"];
+type Event = Payload["event"];
+type Params = Event["params"];
 
-/** The service's answer to an initial event without a code: this customer was never referred. */
-function saysNotReferred(errors: string[]): boolean {
-  return errors.some((e) => /required/i.test(e) && /(short_code|coupon_code)/i.test(e));
+// Precedence: the referral link (the code kept in the cart, else the landing
+// page's) comes first, then the discount codes in Shopify's order. The first
+// code the referral service knows as a referrer's wins; the others are noted.
+
+/** A campaign the service has settled for this order; it is not sent again. */
+const SETTLED = new Set<CampaignResult["state"]>(["recorded", "not_referred", "blocked"]);
+
+interface Candidate {
+  code: string;
+  source: SignalSource;
+  note: SignalNote;
 }
 
-function failureResult(params: Params, errors: string[], message: string): CampaignResult {
-  if (!params.shortCode && !params.couponCode && saysNotReferred(errors)) {
-    return { state: "not_referred", detail: errors.join(" ") };
+function signalsOf(event: Event): { notes: SignalNote[]; candidates: Candidate[] } {
+  const signals = event.signals ?? {
+    ...(event.params.shortCode && event.codeSource === "landing_site" ? { landingPage: event.params.shortCode } : {}),
+    ...(event.params.shortCode && event.codeSource !== "landing_site" ? { cartAttribute: event.params.shortCode } : {}),
+    discountCodes: event.params.couponCode ? [event.params.couponCode] : [],
+  };
+  const notes: SignalNote[] = [];
+  const candidates: Candidate[] = [];
+  const add = (source: SignalSource, code: string, candidate: boolean, outcome = "Not looked at: an earlier signal won") => {
+    const note: SignalNote = { source, code, outcome };
+    notes.push(note);
+    if (candidate) candidates.push({ code, source, note });
+  };
+  if (signals.cartAttribute) add("cart_attribute", signals.cartAttribute, true);
+  if (signals.landingPage) {
+    const same = signals.cartAttribute?.toUpperCase() === signals.landingPage.toUpperCase();
+    if (!signals.cartAttribute) add("landing_page", signals.landingPage, true);
+    else add("landing_page", signals.landingPage, false, same ? "Same code as the cart's" : "Not used: the link kept in the cart comes first");
   }
-  return { state: "failed", detail: errors.length > 0 ? errors.join(" ") : message };
+  for (const code of signals.discountCodes) add("discount_code", code, true);
+  return { notes, candidates };
+}
+
+/** What the service's refusal means for one campaign. */
+function refusalResult(errors: string[], message: string): CampaignResult {
+  const refusal = classifyRefusal(errors);
+  switch (refusal.kind) {
+    case "unknown_short_code":
+    case "unknown_coupon":
+      return { state: "not_referred", codeUnknown: true, detail: errors.join(" ") };
+    case "no_code":
+      return { state: "not_referred", detail: "No referral code, and the customer was never referred" };
+    case "self_referral":
+      return { state: "blocked", detail: `Self-referral: the referral service refused it (${refusal.text})` };
+    case "referrer_inactive":
+      return { state: "blocked", detail: `The referrer can't earn: ${refusal.text}` };
+    case "other":
+      return { state: "failed", detail: errors.length > 0 ? errors.join(" ") : message };
+  }
 }
 
 async function recordOneByOne(client: ReferralClient, campaigns: string[], params: Params, results: CampaignResults) {
@@ -30,9 +79,8 @@ async function recordOneByOne(client: ReferralClient, campaigns: string[], param
       results[campaignUid] = { state: "recorded", referrer: answer.referringAmbassador?.email ?? null };
     } catch (error) {
       if (isDuplicateTransaction(error)) results[campaignUid] = { state: "recorded", duplicate: true };
-      else if (isReferralApiError(error) && error.kind === "invalid_request") {
-        results[campaignUid] = failureResult(params, error.errors, error.message);
-      } else throw error;
+      else if (isReferralApiError(error) && error.kind === "invalid_request") results[campaignUid] = refusalResult(error.errors, error.message);
+      else throw error;
     }
   }
 }
@@ -43,25 +91,143 @@ async function recordTogether(client: ReferralClient, campaigns: string[], param
   for (const item of answer.items) {
     if (item.ok) results[item.campaignUid] = { state: "recorded", referrer: item.data.referringAmbassador?.email ?? null };
     else if (item.duplicate) results[item.campaignUid] = { state: "recorded", duplicate: true };
-    else results[item.campaignUid] = failureResult(params, item.errors, item.message ?? "rejected");
+    else results[item.campaignUid] = refusalResult(item.errors, item.message ?? "rejected");
   }
 }
 
-function summarise(results: CampaignResults, campaigns: string[]) {
-  const states = campaigns.map((uid) => results[uid]?.state);
-  const failures = campaigns
-    .filter((uid) => results[uid]?.state === "failed")
-    .map((uid) => `Campaign ${uid}: ${results[uid]!.detail}`);
-  if (failures.length > 0) return { status: "failed", reason: failures.join(" ") } as const;
-  if (states.every((s) => s === "not_referred")) {
-    return { status: "skipped", reason: "Not a referred customer: no code on the order and no earlier referral" } as const;
+/** Sends the order to every campaign still to do; false when the service knew the code in none of them. */
+async function send(client: ReferralClient, campaigns: string[], params: Params, results: CampaignResults): Promise<boolean> {
+  if (campaigns.length > 1 && params.shortCode) await recordTogether(client, campaigns, params, results);
+  else await recordOneByOne(client, campaigns, params, results);
+  if (campaigns.every((uid) => results[uid]?.codeUnknown)) {
+    for (const uid of campaigns) delete results[uid];
+    return false;
   }
-  return { status: "recorded", reason: null } as const;
+  return true;
 }
 
-async function chosenCampaigns(ctx: JobContext, shop: string): Promise<string[]> {
-  const row = await ctx.db.shop.findUnique({ where: { shop }, select: { campaignUids: true } });
-  return row ? readPipelineSettings({ ...PIPELINE_DEFAULTS, campaignUids: row.campaignUids }).campaignUids : [];
+interface Decision {
+  explanation: Explanation;
+  flags: string[];
+}
+
+async function decideAndSend(
+  ctx: JobContext,
+  shop: string,
+  orderId: string,
+  client: ReferralClient,
+  event: Event,
+  todo: string[],
+  results: CampaignResults,
+  shopSettings: { guard: GuardSettings; sendWithoutCode: boolean },
+): Promise<Decision> {
+  const codes = codeDirectory();
+  const { notes, candidates } = signalsOf(event);
+  const explanation: Explanation = { signals: notes, winner: null, guard: [], decision: "" };
+  const flags: string[] = [];
+  const base: Params = { ...event.params, shortCode: undefined, couponCode: undefined };
+
+  for (const candidate of candidates) {
+    const { code, source, note } = candidate;
+    const isDiscount = source === "discount_code";
+    if (isDiscount && codes.isKnownPromotion(shop, code)) {
+      note.outcome = "The store's own discount code (not a referral coupon at the service)";
+      continue;
+    }
+    const owner = await codes.shortCodeOwner(client, shop, code);
+    if (!owner && !isDiscount) {
+      note.outcome = "Not a referral code at the service";
+      continue;
+    }
+    const sentAs = owner ? "short_code" : "coupon_code";
+    const facts = await gatherGuardFacts({
+      db: ctx.db,
+      client,
+      codes,
+      shop,
+      orderId,
+      now: ctx.now(),
+      settings: shopSettings.guard,
+      buyer: { email: event.params.email, customerId: event.params.uid, ip: event.params.ipAddress, ...event.buyer },
+      code,
+      owner: owner ?? undefined,
+    });
+    const guard = runGuard(shopSettings.guard, facts);
+    const winner = { code, source, sentAs, referrer: owner?.email } as const;
+    if (guard.blockedBy.length > 0) {
+      const detail = `Blocked: ${guard.blockedBy.map((v) => `${v.label}${v.detail ? ` (${v.detail})` : ""}`).join("; ")}`;
+      for (const uid of todo) results[uid] = { state: "blocked", detail };
+      Object.assign(note, { won: true, outcome: `Referral code${owner ? ` of ${owner.email}` : ""}; the guard blocked it` });
+      explanation.guard = guard.verdicts;
+      explanation.winner = { ...winner, why: whyWon(source, sentAs) };
+      return { explanation, flags };
+    }
+    const flagged = guard.flaggedBy.map((v) => v.rule);
+    const params: Params = {
+      ...base,
+      ...(sentAs === "short_code" ? { shortCode: code } : { couponCode: code }),
+      ...(flagged.length > 0 ? { isApproved: false, eventData3: `Flagged: ${flagged.join(", ")}` } : {}),
+    };
+    if (!(await send(client, todo, params, results))) {
+      if (isDiscount) codes.rememberPromotion(shop, code);
+      note.outcome = isDiscount ? "The store's own discount code (not a referral coupon at the service)" : "Not a referral code at the service";
+      continue;
+    }
+    const referrer = owner?.email ?? Object.values(results).find((r) => r.referrer)?.referrer ?? undefined;
+    Object.assign(note, { won: true, outcome: referrer ? `Referral code of ${referrer}` : "Referral code" });
+    explanation.guard = guard.verdicts;
+    explanation.winner = { ...winner, referrer, why: whyWon(source, sentAs) };
+    flags.push(...flagged);
+    return { explanation, flags };
+  }
+
+  if (shopSettings.sendWithoutCode) {
+    // A customer referred before may earn their referrer a recurring commission.
+    await send(client, todo, base, results);
+  } else {
+    for (const uid of todo) results[uid] = { state: "not_referred" };
+  }
+  return { explanation, flags };
+}
+
+function whyWon(source: SignalSource, sentAs: "short_code" | "coupon_code"): string {
+  const as = sentAs === "short_code" ? "a referrer's link code" : "a referrer's coupon";
+  if (source === "discount_code") return `The first discount code the referral service knows as ${as}`;
+  return `${SIGNAL_NAMES[source]} comes first, and the referral service knows it as ${as}`;
+}
+
+/** Why an order was not referred, naming its codes. */
+function notReferredReason(explanation: Explanation): string {
+  if (explanation.signals.length === 0) return "Not referred: no referral code on the order, and the customer was never referred";
+  const parts = explanation.signals.map((s) =>
+    s.source === "discount_code" ? `${s.code} is the store's own discount code` : `link code ${s.code} isn't known at the referral service`,
+  );
+  return `Not referred: ${parts.join("; ")}`;
+}
+
+function summarise(results: CampaignResults, campaigns: string[], explanation: Explanation) {
+  const of = (state: CampaignResult["state"]) => campaigns.filter((uid) => results[uid]?.state === state);
+  const failed = of("failed");
+  if (failed.length > 0) return { status: "failed", reason: failed.map((uid) => `Campaign ${uid}: ${results[uid]!.detail}`).join(" ") } as const;
+  if (of("recorded").length > 0) return { status: "recorded", reason: null } as const;
+  const blocked = of("blocked");
+  if (blocked.length > 0) return { status: "blocked", reason: results[blocked[0]!]!.detail ?? "Blocked" } as const;
+  return { status: "not_referred", reason: notReferredReason(explanation) } as const;
+}
+
+function decisionText(summary: ReturnType<typeof summarise>, explanation: Explanation, flags: string[]): string {
+  if (summary.status === "recorded") {
+    const winner = explanation.winner;
+    const credited = winner ? `Credited${winner.referrer ? ` to ${winner.referrer}` : ""} through ${winner.code}` : "Credited to the customer's earlier referrer";
+    return flags.length > 0 ? `${credited}; sent as pending because the guard flagged it` : credited;
+  }
+  return summary.reason ?? "";
+}
+
+async function shopChoices(ctx: JobContext, shop: string) {
+  const row = await ctx.db.shop.findUnique({ where: { shop }, select: { campaignUids: true, scope: true, guardRules: true, guardDailyLimit: true } });
+  const pipeline = readPipelineSettings({ ...PIPELINE_DEFAULTS, ...(row ? { campaignUids: row.campaignUids, scope: row.scope } : {}) });
+  return { campaignUids: pipeline.campaignUids, sendWithoutCode: pipeline.scope === "all_orders", guard: readGuardSettings(row ?? {}) };
 }
 
 const COMMISSION_STATE = { true: "approved", false: "pending" } as const;
@@ -72,21 +238,26 @@ async function handle(ctx: JobContext, shop: string, { orderId, event }: Payload
   const connection = await ctx.clientForShop(shop);
   if (!connection.ok) return { type: "pause", reason: connection.reason };
 
-  const campaigns = event.campaignUids.length > 0 ? event.campaignUids : await chosenCampaigns(ctx, shop);
+  const choices = await shopChoices(ctx, shop);
+  const campaigns = event.campaignUids.length > 0 ? event.campaignUids : choices.campaignUids;
   if (campaigns.length === 0) return { type: "pause", reason: "Choose the campaigns to record orders in (Settings)." };
   const results = parseJsonObject<CampaignResults>(record?.results);
-  const todo = campaigns.filter((uid) => results[uid]?.state !== "recorded" && results[uid]?.state !== "not_referred");
+  const todo = campaigns.filter((uid) => !SETTLED.has(results[uid]?.state as CampaignResult["state"]));
   let outcome: JobOutcome = done;
+  let decision: Decision = { explanation: { signals: [], winner: null, guard: [], decision: "" }, flags: [] };
   try {
-    if (todo.length > 1 && event.params.shortCode) await recordTogether(connection.client, todo, event.params, results);
-    else await recordOneByOne(connection.client, todo, event.params, results);
+    decision = await decideAndSend(ctx, shop, orderId, connection.client, event, todo, results, choices);
   } catch (error) {
     outcome = outcomeOfServiceError(error);
   }
 
-  const summary = summarise(results, campaigns);
+  const { explanation, flags } = decision;
+  const summary = summarise(results, campaigns, explanation);
+  explanation.decision = decisionText(summary, explanation, flags);
   const settled = outcome.type === "done";
   if (settled && summary.status === "failed") outcome = { type: "fail", reason: summary.reason };
+  const winner = explanation.winner;
+  const approval = flags.length > 0 ? false : event.params.isApproved;
   await updateOrderRecord(ctx.db, shop, orderId, {
     results: JSON.stringify(results),
     campaignUids: campaigns.join(","),
@@ -95,11 +266,13 @@ async function handle(ctx: JobContext, shop: string, { orderId, event }: Payload
           status: summary.status,
           statusReason: summary.reason,
           lastError: null,
+          explanation: JSON.stringify(explanation),
+          flags: flags.length > 0 ? flags.join(",") : null,
+          ...(winner ? (winner.sentAs === "short_code" ? { shortCode: winner.code } : { couponCode: winner.code, shortCode: null }) : {}),
+          ...(winner?.source === "discount_code" ? { codeSource: "discount_code" } : {}),
           recordedAt: summary.status === "recorded" ? ctx.now() : null,
           commissionState:
-            summary.status === "recorded" && event.params.isApproved !== undefined
-              ? COMMISSION_STATE[String(event.params.isApproved) as "true" | "false"]
-              : null,
+            summary.status === "recorded" && approval !== undefined ? COMMISSION_STATE[String(approval) as "true" | "false"] : null,
         }
       : {}),
   });

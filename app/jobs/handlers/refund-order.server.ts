@@ -9,12 +9,20 @@ import { needsReview, reviseCommissions } from "./reversal.server";
 const payload = ORDER_JOB_PAYLOADS["order.refund"];
 type Payload = z.infer<typeof payload>;
 
-async function handle(ctx: JobContext, shop: string, { orderId, refundId, amount }: Payload): Promise<JobOutcome> {
+/** The refund on the basis of the order's revenue: without its tax when the order's prices included tax (as the revenue was taken). */
+export function refundOnRevenueBasis(amount: string, tax: string | undefined, taxesIncluded: boolean | null): string {
+  if (!taxesIncluded || !tax) return amount;
+  const net = subtractMoney(amount, tax);
+  return compareMoney(net, "0") < 0 ? "0.00" : net;
+}
+
+async function handle(ctx: JobContext, shop: string, { orderId, refundId, amount: given, tax }: Payload): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
   if (!record) return done;
   if (record.status === "queued") return { type: "wait", reason: "Waiting for the order to be recorded", afterMs: 30_000 };
   if (record.status !== "recorded" || !record.revenue) return done;
 
+  const amount = refundOnRevenueBasis(given, tax, record.taxesIncluded);
   const refunds = parseJsonObject<Record<string, string>>(record.refunds);
   if (refunds[refundId] !== undefined) return done;
   const refunded = Object.values(refunds).reduce((sum, value) => addMoney(sum, value), addMoney(amount, "0"));

@@ -1,0 +1,38 @@
+import type { RuleVerdict } from "./guard";
+
+// Why an order was credited or not, as the activity page shows it: every
+// referral signal on the order, which one won and why, and each guard
+// rule's verdict. Stored as JSON on the order's record.
+
+export type SignalSource = "cart_attribute" | "landing_page" | "discount_code";
+
+export interface SignalNote {
+  source: SignalSource;
+  code: string;
+  /** What became of it, in the merchant's words. */
+  outcome: string;
+  won?: boolean;
+}
+
+export interface Explanation {
+  signals: SignalNote[];
+  winner: { code: string; source: SignalSource; sentAs: "short_code" | "coupon_code"; referrer?: string; why: string } | null;
+  guard: RuleVerdict[];
+  decision: string;
+}
+
+export const SIGNAL_NAMES: Record<SignalSource, string> = {
+  cart_attribute: "Referral link (kept in the cart)",
+  landing_page: "Referral link (landing page)",
+  discount_code: "Discount code",
+};
+
+export function readExplanation(text: string | null | undefined): Explanation | null {
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text) as Explanation;
+    return value && Array.isArray(value.signals) && Array.isArray(value.guard) ? value : null;
+  } catch {
+    return null;
+  }
+}

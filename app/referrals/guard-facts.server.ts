@@ -1,0 +1,88 @@
+import type { PrismaClient } from "@prisma/client";
+import type { ReferralClient } from "../referral-api";
+import { addressKey, type BuyerFacts } from "./attribution";
+import type { CodeDirectory, CodeOwner } from "./code-directory.server";
+import type { GuardFacts, ReferrerSide } from "./guard";
+import type { GuardSettings } from "./guard-settings";
+
+// The facts the guard compares, gathered from the shop's own order records
+// and the referral service (the code owner's profile, cached).
+
+const DAY_MS = 86_400_000;
+/** Orders that count as referred for the velocity rules. */
+const REFERRED = ["recorded", "needs_review", "reversed"];
+
+export interface GuardInput {
+  db: PrismaClient;
+  client: ReferralClient;
+  codes: CodeDirectory;
+  shop: string;
+  orderId: string;
+  now: Date;
+  settings: GuardSettings;
+  buyer: { email: string; customerId?: string; ip?: string } & BuyerFacts;
+  code: string;
+  owner?: CodeOwner;
+}
+
+async function referrerSide(input: GuardInput, owner: CodeOwner): Promise<ReferrerSide> {
+  const { db, shop, settings } = input;
+  const wantsProfile = settings.modes.self_address !== "off" || settings.modes.self_customer !== "off";
+  const profile = wantsProfile ? await input.codes.ownerProfile(input.client, shop, owner.email) : null;
+  const emails = [...new Set([owner.email, owner.email.toLowerCase()])];
+  const own = await db.orderRecord.findMany({
+    where: { shop, email: { in: emails }, orderId: { not: input.orderId } },
+    select: { customerId: true, browserIp: true },
+    take: 200,
+  });
+  const customerIds = [owner.uid, profile?.uid, ...own.map((o) => o.customerId)].filter((v): v is string => Boolean(v));
+  const address = profile ? addressKey({ address1: profile.street, zip: profile.zip }) : undefined;
+  return {
+    email: owner.email,
+    customerIds: [...new Set(customerIds)],
+    addresses: address ? [address] : [],
+    phones: profile?.phone ? [profile.phone] : [],
+    ips: [...new Set(own.map((o) => o.browserIp).filter((v): v is string => Boolean(v)))],
+  };
+}
+
+export async function gatherGuardFacts(input: GuardInput): Promise<GuardFacts> {
+  const { db, shop, orderId, buyer, settings } = input;
+  const since = new Date(input.now.getTime() - DAY_MS);
+  const earlierOf = [
+    ...(buyer.customerId ? [{ customerId: buyer.customerId }] : []),
+    { email: { in: [...new Set([buyer.email, buyer.email.toLowerCase()])] } },
+  ];
+  const codes = [...new Set([input.code, input.code.toUpperCase(), input.code.toLowerCase()])];
+  const [earlier, fromIp, withCode, referrer] = await Promise.all([
+    settings.modes.returning_customer === "off" ? 0 : db.orderRecord.count({ where: { shop, orderId: { not: orderId }, OR: earlierOf } }),
+    settings.modes.velocity_ip === "off" || !buyer.ip
+      ? 0
+      : db.orderRecord.count({ where: { shop, orderId: { not: orderId }, browserIp: buyer.ip, status: { in: REFERRED }, createdAt: { gte: since } } }),
+    settings.modes.velocity_code === "off"
+      ? 0
+      : db.orderRecord.count({
+          where: {
+            shop,
+            orderId: { not: orderId },
+            status: { in: REFERRED },
+            createdAt: { gte: since },
+            OR: [{ shortCode: { in: codes } }, { couponCode: { in: codes } }],
+          },
+        }),
+    input.owner ? referrerSide(input, input.owner) : undefined,
+  ]);
+  return {
+    buyer: {
+      email: buyer.email,
+      customerId: buyer.customerId,
+      address: buyer.address,
+      phone: buyer.phone,
+      ip: buyer.ip,
+      earlierOrders: Math.max(earlier, (buyer.ordersCount ?? 1) - 1),
+    },
+    referrer,
+    referredFromIpToday: fromIp,
+    referredWithCodeToday: withCode,
+  };
+}
