@@ -10,6 +10,8 @@ import {
   type CampaignResults,
   type OrderStatus,
 } from "../referrals/order-records.server";
+import { readExplanation, type Explanation } from "../referrals/explanation";
+import { GUARD_LABELS, type GuardRule } from "../referrals/guard-settings";
 import { nowOf, type AdminContext } from "./context";
 import { describeServiceError } from "./service-errors.server";
 import { withService } from "./shop-service.server";
@@ -45,6 +47,10 @@ export interface ActivityRow {
   nextAttemptAt: string | null;
   retry: "resend" | "recheck" | null;
   canSkip: boolean;
+  /** Why the order was credited or not (null until its job has decided). */
+  explanation: Explanation | null;
+  /** The guard rules that flagged it (it was sent as pending). */
+  flags: { rule: string; label: string }[];
 }
 
 export const activityQuerySchema = z.object({
@@ -79,6 +85,11 @@ function rowOf(record: OrderRecord, job: Job | undefined): ActivityRow {
     nextAttemptAt: status === "queued" && job?.status === "queued" && job.attempts > 0 ? job.runAt.toISOString() : null,
     retry: actions?.retry ?? null,
     canSkip: actions?.skip ?? false,
+    explanation: readExplanation(record.explanation),
+    flags: (record.flags ?? "")
+      .split(",")
+      .filter(Boolean)
+      .map((rule) => ({ rule, label: GUARD_LABELS[rule as GuardRule] ?? rule })),
   };
 }
 

@@ -46,6 +46,8 @@ export interface CommissionRow {
   welcomeBonus: boolean;
   transactionId: string | null;
   fraud: { status: string | null; score: number | null; reasons: string[] } | null;
+  /** What the app's referral guard flagged, from event_data3 ("Flagged: rule, rule"). */
+  guardFlag: string | null;
   /** Set when the transaction is one of this shop's orders. */
   order: { id: string; name: string | null; url: string } | null;
 }
@@ -68,6 +70,7 @@ function rowOf(c: Commission): Omit<CommissionRow, "order"> {
     welcomeBonus: c.isWelcomeBonus ?? false,
     transactionId: c.transactionId,
     fraud: c.fraud ? { status: c.fraud.status, score: c.fraud.score, reasons: c.fraud.reasons } : null,
+    guardFlag: c.eventData3?.startsWith("Flagged:") ? c.eventData3 : null,
   };
 }
 

@@ -1,9 +1,10 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { BlockStack, Button, IndexTable, InlineStack, Link, Text } from "@shopify/polaris";
+import { Badge, BlockStack, Button, IndexTable, InlineStack, Link, Text } from "@shopify/polaris";
 import type { ActivityRow } from "../admin/activity.server";
 import { shopifyOrderUrl } from "../admin/order-links";
 import { useEmbeddedHref } from "./embedded-url";
 import { formatAmount, formatDate, formatDateTime } from "./format";
+import { OrderExplanation } from "./OrderExplanation";
 import { CommissionStatusBadge, OrderStatusBadge } from "./StatusBadges";
 
 function RowActions({ row }: { row: ActivityRow }) {
@@ -116,8 +117,13 @@ export function ActivityTable({ rows, shop, emptyState }: { rows: ActivityRow[];
           <IndexTable.Cell>
             <div className="rb-status-cell">
               <BlockStack gap="100">
-                <InlineStack>
+                <InlineStack gap="100">
                   <OrderStatusBadge status={row.status} held={Boolean(row.heldReason)} />
+                  {row.flags.length > 0 ? (
+                    <span title={row.flags.map((f) => f.label).join("; ")}>
+                      <Badge tone="warning">{`Flagged: ${row.flags.length === 1 ? row.flags[0]!.label : `${row.flags.length} rules`}`}</Badge>
+                    </span>
+                  ) : null}
                 </InlineStack>
                 {row.heldReason || row.statusReason ? (
                   <Text as="p" variant="bodySm" tone="subdued">
@@ -129,6 +135,7 @@ export function ActivityTable({ rows, shop, emptyState }: { rows: ActivityRow[];
                     {row.lastError}
                   </Text>
                 ) : null}
+                {row.explanation ? <OrderExplanation explanation={row.explanation} orderName={row.orderName ?? row.orderId} /> : null}
                 {row.nextAttemptAt ? (
                   <Text as="p" variant="bodySm" tone="subdued">
                     Next try {formatDateTime(row.nextAttemptAt)}

@@ -1,5 +1,5 @@
 import { useNavigation, useSubmit } from "@remix-run/react";
-import { BlockStack, Button, IndexTable, InlineStack, Link, Text, useIndexResourceState } from "@shopify/polaris";
+import { Badge, BlockStack, Button, IndexTable, InlineStack, Link, Text, useIndexResourceState } from "@shopify/polaris";
 import type { CommissionRow, DecisionRowResult } from "../admin/commissions.server";
 import { EmptyListState } from "./EmptyStates";
 import { formatAmount, formatDate, formatPoints } from "./format";
@@ -7,9 +7,14 @@ import { CommissionStatusBadge, FraudBadge } from "./StatusBadges";
 
 const selectionValue = (row: CommissionRow) => (row.transactionId ? `${row.uid}:${row.transactionId}` : row.uid);
 
-function Fraud({ fraud }: { fraud: CommissionRow["fraud"] }) {
+function Fraud({ fraud, guardFlag }: { fraud: CommissionRow["fraud"]; guardFlag: string | null }) {
   return (
     <BlockStack gap="100">
+      {guardFlag ? (
+        <span title={guardFlag}>
+          <Badge tone="warning">Flagged by the app</Badge>
+        </span>
+      ) : null}
       <InlineStack gap="100" blockAlign="center" wrap={false}>
         <FraudBadge status={fraud?.status ?? null} />
         {fraud?.score ? (
@@ -158,7 +163,7 @@ export function CommissionsTable({
               </BlockStack>
             </IndexTable.Cell>
             <IndexTable.Cell>
-              <Fraud fraud={row.fraud} />
+              <Fraud fraud={row.fraud} guardFlag={row.guardFlag} />
             </IndexTable.Cell>
             <IndexTable.Cell>
               {row.order ? (

@@ -13,6 +13,8 @@ function badge(label: string, tone?: Tone, progress?: BadgeProps["progress"]) {
 const ORDER: Record<string, [string, Tone, BadgeProps["progress"]?]> = {
   queued: ["Queued", "info", "incomplete"],
   recorded: ["Recorded", "success", "complete"],
+  not_referred: ["Not referred", undefined],
+  blocked: ["Blocked", "attention"],
   skipped: ["Skipped", undefined],
   failed: ["Failed", "critical"],
   reversed: ["Reversed", undefined, "complete"],

@@ -248,7 +248,7 @@ function ChartCard({ data }: { data: Data }) {
 function Sidebar({ data }: { data: Data }) {
   const href = useEmbeddedHref();
   const { connection, health } = data;
-  const statuses = ["queued", "recorded", "failed", "needs_review", "skipped"] as const;
+  const statuses = ["queued", "recorded", "not_referred", "blocked", "failed", "needs_review", "skipped"] as const;
   return (
     <BlockStack gap="400">
       <Card>

@@ -40,6 +40,8 @@ const TABS = [
   { id: "needs_review", label: "Needs review" },
   { id: "queued", label: "Queued" },
   { id: "recorded", label: "Recorded" },
+  { id: "not_referred", label: "Not referred" },
+  { id: "blocked", label: "Blocked" },
   { id: "skipped", label: "Skipped" },
   { id: "reversed", label: "Reversed" },
 ] as const;
