@@ -1,0 +1,191 @@
+import "../admin/browser-env";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { startTestAppServer, type AppServer } from "../admin/app-server";
+import { connectShop, sandboxCommissions, testPipeline, useTestSandbox } from "../support/pipeline";
+import { shopifyOrder, shopifyRefund, type OrderOptions } from "../support/orders";
+import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
+
+// Every kind of order decision, end to end: real-shaped Shopify payloads
+// (Admin API 2026-10: *_set money bags, presentment currency, refund lines,
+// transactions, order adjustments) through the built app under server.mjs,
+// the jobs run by the worker's code, and what the sandbox service recorded.
+
+const sandbox = useTestSandbox();
+let server: AppServer;
+
+beforeAll(async () => {
+  server = await startTestAppServer();
+}, 60_000);
+
+afterAll(() => server?.stop());
+
+async function deliver(topic: string, body: unknown): Promise<Response> {
+  const response = await fetch(signedWebhook({ topic, body, url: `${server.origin}/webhooks/${topic}` }));
+  await response.text();
+  return response;
+}
+
+async function order(options: OrderOptions & { id: bigint }): Promise<string> {
+  const response = await deliver("orders/paid", shopifyOrder({ email: "jon@example.com", customerEmail: "jon@example.com", ...options }));
+  expect(response.status).toBe(200);
+  return options.id.toString();
+}
+
+const recordOf = (orderId: string) => prisma.orderRecord.findFirstOrThrow({ where: { shop: TEST_SHOP, orderId } });
+
+async function eventsSent(orderId: string) {
+  const ledger = (await (await fetch(`${sandbox.baseUrl}/_sandbox/ledger`)).json()) as {
+    events: { params: Record<string, string>; result: { status: number } }[];
+  };
+  return ledger.events.filter((e) => e.params.transaction_uid === orderId);
+}
+
+describe("which code refers an order", () => {
+  it("records the referrer's coupon behind a store promotion, and remembers the promotion", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const orderId = await order({ id: 820982911946154508n, customerId: 115310627314723954n, discountCodes: ["FREESHIP", "ALICE-15"] });
+    await pipeline.drain();
+
+    const [commission] = await sandboxCommissions(sandbox, orderId);
+    expect(commission).toMatchObject({ transaction_id: "820982911946154508", affiliate_email: "alice@example.com", revenue_amount: "90.00", state: "pending" });
+    const row = await recordOf(orderId);
+    expect(row).toMatchObject({ status: "recorded", couponCode: "ALICE-15", customerId: "115310627314723954" });
+    const explanation = JSON.parse(row.explanation!);
+    expect(explanation.signals).toEqual([
+      { source: "discount_code", code: "FREESHIP", outcome: "The store's own discount code (not a referral coupon at the service)" },
+      { source: "discount_code", code: "ALICE-15", outcome: "Referral code of alice@example.com", won: true },
+    ]);
+    expect(explanation.decision).toBe("Credited to alice@example.com through ALICE-15");
+
+    // The second order with FREESHIP does not ask the service about it again.
+    const next = await order({ id: 1234567890123456789n, email: "maria@example.com", customerEmail: "maria@example.com", discountCodes: ["FREESHIP", "BOBFRIEND"] });
+    await pipeline.drain();
+    expect((await eventsSent(next)).map((e) => e.params.coupon_code)).toEqual(["BOBFRIEND"]);
+    expect((await sandboxCommissions(sandbox, next))[0]).toMatchObject({ transaction_id: "1234567890123456789", affiliate_email: "bob@example.com" });
+  });
+
+  it("marks an order with only the store's promotion not referred, naming the code, with no retry", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const orderId = await order({ id: 820982911946154601n, discountCodes: ["SUMMER20"] });
+    await pipeline.drain();
+    expect(await recordOf(orderId)).toMatchObject({
+      status: "not_referred",
+      statusReason: "Not referred: SUMMER20 is the store's own discount code",
+      lastError: null,
+    });
+    expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
+    expect(await prisma.job.findFirstOrThrow({ where: { key: `${TEST_SHOP}:order.record:${orderId}` } })).toMatchObject({ status: "done" });
+  });
+
+  it("marks an unknown link code not referred, and reads ?MBSY= whatever the case of its name", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const unknown = await order({ id: 820982911946154602n, landingSite: "/?mbsy=NOSUCHCODE" });
+    const upper = await order({ id: 820982911946154603n, email: "li@example.com", customerEmail: "li@example.com", landingSite: "/products/hoodie?MBSY=ALICE10" });
+    await pipeline.drain();
+    expect(await recordOf(unknown)).toMatchObject({ status: "not_referred", statusReason: "Not referred: link code NOSUCHCODE isn't known at the referral service" });
+    expect((await sandboxCommissions(sandbox, upper))[0]).toMatchObject({ affiliate_email: "alice@example.com" });
+  });
+});
+
+describe("the referral guard", () => {
+  it("blocks a self-referral by a Gmail address with dots and a +tag, without sending it", async () => {
+    await connectShop(sandbox);
+    await fetch(`${sandbox.baseUrl}/api/v2/${sandbox.username}/${sandbox.token}/json/ambassador/get/?email=jon.snow@gmail.com&auto_create=1`);
+    const owner = (await (await fetch(`${sandbox.baseUrl}/_sandbox/ledger`)).json()) as { ambassadors: { email: string; short_codes: Record<string, string> }[] };
+    const code = owner.ambassadors.find((a) => a.email === "jon.snow@gmail.com")!.short_codes["1001"]!;
+    const pipeline = testPipeline();
+    const orderId = await order({
+      id: 820982911946154604n,
+      email: "JonSnow+deals@gmail.com",
+      customerEmail: "JonSnow+deals@gmail.com",
+      noteAttributes: [{ name: "_referral_code", value: code }],
+    });
+    await pipeline.drain();
+    const row = await recordOf(orderId);
+    expect(row).toMatchObject({ status: "blocked", statusReason: expect.stringMatching(/^Blocked: Buyer's email is the referrer's/) });
+    expect(await eventsSent(orderId)).toHaveLength(0);
+    expect(JSON.parse(row.explanation!).guard.find((v: { rule: string }) => v.rule === "self_email")).toMatchObject({ verdict: "blocked" });
+  });
+
+  it("shows the service's own self-referral refusal as blocked, not failed", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const orderId = await order({ id: 820982911946154605n, email: "alice@example.com", customerEmail: "alice@example.com", discountCodes: ["ALICE-15"] });
+    await pipeline.drain();
+    expect(await recordOf(orderId)).toMatchObject({ status: "blocked", statusReason: expect.stringMatching(/^Self-referral: the referral service refused it/) });
+  });
+
+  it("flags an order from the referrer's own IP address: sent as pending with the rule in event_data3", async () => {
+    await connectShop(sandbox, { approval: "approved" });
+    const pipeline = testPipeline();
+    await order({ id: 820982911946154606n, email: "alice@example.com", customerEmail: "alice@example.com", browserIp: "198.51.100.4", discountCodes: ["WELCOME"] });
+    const orderId = await order({ id: 820982911946154607n, browserIp: "198.51.100.4", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+    await pipeline.drain();
+    expect(await recordOf(orderId)).toMatchObject({ status: "recorded", flags: "self_ip", commissionState: "pending" });
+    const [sent] = await eventsSent(orderId);
+    expect(sent!.params).toMatchObject({ is_approved: "0", event_data3: "Flagged: self_ip" });
+    expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ state: "pending" });
+  });
+});
+
+describe("refunds", () => {
+  const taxIncluded = { taxesIncluded: true, subtotal: "150.00", lineTax: "25.00", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] };
+
+  it("takes a refund off the revenue without its tax when prices include tax", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const orderId = await order({ id: 820982911946154610n, ...taxIncluded });
+    await pipeline.drain();
+    expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ revenue_amount: "125.00" });
+    const refund = shopifyRefund(820982911946154610n, ["59.50"], 890088186047892319n, { lineTaxes: ["9.50"], presentment: { currency: "EUR", rate: 0.92 } });
+    expect((await deliver("refunds/create", refund)).status).toBe(200);
+    await pipeline.drain();
+    expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ revenue_amount: "75.00", state: "pending" });
+  });
+
+  it("lowers revenue by an amount-only refund's merchandise part, and denies when refunds add up to the whole order", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const orderId = await order({ id: 820982911946154611n, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+    await pipeline.drain();
+    const goodwill = shopifyRefund(820982911946154611n, [], 890088186047892320n, {
+      transactions: ["25.00"],
+      orderAdjustments: [{ kind: "shipping_refund", amount: "-5.00" }],
+    });
+    expect((await deliver("refunds/create", goodwill)).status).toBe(200);
+    await pipeline.drain();
+    expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ revenue_amount: "70.00", state: "pending" });
+
+    expect((await deliver("refunds/create", shopifyRefund(820982911946154611n, ["70.00"], 890088186047892321n))).status).toBe(200);
+    await pipeline.drain();
+    expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ state: "denied" });
+    expect(await recordOf(orderId)).toMatchObject({ status: "reversed" });
+  });
+
+  it("refuses a refund with a negative amount with 400", async () => {
+    await connectShop(sandbox);
+    const refund = shopifyRefund(820982911946154612n, ["-10.00"], 890088186047892322n);
+    const response = await fetch(signedWebhook({ topic: "refunds/create", body: refund, url: `${server.origin}/webhooks/refunds/create` }));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/refund_line_items\.0: a refund amount must not be negative/);
+    expect(await prisma.job.count()).toBe(0);
+  });
+
+  it("ends cancel-and-refund as reversed", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const orderId = await order({ id: 820982911946154613n, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+    await pipeline.drain();
+    await Promise.all([
+      deliver("orders/cancelled", { ...shopifyOrder({ id: 820982911946154613n }), cancelled_at: "2026-11-21T09:00:00-05:00", cancel_reason: "customer" }),
+      deliver("refunds/create", shopifyRefund(820982911946154613n, ["90.00"], 890088186047892323n)),
+    ]);
+    await pipeline.drain();
+    expect(await recordOf(orderId)).toMatchObject({ status: "reversed" });
+    expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ state: "denied" });
+  });
+});
