@@ -9,7 +9,7 @@ import { buildIfNeeded, freshDatabase, startApp } from "../lib/app-process";
 import { connectDemoShop, DEMO_SHOP, demoDatabase } from "../lib/demo-shop";
 import { sendShopifyWebhook } from "../lib/shopify-webhook";
 import { printTable } from "./table";
-import { couponOrder, EXPECTATIONS, flakyOrder, landingOrder, linkOrder, partialRefund, plainOrder } from "./scenarios";
+import { couponOrder, EXPECTATIONS, flakyOrder, landingOrder, linkOrder, partialRefund, plainOrder, promoOrder, selfReferralOrder } from "./scenarios";
 
 const started = Date.now();
 const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(4)}s] ${line}`);
@@ -36,7 +36,7 @@ try {
   const send = (topic: string, body: unknown, extra: { secret?: string; webhookId?: string } = {}) =>
     sendShopifyWebhook({ appUrl: app.url, topic, shop: DEMO_SHOP, body, secret: extra.secret ?? app.secret, webhookId: extra.webhookId });
 
-  for (const order of [linkOrder, landingOrder, couponOrder, plainOrder]) {
+  for (const order of [linkOrder, landingOrder, couponOrder, plainOrder, promoOrder, selfReferralOrder]) {
     const sent = await send("orders/paid", order);
     log(`orders/paid ${order.name} -> ${sent.status} in ${sent.ms.toFixed(0)} ms`);
     check(sent.status === 200, `${order.name} was answered ${sent.status}`);
@@ -67,7 +67,7 @@ try {
   await waitForQueue(db, 30_000);
 
   const jobs = await db.job.count();
-  check(jobs === 6, `expected 6 jobs (4 orders to record, 1 cancellation, 1 refund), found ${jobs}`);
+  check(jobs === 8, `expected 8 jobs (6 orders to decide, 1 cancellation, 1 refund), found ${jobs}`);
   const records = await db.orderRecord.findMany({ orderBy: { orderName: "asc" } });
 
   const client = createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token });

@@ -31,6 +31,20 @@ export const flakyOrder = shopifyOrder({
   noteAttributes: [{ name: "_referral_code", value: "BOB10" }],
   subtotal: "45.50",
 });
+export const promoOrder = shopifyOrder({
+  name: "#1006",
+  email: "kim@example.com",
+  customerEmail: "kim@example.com",
+  discountCodes: ["SUMMER20"],
+  subtotal: "70.00",
+});
+export const selfReferralOrder = shopifyOrder({
+  name: "#1007",
+  email: "Alice+shop@example.com",
+  customerEmail: "Alice+shop@example.com",
+  noteAttributes: [{ name: "_referral_code", value: "ALICE10" }],
+  subtotal: "50.00",
+});
 export const partialRefund = shopifyRefund(couponOrder.id, ["20.00"]);
 
 export interface Expectation {
@@ -45,6 +59,8 @@ export const EXPECTATIONS: Expectation[] = [
   { order: linkOrder, how: "share link (cart attribute)", status: "recorded", commission: { state: "pending", revenue: "120.00" } },
   { order: landingOrder, how: "landing page ?mbsy=, then cancelled", status: "reversed", commission: { state: "denied", revenue: "80.00" } },
   { order: couponOrder, how: "coupon ALICE-15, then 20.00 refunded", status: "recorded", commission: { state: "pending", revenue: "40.00" } },
-  { order: plainOrder, how: "no referral", status: "skipped", commission: null },
+  { order: plainOrder, how: "no referral", status: "not_referred", commission: null },
+  { order: promoOrder, how: "store promo code SUMMER20 only", status: "not_referred", commission: null },
+  { order: selfReferralOrder, how: "Alice's own link, Alice buying", status: "blocked", commission: null },
   { order: flakyOrder, how: "service failed its first 2 calls", status: "recorded", commission: { state: "pending", revenue: "45.50" } },
 ];
