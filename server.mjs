@@ -55,15 +55,14 @@ async function serve() {
   const host = process.env.HOST;
   server.listen(port, host, () => console.log(`[referral-bridge] listening on http://${host ?? "localhost"}:${port}`));
 
-  // SIGTERM (a deploy, a scale-down): no new connections, order webhooks
-  // answered 503 so Shopify delivers them again, what is under way finished
-  // within SHUTDOWN_DEADLINE_MS, then exit 0.
+  // SIGTERM (a deploy, a scale-down): order webhooks are answered 503 from
+  // now on, so Shopify delivers them again; what is under way finishes within
+  // SHUTDOWN_DEADLINE_MS; then the server closes and the process exits 0.
   for (const signal of ["SIGTERM", "SIGINT"]) {
     process.once(signal, async () => {
-      server.close();
-      server.closeIdleConnections();
       try {
         await stopAppProcess();
+        server.close();
         process.exit(0);
       } catch (error) {
         console.error("[referral-bridge] could not stop cleanly", error);

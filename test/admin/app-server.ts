@@ -15,6 +15,8 @@ export interface AppServer {
   output(): string;
   /** null while the process runs. */
   exitCode(): number | null;
+  /** Sends SIGTERM, as a deploy or a scale-down does, and resolves with the exit code. */
+  terminate(): Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -60,6 +62,11 @@ export async function startAppServer(env: Record<string, string>): Promise<AppSe
     origin: served.url,
     output: served.output,
     exitCode: () => served.process.exitCode,
+    terminate: () =>
+      new Promise((resolve) => {
+        served.process.once("exit", (code) => resolve(code));
+        served.process.kill("SIGTERM");
+      }),
     async stop() {
       await served.stop();
       rmSync(root, { recursive: true, force: true });
