@@ -1,0 +1,27 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import prisma from "../db.server";
+import { logger } from "../logger.server";
+import { authenticate } from "../shopify.server";
+
+/** app/scopes_update: the scopes the merchant granted now (`current`), after a change in either direction. */
+const payloadSchema = z.object({ current: z.array(z.string().regex(/^[a-z_]+$/)) });
+
+/**
+ * Keeps the stored offline session's scope in step with what the merchant
+ * granted (as Shopify's app template does), so the library's scope checks see
+ * the real grant after a managed-install scope change.
+ */
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop, session, payload } = await authenticate.webhook(request);
+  const parsed = payloadSchema.safeParse(payload);
+  if (!parsed.success) {
+    logger.warn({ shop }, "app/scopes_update without a readable current scope list; ignored");
+    return new Response();
+  }
+  // No session: the app was uninstalled meanwhile, and there is nothing to keep in step.
+  if (session) {
+    await prisma.session.updateMany({ where: { id: session.id }, data: { scope: parsed.data.current.join(",") } });
+  }
+  return new Response();
+};
