@@ -61,7 +61,9 @@ describe("activity: the domain", () => {
   });
 
   it("skips a failed order: the record says who decided and its job is closed", async () => {
-    const orderId = await receiveOrder({ noteAttributes: [{ name: "_referral_code", value: "NOSUCHCODE" }] });
+    // The service refuses an ended campaign: the merchant has to act.
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { campaignUids: "1005" } });
+    const orderId = await receiveOrder({ noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
     await pipeline.drain();
     expect((await recordOf(orderId)).status).toBe("failed");
 

@@ -232,6 +232,10 @@ describeInBrowser("admin pages in Chromium", () => {
     expect((await recordOf(failed[0]!)).status).toBe("recorded");
     await open("/app/activity");
     expect(await page.getByRole("row").filter({ hasText: failedName }).getByText("Recorded").isVisible()).toBe(true);
+    // The merchant asks why the retried order was credited: its signals, the winner, the guard's verdicts
+    await page.getByRole("row").filter({ hasText: failedName }).getByText("Why?").click();
+    await expect.poll(() => page.getByText("Referral guard").first().isVisible()).toBe(true);
+    expect(await page.getByText(/^Credited to .+ through /).first().isVisible()).toBe(true);
     await shot("admin-activity.png");
 
     await open("/app/ambassadors");
