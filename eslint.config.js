@@ -2,7 +2,8 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "public/build/", "node_modules/", "data/", "test-artifacts/", ".cache/"] },
+  // extensions/*/dist and shopify.d.ts: what `shopify app build` writes.
+  { ignores: ["build/", "public/build/", "node_modules/", "data/", "test-artifacts/", ".cache/", "extensions/*/dist/", "extensions/*/shopify.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

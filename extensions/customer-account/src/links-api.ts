@@ -35,6 +35,8 @@ export interface FetchShareLinksOptions {
   /** shopify.sessionToken.get */
   getToken(): Promise<string>;
   fetch(url: string, init: RequestInit): Promise<Response>;
+  /** The app route to ask; the customer account route unless another extension names its own. */
+  path?: string;
 }
 
 export const LINKS_PATH = "/api/customer-account/links";
@@ -99,7 +101,7 @@ export function readLinksAnswer(status: number, body: unknown): LinksState {
 export async function fetchShareLinks(options: FetchShareLinksOptions): Promise<LinksState> {
   try {
     const token = await options.getToken();
-    const response = await options.fetch(`${options.appUrl.replace(/\/+$/, "")}${LINKS_PATH}`, {
+    const response = await options.fetch(`${options.appUrl.replace(/\/+$/, "")}${options.path ?? LINKS_PATH}`, {
       method: "GET",
       headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
     });

@@ -60,10 +60,13 @@ export interface TokenOptions {
   claims?: Record<string, unknown>;
   method?: string;
   origin?: string | null;
+  /** The app route asked; the customer account extension's unless given. */
+  path?: string;
 }
 
 /**
- * GET {app}/api/customer-account/links from the customer account extension: a
+ * GET {app}/api/customer-account/links from the customer account extension (or
+ * another extension's route, `path`, e.g. the checkout extension's): a
  * Bearer session token (HS256 with the app's secret; iss, dest, aud, sub, exp,
  * nbf, iat, jti, sid, as decodeSessionToken checks them).
  */
@@ -78,7 +81,7 @@ export async function customerAccountRequest(options: TokenOptions = {}): Promis
   });
   const headers = new Headers({ Authorization: `Bearer ${token}`, Accept: "application/json" });
   if (options.origin !== null) headers.set("Origin", options.origin ?? EXTENSION_ORIGIN);
-  return new Request(`${appUrl()}/api/customer-account/links`, { method: options.method ?? "GET", headers });
+  return new Request(`${appUrl()}${options.path ?? "/api/customer-account/links"}`, { method: options.method ?? "GET", headers });
 }
 
 /** Runs a Remix loader or action, turning a thrown Response into the answer. */
