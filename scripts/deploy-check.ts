@@ -23,8 +23,8 @@ const onPostgres = values.db === "postgresql";
 let pg: ThrowawayPostgres | undefined;
 const folder = mkdtempSync(join(tmpdir(), "referral-bridge-deploy-"));
 const port = await freePort();
-const env: Record<string, string> = {
-  ...(process.env as Record<string, string>),
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
   NODE_ENV: "production",
   SHOPIFY_API_KEY: "deploy-check",
   SHOPIFY_API_SECRET: randomBytes(16).toString("hex"),

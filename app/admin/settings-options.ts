@@ -1,3 +1,4 @@
+import type { GuardMode } from "../referrals/guard-settings";
 import type { APPROVALS, REVENUE_BASES, SCOPES, TEST_ORDER_RULES, TRIGGERS } from "../referrals/pipeline-settings";
 
 // Words for each allowed value of app/referrals/pipeline-settings.ts. The
@@ -42,6 +43,12 @@ export const REVENUE_WORDS: Record<(typeof REVENUE_BASES)[number], OptionWords> 
 export const TEST_ORDER_WORDS: Record<(typeof TEST_ORDER_RULES)[number], OptionWords> = {
   skip: { label: "Ignore test orders" },
   send: { label: "Send test orders as sandbox events", helpText: "Useful while trying the integration with a sandbox campaign." },
+};
+
+export const GUARD_MODE_WORDS: Record<GuardMode, OptionWords> = {
+  off: { label: "Off" },
+  flag: { label: "Flag for review", helpText: "Recorded as pending with the reason, so you can deny it in Commissions." },
+  block: { label: "Block", helpText: "Not recorded; the order shows as blocked in Activity with the reason." },
 };
 
 export function choicesOf<T extends string>(words: Record<T, OptionWords>): { value: T; label: string; helpText?: string }[] {

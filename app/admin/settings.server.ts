@@ -10,6 +10,7 @@ import {
   TEST_ORDER_RULES,
   TRIGGERS,
 } from "../referrals/pipeline-settings";
+import { GUARD_MODES, GUARD_RULES, readGuardSettings, writeGuardRules, type GuardMode, type GuardRule } from "../referrals/guard-settings";
 import type { AdminContext } from "./context";
 import { fieldErrorsOf } from "./form-data";
 
@@ -24,6 +25,10 @@ export interface SettingsView {
   testOrders: (typeof TEST_ORDER_RULES)[number];
   autoEnrol: boolean;
   newAmbassadorGroup: string;
+  /** What the referral guard does with each rule. */
+  guard: Record<GuardRule, GuardMode>;
+  /** As the form's text field holds it. */
+  guardDailyLimit: string;
 }
 
 export async function readSettings(ctx: Pick<AdminContext, "db">, shop: string): Promise<SettingsView> {
@@ -34,7 +39,43 @@ export async function readSettings(ctx: Pick<AdminContext, "db">, shop: string):
     codeParams: pipeline.codeParams.join(", "),
     autoEnrol: row?.autoEnrol ?? false,
     newAmbassadorGroup: row?.newAmbassadorGroup ?? "",
+    ...guardView(row ?? {}),
   };
+}
+
+function guardView(row: Parameters<typeof readGuardSettings>[0]): Pick<SettingsView, "guard" | "guardDailyLimit"> {
+  const guard = readGuardSettings(row);
+  return { guard: guard.modes, guardDailyLimit: String(guard.dailyLimit) };
+}
+
+/** The form field of a guard rule. */
+export const guardField = (rule: GuardRule) => `guard_${rule}` as const;
+type GuardField = ReturnType<typeof guardField> | "guardDailyLimit";
+
+const MAX_DAILY_LIMIT = 1_000;
+
+/**
+ * The referral guard's part of the form: each rule's mode and the velocity
+ * rules' daily limit. A field the form did not send keeps what is stored.
+ */
+function readGuardForm(input: Record<string, unknown>): { data: { guardRules?: string; guardDailyLimit?: number }; errors: Partial<Record<GuardField, string>> } {
+  const errors: Partial<Record<GuardField, string>> = {};
+  const modes: Partial<Record<GuardRule, GuardMode>> = {};
+  for (const rule of GUARD_RULES) {
+    const value = input[guardField(rule)];
+    if (value === undefined) continue;
+    if ((GUARD_MODES as readonly unknown[]).includes(value)) modes[rule] = value as GuardMode;
+    else errors[guardField(rule)] = "Choose Off, Flag for review or Block.";
+  }
+  const data: { guardRules?: string; guardDailyLimit?: number } = {};
+  if (Object.keys(modes).length > 0) data.guardRules = writeGuardRules(modes);
+  const limit = input.guardDailyLimit;
+  if (limit !== undefined) {
+    const number = typeof limit === "string" && /^\s*\d+\s*$/.test(limit) ? Number(limit) : NaN;
+    if (number >= 1 && number <= MAX_DAILY_LIMIT) data.guardDailyLimit = number;
+    else errors.guardDailyLimit = `Enter a whole number of orders from 1 to ${MAX_DAILY_LIMIT}.`;
+  }
+  return { data, errors };
 }
 
 const choose = (what: string) => ({ message: `Choose ${what}.` });
@@ -81,7 +122,7 @@ export const settingsFormSchema = z.object({
     .transform((v) => v || null),
 });
 
-export type SettingsField = keyof z.input<typeof settingsFormSchema>;
+export type SettingsField = keyof z.input<typeof settingsFormSchema> | GuardField;
 
 export type SaveSettingsResult =
   | { ok: true; resumedJobs: number; trackedCampaigns: number }
@@ -105,7 +146,10 @@ export async function saveSettings(
   known: KnownChoices = {}
 ): Promise<SaveSettingsResult> {
   const parsed = settingsFormSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error.issues) };
+  const guard = readGuardForm(typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {});
+  if (!parsed.success || Object.keys(guard.errors).length > 0) {
+    return { ok: false, fieldErrors: { ...(parsed.success ? {} : fieldErrorsOf(parsed.error.issues)), ...guard.errors } };
+  }
   const settings = parsed.data;
   const unknownCampaigns = known.campaignUids ? settings.campaignUids.filter((uid) => !known.campaignUids!.includes(uid)) : [];
   if (unknownCampaigns.length > 0) {
@@ -130,6 +174,7 @@ export async function saveSettings(
     testOrders: settings.testOrders,
     autoEnrol: settings.autoEnrol,
     newAmbassadorGroup: settings.newAmbassadorGroup,
+    ...guard.data,
   };
   await ctx.db.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });
   const resumedJobs = await resumeShopJobs(ctx.db, shop);

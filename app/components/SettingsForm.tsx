@@ -20,7 +20,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import type { CampaignView } from "../admin/campaigns.server";
-import type { SettingsView } from "../admin/settings.server";
+import { guardField, type SettingsView } from "../admin/settings.server";
 import {
   APPROVAL_WORDS,
   choicesOf,
@@ -29,7 +29,9 @@ import {
   TEST_ORDER_WORDS,
   TRIGGER_WORDS,
 } from "../admin/settings-options";
+import { GUARD_RULES } from "../referrals/guard-settings";
 import { useEmbeddedHref } from "./embedded-url";
+import { GuardSettings } from "./GuardSettings";
 
 export interface SettingsFeedback {
   ok: boolean;
@@ -96,6 +98,10 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
       <input type="hidden" name="testOrders" value={values.testOrders} />
       <input type="hidden" name="autoEnrol" value={String(values.autoEnrol)} />
       <input type="hidden" name="newAmbassadorGroup" value={values.newAmbassadorGroup} />
+      {GUARD_RULES.map((rule) => (
+        <input key={rule} type="hidden" name={guardField(rule)} value={values.guard[rule]} />
+      ))}
+      <input type="hidden" name="guardDailyLimit" value={values.guardDailyLimit} />
 
       <Layout>
         <Layout.AnnotatedSection
@@ -238,6 +244,13 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
             </FormLayout>
           </Card>
         </Layout.AnnotatedSection>
+        <GuardSettings
+          guard={values.guard}
+          dailyLimit={values.guardDailyLimit}
+          onModeChange={(rule, mode) => setValues((v) => ({ ...v, guard: { ...v.guard, [rule]: mode } }))}
+          onDailyLimitChange={set("guardDailyLimit")}
+          errors={errors}
+        />
         <Layout.Section>
           <Box paddingBlockEnd="400">
             <PageActions

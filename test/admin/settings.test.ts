@@ -202,6 +202,32 @@ describe("settings: the order pipeline and storefront", () => {
     expect((await shopRow())!.trigger).toBe("orders_paid");
   });
 
+  it("saves the referral guard's rules and daily limit, and the guard then applies them", async () => {
+    await connectShop(sandbox);
+    const guard = { guard_velocity_code: "block", guard_self_ip: "off", guardDailyLimit: "1" };
+    expect(await post({ ...SETTINGS, campaignUids: ["1001"], trigger: "orders_paid", ...guard })).toMatchObject({ status: 200, body: { ok: true } });
+    expect((await page()).settings).toMatchObject({ guard: { velocity_code: "block", self_ip: "off", self_email: "block" }, guardDailyLimit: "1" });
+
+    // Two orders with one code in a day: the second is over the limit of 1 and blocked.
+    const first = await receiveOrder({ email: "one@example.com", customerEmail: "one@example.com" });
+    await testPipeline().drain();
+    const second = await receiveOrder({ email: "two@example.com", customerEmail: "two@example.com" });
+    await testPipeline().drain();
+    expect((await recordOf(first)).status).toBe("recorded");
+    expect(await recordOf(second)).toMatchObject({ status: "blocked", statusReason: expect.stringMatching(/one referral code in a day/i) });
+  });
+
+  it("refuses a guard mode or daily limit that isn't allowed, and keeps the stored ones", async () => {
+    await connectShop(sandbox);
+    const { status, body } = await post({ ...SETTINGS, guard_self_email: "maybe", guardDailyLimit: "0" });
+    expect(status).toBe(400);
+    expect(refusal(body).fieldErrors).toEqual({
+      guard_self_email: "Choose Off, Flag for review or Block.",
+      guardDailyLimit: "Enter a whole number of orders from 1 to 1000.",
+    });
+    expect(await shopRow()).toMatchObject({ guardRules: "", guardDailyLimit: 5 });
+  });
+
   it("refuses a campaign that isn't active in the program and a group that doesn't exist", async () => {
     await connectShop(sandbox);
     const expired = await post({ ...SETTINGS, campaignUids: ["1001", "1005"] });
