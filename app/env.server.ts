@@ -62,6 +62,14 @@ const schema = z.object({
     .enum(["true", "false", "1", "0"])
     .default("true")
     .transform((v) => v === "true" || v === "1"),
+  /**
+   * Development only: lets the referral service be on this machine (127.0.0.0/8, ::1), over http too.
+   * Tests, the demo and the sandbox scripts set it; a production deployment never does.
+   */
+  ALLOW_LOOPBACK_SERVICE: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -101,6 +109,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 }
 
 let cached: Env | undefined;
+
+/** Which addresses this process may call the referral service at. */
+export function serviceNetwork(env: Env = getEnv()): { allowLoopback: boolean } {
+  return { allowLoopback: env.ALLOW_LOOPBACK_SERVICE };
+}
 
 /** The checked environment of this process (checked once, at first use during boot). */
 export function getEnv(): Env {

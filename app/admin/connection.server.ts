@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { notifyJobEnqueued } from "../jobs/wake";
 import { resumeShopJobs } from "../jobs/run-job.server";
-import { createReferralClient, isReferralApiError, type ReferralApiError } from "../referral-api";
+import {
+  ADDRESS_REFUSED,
+  type AddressProblem,
+  checkServiceBaseUrl,
+  createReferralClient,
+  isReferralApiError,
+  type ReferralApiError,
+  SERVICE_REDIRECT,
+  STRICT_NETWORK,
+} from "../referral-api";
 import { openToken, sealToken } from "../referrals/credentials.server";
 import { nowOf, type AdminContext } from "./context";
 import { fieldErrorsOf } from "./form-data";
@@ -66,6 +75,7 @@ export const connectionFormSchema = z.object({
         message: "Enter the address without a user name, password or ?query.",
       }
     )
+    .refine((url) => !url.includes("#"), { message: "Enter the address without a #fragment." })
     .transform((url) => url.replace(/\/+$/, "")),
 });
 
@@ -75,14 +85,40 @@ export type ConnectResult =
   | { ok: true; companyName: string; campaignCount: number; resumedJobs: number }
   | { ok: false; fieldErrors: Partial<Record<ConnectionField, string>>; error?: MerchantError };
 
-/** What a failed check means, in words that say what to change. */
+const ADDRESS_WORDS: Record<AddressProblem, string> = {
+  not_a_url: "Enter a full web address starting with https://.",
+  scheme: "Enter an address starting with https://.",
+  credentials: "Enter the address without a user name, password or ?query.",
+  query_or_fragment: "Enter the address without a ?query or #fragment.",
+  private_address: "Enter the service's public address: private, local and cloud metadata addresses aren't allowed.",
+  loopback: "Enter the service's public address: addresses on this server aren't allowed.",
+};
+
+const networkCode = (error: ReferralApiError): unknown => (error.cause as { code?: unknown } | undefined)?.code;
+
+/**
+ * What a failed check means, in the app's own words: nothing the remote
+ * server sent is shown, so the check cannot be used to read other servers.
+ */
 function checkFailure(error: ReferralApiError, baseUrl: string, timeoutMs: number): ConnectResult {
   const host = new URL(baseUrl).host;
   const fail = (title: string, message: string, field?: [ConnectionField, string]): ConnectResult => ({
     ok: false,
     fieldErrors: field ? { [field[0]]: field[1] } : {},
-    error: { title, message, retryable: error.retryable, ...(error.errors.length > 0 ? { details: error.errors } : {}) },
+    error: { title, message, retryable: error.retryable },
   });
+  if (error.kind === "network" && networkCode(error) === ADDRESS_REFUSED) {
+    return fail("This address isn't allowed", `${host} leads to a private, local or cloud metadata address. Enter the service's public https address.`, [
+      "baseUrl",
+      ADDRESS_WORDS.private_address,
+    ]);
+  }
+  if (error.kind === "network" && networkCode(error) === SERVICE_REDIRECT) {
+    return fail("This address redirects elsewhere", `${host} answered with a redirect. Enter the address the service's documentation gives, exactly.`, [
+      "baseUrl",
+      "This address redirects; enter the final address.",
+    ]);
+  }
   switch (error.kind) {
     case "authentication":
       return fail(
@@ -130,6 +166,8 @@ export async function connectShop(ctx: AdminContext, shop: string, input: unknow
   const parsed = connectionFormSchema.safeParse(input);
   if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error.issues) };
   const { username, baseUrl } = parsed.data;
+  const address = checkServiceBaseUrl(baseUrl, ctx.network ?? STRICT_NETWORK);
+  if (!address.ok) return { ok: false, fieldErrors: { baseUrl: ADDRESS_WORDS[address.problem] } };
 
   let token = parsed.data.token;
   const stored = await ctx.db.shop.findUnique({ where: { shop } });
@@ -143,7 +181,7 @@ export async function connectShop(ctx: AdminContext, shop: string, input: unknow
   }
 
   const timeoutMs = ctx.timeoutMs ?? ADMIN_TIMEOUT_MS;
-  const client = createReferralClient({ baseUrl, username, token, timeoutMs, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) });
+  const client = createReferralClient({ baseUrl, username, token, timeoutMs, network: ctx.network, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) });
   let company;
   try {
     company = await client.getCompany();

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import type { FetchLike } from "../referral-api";
+import type { FetchLike, ServiceNetworkPolicy } from "../referral-api";
 
 /** The pino-like subset the admin logs to. */
 export interface AdminLogger {
@@ -15,6 +15,8 @@ export interface AdminContext {
   /** How long a page waits for the referral service (default ADMIN_TIMEOUT_MS). */
   timeoutMs?: number;
   fetch?: FetchLike;
+  /** Which addresses the service may be at (default: public https only). */
+  network?: ServiceNetworkPolicy;
   now?: () => Date;
   logger?: AdminLogger;
 }

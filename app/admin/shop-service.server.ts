@@ -40,6 +40,7 @@ export async function serviceForShop(ctx: AdminContext, shop: string): Promise<S
     token,
     timeoutMs: ctx.timeoutMs ?? ADMIN_TIMEOUT_MS,
     ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
+    network: ctx.network,
   });
   return { ok: true, client };
 }

@@ -1,5 +1,5 @@
 import prisma from "../db.server";
-import { getEnv } from "../env.server";
+import { getEnv, serviceNetwork } from "../env.server";
 import { logger } from "../logger.server";
 import { referralClientForShop } from "../referrals/shop-client.server";
 import { shopifyAdminForShop } from "../service-events/admin-access.server";
@@ -14,7 +14,7 @@ export function appJobContext(): JobContext {
   return {
     db: prisma,
     logger,
-    clientForShop: (shop) => referralClientForShop(prisma, shop, { credentialsKey: CREDENTIALS_KEY, timeoutMs: SERVICE_TIMEOUT_MS }),
+    clientForShop: (shop) => referralClientForShop(prisma, shop, { credentialsKey: CREDENTIALS_KEY, timeoutMs: SERVICE_TIMEOUT_MS, network: serviceNetwork() }),
     adminForShop: shopifyAdminForShop(prisma),
     now: () => new Date(),
   };

@@ -19,6 +19,8 @@ import { recordMultiEventOperation } from "./operations/record-multi-event";
 import { removePersonalDataOperation } from "./operations/remove-personal-data";
 import { updateAmbassadorOperation } from "./operations/update-ambassador";
 import { updateCommissionOperation } from "./operations/update-commission";
+import { createGuardedFetch } from "./guarded-fetch";
+import { STRICT_NETWORK, type ServiceNetworkPolicy } from "./service-address";
 import { realSleep, type Sleep } from "./sleep";
 import { createTransport, type FetchLike, normaliseBaseUrl, type ReferralLogger } from "./transport";
 
@@ -30,7 +32,10 @@ export interface ReferralClientOptions {
   token: string;
   /** Per request, including reading the body (default 10 s). */
   timeoutMs?: number;
+  /** Replaces the network (tests); without it, calls go through the address guard of `network`. */
   fetch?: FetchLike;
+  /** Which addresses the service may be at (default: public https only). */
+  network?: ServiceNetworkPolicy;
   logger?: ReferralLogger;
   /** compliance/export pacing (default: one limiter per process, 6 per minute per account). */
   exportLimiter?: ExportLimiter;
@@ -57,7 +62,7 @@ export function createReferralClient(options: ReferralClientOptions) {
     username,
     token,
     timeoutMs,
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    fetch: options.fetch ?? createGuardedFetch(options.network ?? STRICT_NETWORK),
     logger: options.logger,
   });
   const deps = { transport };

@@ -1,6 +1,9 @@
 import { ReferralApiError } from "./errors";
 import { redactSecrets } from "./redact";
 
+/** The code of the error a redirect answer fails with. */
+export const SERVICE_REDIRECT = "SERVICE_REDIRECT";
+
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 export interface RawAnswer {
@@ -51,6 +54,12 @@ export async function fetchText(
   });
   const exchange = (async () => {
     const response = await fetchImpl(url, { ...init, signal: controller.signal });
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
+      throw Object.assign(new Error(`the service answered with a redirect (HTTP ${response.status}), which the app does not follow`), {
+        code: SERVICE_REDIRECT,
+      });
+    }
     return { status: response.status, headers: response.headers, text: await response.text() };
   })();
   exchange.catch(() => undefined);

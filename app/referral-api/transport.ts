@@ -49,7 +49,11 @@ export function buildServiceUrl(baseUrl: string, username: string, token: string
   return `${baseUrl}/api/v2/${encodeURIComponent(username)}/${encodeURIComponent(token)}/json/${path}/`;
 }
 
-/** Strips trailing slashes and checks the base is an absolute http(s) URL. */
+/**
+ * Strips trailing slashes and checks the base is an absolute http(s) URL
+ * without user info, query or fragment (either would swallow the path the
+ * client appends). Which hosts may be called is the network guard's part.
+ */
 export function normaliseBaseUrl(baseUrl: string): string {
   let parsed: URL | null = null;
   try {
@@ -59,6 +63,9 @@ export function normaliseBaseUrl(baseUrl: string): string {
   }
   if (!parsed || !/^https?:$/.test(parsed.protocol)) {
     throw new TypeError("Referral service baseUrl must be an absolute http(s) URL");
+  }
+  if (parsed.username || parsed.password || /[?#]/.test(baseUrl)) {
+    throw new TypeError("Referral service baseUrl must have no user info, query or fragment");
   }
   return baseUrl.replace(/\/+$/, "");
 }
@@ -71,7 +78,7 @@ export function createTransport(config: TransportConfig): Transport {
   function send(operation: string, method: HttpMethod, params: WireParams): Promise<RawAnswer> {
     let url = buildServiceUrl(baseUrl, username, token, operation);
     const body = new URLSearchParams(params);
-    const init: RequestInit = { method, headers: { accept: "application/json" } };
+    const init: RequestInit = { method, redirect: "manual", headers: { accept: "application/json" } };
     if (method === "GET") {
       if ([...body.keys()].length > 0) url += `?${body.toString()}`;
     } else {

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import { createReferralClient, type ReferralClient } from "../referral-api";
+import { createReferralClient, type ReferralClient, type ServiceNetworkPolicy } from "../referral-api";
 import { openToken } from "./credentials.server";
 
 export type ShopClient =
@@ -9,6 +9,7 @@ export type ShopClient =
 export interface ShopClientOptions {
   credentialsKey: string;
   timeoutMs?: number;
+  network: ServiceNetworkPolicy;
 }
 
 /** The referral client of a connected shop, or why there is none. */
@@ -31,6 +32,7 @@ export async function referralClientForShop(
       username: row.serviceUsername,
       token: openToken(row.serviceTokenSealed, options.credentialsKey),
       timeoutMs: options.timeoutMs,
+      network: options.network,
     }),
   };
 }

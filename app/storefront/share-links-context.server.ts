@@ -1,5 +1,5 @@
 import prisma from "../db.server";
-import { getEnv } from "../env.server";
+import { getEnv, serviceNetwork } from "../env.server";
 import { logger } from "../logger.server";
 import { referralClientForShop } from "../referrals/shop-client.server";
 import type { ShareLinksAnswer } from "./share-links-contract";
@@ -21,7 +21,7 @@ export function appShareLinksDeps(): ShareLinksDeps {
   const { CREDENTIALS_KEY } = getEnv();
   return {
     db: prisma,
-    clientForShop: (shop) => referralClientForShop(prisma, shop, { credentialsKey: CREDENTIALS_KEY, timeoutMs: SERVICE_TIMEOUT_MS }),
+    clientForShop: (shop) => referralClientForShop(prisma, shop, { credentialsKey: CREDENTIALS_KEY, timeoutMs: SERVICE_TIMEOUT_MS, network: serviceNetwork() }),
     answers,
     pointNames,
     logger,

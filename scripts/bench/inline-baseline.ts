@@ -14,6 +14,7 @@ const client = createReferralClient({
   baseUrl: process.env.SERVICE_BASE_URL!,
   username: process.env.SERVICE_USERNAME!,
   token: process.env.SERVICE_TOKEN!,
+  network: { allowLoopback: true },
 });
 const settings = readPipelineSettings({ ...PIPELINE_DEFAULTS, campaignUids: "1001" });
 

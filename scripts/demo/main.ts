@@ -70,7 +70,7 @@ try {
   check(jobs === 8, `expected 8 jobs (6 orders to decide, 1 cancellation, 1 refund), found ${jobs}`);
   const records = await db.orderRecord.findMany({ orderBy: { orderName: "asc" } });
 
-  const client = createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token });
+  const client = createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
   const orderIds = new Set(EXPECTATIONS.map((e) => String(e.order.id)));
   const commissions = [];
   for await (const commission of client.iterateCommissions()) {

@@ -100,6 +100,8 @@ export async function startApp(options: { databaseUrl: string; env?: Record<stri
     CREDENTIALS_KEY: credentialsKey,
     DATABASE_URL: options.databaseUrl,
     LOG_LEVEL: "warn",
+    // The sandbox runs on 127.0.0.1 over http: the development setting lets the app call it.
+    ALLOW_LOOPBACK_SERVICE: "true",
     ...options.env,
   };
   const served = await serveBuild({ buildIndex: "build/index.js", env, port: options.port });

@@ -13,8 +13,8 @@ import { cancelOrder, failedOrder, receiveOrder, recordJobOf, recordOf } from ".
 const OTHER_SHOP = "other-store.myshopify.com";
 const sandbox = useTestSandbox();
 let pipeline: TestPipeline;
-const ctx = () => ({ db: prisma, credentialsKey: getEnv().CREDENTIALS_KEY });
-const client = () => createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token });
+const ctx = () => ({ db: prisma, credentialsKey: getEnv().CREDENTIALS_KEY, network: { allowLoopback: true } });
+const client = () => createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
 
 beforeEach(async () => {
   await installShop();

@@ -31,6 +31,7 @@ export function testAppEnv(): Record<string, string> {
     CREDENTIALS_KEY: process.env.CREDENTIALS_KEY!,
     DATABASE_URL: databaseUrl,
     WORKER_IN_PROCESS: "false",
+    ALLOW_LOOPBACK_SERVICE: "true",
     LOG_LEVEL: "warn",
   };
 }

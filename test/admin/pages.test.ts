@@ -23,7 +23,7 @@ function expectOk<T extends { ok: boolean }>(data: T): Extract<T, { ok: true }> 
   return data as Extract<T, { ok: true }>;
 }
 
-const serviceClient = () => createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token });
+const serviceClient = () => createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
 
 describe("dashboard", () => {
   it("shows the setup steps and no figures before the program is connected", async () => {

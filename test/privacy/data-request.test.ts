@@ -157,6 +157,7 @@ describe("a customer's data request", () => {
           token: sandbox.token,
           exportRateLimitRetries: 0,
           exportLimiter: createExportLimiter({ limit: 100 }),
+          network: { allowLoopback: true },
         }),
       }),
     });

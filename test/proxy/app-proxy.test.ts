@@ -239,7 +239,7 @@ describe("app proxy: enrolment", () => {
 
   it("tells a deactivated ambassador that their referral account is not active", async () => {
     await setUpShop(sandbox);
-    const client = createReferralClient(sandbox);
+    const client = createReferralClient({ ...sandbox, network: { allowLoopback: true } });
     await client.updateAmbassador({ email: bob.email, isDeactivated: true });
     const body = await answerOf(await ask(await proxyRequest({ customerId: bob.id })));
     expect(body).toEqual({ status: "not_enrolled", message: MESSAGES.inactive });

@@ -119,7 +119,7 @@ describe("commission events", () => {
     await pipeline.drain();
     expect(await commissionState(orderId)).toBe("pending");
 
-    const client = createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token });
+    const client = createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
     await client.updateCommission({ transactionUid: orderId, campaignUid: "1001", status: "approved" });
     const [updated] = await waitForEvents("commission-status-updated");
     expect(updated.signedForm).toBe("sorted");
@@ -143,7 +143,7 @@ describe("commission events", () => {
 
   it("a commission the shop has no order for is shown as not acted on", async () => {
     await subscribe("plain", ["commission-status-updated"]);
-    const client = createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token });
+    const client = createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
     await client.updateCommission({ commissionUid: "5002", status: "denied" }); // a seeded commission
     await waitForEvents("commission-status-updated");
     await pipeline.drain();

@@ -53,7 +53,7 @@ export function testPipeline(options: { timeoutMs?: number } = {}): TestPipeline
     db: prisma,
     logger: createLogger({ level: "silent" }),
     clientForShop: (shop) =>
-      referralClientForShop(prisma, shop, { credentialsKey: getEnv().CREDENTIALS_KEY, timeoutMs: options.timeoutMs ?? 2_000 }),
+      referralClientForShop(prisma, shop, { credentialsKey: getEnv().CREDENTIALS_KEY, timeoutMs: options.timeoutMs ?? 2_000, network: { allowLoopback: true } }),
     adminForShop: shopifyAdminForShop(prisma),
     now: () => new Date(Date.now() + offset),
   };

@@ -8,6 +8,7 @@ process.env.SHOPIFY_API_KEY = "test-api-key";
 process.env.SHOPIFY_API_SECRET = "test-api-secret";
 process.env.SHOPIFY_APP_URL = "https://referral-bridge.test";
 process.env.WORKER_IN_PROCESS = "false";
+process.env.ALLOW_LOOPBACK_SERVICE = "true";
 process.env.DATABASE_URL = await createTestDatabase({
   postgresServerUrl: inject("postgresServerUrl") || undefined,
   sqliteFolder: inject("sqliteFolder"),

@@ -58,7 +58,7 @@ export function useSandbox(options: Parameters<typeof startSandbox>[0] = {}) {
   return {
     sb,
     client(overrides: Partial<ReferralClientOptions> = {}) {
-      return createReferralClient({ baseUrl: sb().baseUrl, username: sb().username, token: sb().token, ...overrides });
+      return createReferralClient({ baseUrl: sb().baseUrl, username: sb().username, token: sb().token, network: { allowLoopback: true }, ...overrides });
     },
     faults: (settings: FaultSettings) => control("POST", "/_sandbox/faults", settings),
     clearFaults: () => control("DELETE", "/_sandbox/faults"),
