@@ -1,4 +1,4 @@
-import type { GuardMode } from "../referrals/guard-settings";
+import type { GuardMode, GuardRule } from "../referrals/guard-settings";
 import type { APPROVALS, REVENUE_BASES, SCOPES, TEST_ORDER_RULES, TRIGGERS } from "../referrals/pipeline-settings";
 
 // Words for each allowed value of app/referrals/pipeline-settings.ts. The
@@ -50,6 +50,9 @@ export const GUARD_MODE_WORDS: Record<GuardMode, OptionWords> = {
   flag: { label: "Flag for review", helpText: "Recorded as pending with the reason, so you can deny it in Commissions." },
   block: { label: "Block", helpText: "Not recorded; the order shows as blocked in Activity with the reason." },
 };
+
+/** The settings form's field for a guard rule. */
+export const guardField = (rule: GuardRule) => `guard_${rule}` as const;
 
 export function choicesOf<T extends string>(words: Record<T, OptionWords>): { value: T; label: string; helpText?: string }[] {
   return (Object.entries(words) as [T, OptionWords][]).map(([value, w]) => ({ value, ...w }));

@@ -13,6 +13,7 @@ import {
 import { GUARD_MODES, GUARD_RULES, readGuardSettings, writeGuardRules, type GuardMode, type GuardRule } from "../referrals/guard-settings";
 import type { AdminContext } from "./context";
 import { fieldErrorsOf } from "./form-data";
+import { guardField } from "./settings-options";
 
 /** The settings as the form shows them. */
 export interface SettingsView {
@@ -48,8 +49,6 @@ function guardView(row: Parameters<typeof readGuardSettings>[0]): Pick<SettingsV
   return { guard: guard.modes, guardDailyLimit: String(guard.dailyLimit) };
 }
 
-/** The form field of a guard rule. */
-export const guardField = (rule: GuardRule) => `guard_${rule}` as const;
 type GuardField = ReturnType<typeof guardField> | "guardDailyLimit";
 
 const MAX_DAILY_LIMIT = 1_000;

@@ -1,6 +1,6 @@
 import { BlockStack, Card, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
-import { guardField, type SettingsView } from "../admin/settings.server";
-import { choicesOf, GUARD_MODE_WORDS } from "../admin/settings-options";
+import type { SettingsView } from "../admin/settings.server";
+import { choicesOf, GUARD_MODE_WORDS, guardField } from "../admin/settings-options";
 import { GUARD_LABELS, GUARD_RULES, type GuardMode, type GuardRule } from "../referrals/guard-settings";
 
 interface Props {

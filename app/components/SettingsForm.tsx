@@ -20,10 +20,11 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import type { CampaignView } from "../admin/campaigns.server";
-import { guardField, type SettingsView } from "../admin/settings.server";
+import type { SettingsView } from "../admin/settings.server";
 import {
   APPROVAL_WORDS,
   choicesOf,
+  guardField,
   REVENUE_WORDS,
   SCOPE_WORDS,
   TEST_ORDER_WORDS,
