@@ -124,7 +124,7 @@ describeInBrowser("admin pages in Chromium", () => {
     await page.getByRole("button", { name: "Connect" }).click();
     await settle();
     await expect.poll(() => page.getByText("Connected to Demo Outfitters").isVisible()).toBe(true);
-    expect(await page.getByText("A token is set").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("A token is set").isVisible()).toBe(true);
     expect(await page.content()).not.toContain(sandbox.token);
 
     // AND choose a campaign to track
@@ -151,7 +151,7 @@ describeInBrowser("admin pages in Chromium", () => {
     await open("/app/activity");
     expect(await page.getByText("No orders yet").isVisible()).toBe(true);
     await shot("admin-activity-empty.png");
-  });
+  }, 60_000);
 
   it("shows the program and its orders, and takes a pending commission to approved", async () => {
     // GIVEN a connected shop tracking Friends & Family, with referred orders: some recorded, two that failed during a service outage, and earlier weeks of history
@@ -246,5 +246,5 @@ describeInBrowser("admin pages in Chromium", () => {
     expect(await page.getByRole("heading", { level: 1, name: "Alice Archer" }).isVisible()).toBe(true);
     expect(await page.getByRole("heading", { name: "By campaign" }).isVisible()).toBe(true);
     await shot("admin-ambassador.png");
-  });
+  }, 60_000);
 });
