@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
-import { authenticate } from "../shopify.server";
+import { authenticateWebhookAt } from "../webhooks/authenticate-webhook.server";
 
 /** app/scopes_update: the scopes the merchant granted now (`current`), after a change in either direction. */
 const payloadSchema = z.object({ current: z.array(z.string().regex(/^[a-z_]+$/)) });
@@ -13,7 +13,7 @@ const payloadSchema = z.object({ current: z.array(z.string().regex(/^[a-z_]+$/))
  * the real grant after a managed-install scope change.
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, session, payload } = await authenticate.webhook(request);
+  const { shop, session, payload } = await authenticateWebhookAt(request, "app/scopes_update");
   const parsed = payloadSchema.safeParse(payload);
   if (!parsed.success) {
     logger.warn({ shop }, "app/scopes_update without a readable current scope list; ignored");

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { handleAppUninstalled } from "../referrals/lifecycle.server";
-import { authenticate } from "../shopify.server";
+import { authenticateWebhookAt } from "../webhooks/authenticate-webhook.server";
 import prisma from "../db.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, session, topic } = await authenticate.webhook(request);
+  const { shop, session, topic } = await authenticateWebhookAt(request, "app/uninstalled");
   // The session may already be gone when Shopify retries this webhook; the
   // handler is idempotent either way.
   await handleAppUninstalled(prisma, { shop, hadSession: Boolean(session), topic });

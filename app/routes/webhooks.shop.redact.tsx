@@ -2,13 +2,13 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { redactShop } from "../privacy/redact-shop.server";
-import { authenticate } from "../shopify.server";
+import { authenticateComplianceWebhook } from "../webhooks/authenticate-webhook.server";
 import { forgetShareLinks } from "../storefront/share-links-context.server";
 
 // Arrives 48 hours after uninstall, so there is never a session; an unknown
 // shop simply has nothing to delete.
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, webhookId } = await authenticate.webhook(request);
+  const { shop, webhookId } = await authenticateComplianceWebhook(request, "shop/redact");
   await redactShop(prisma, logger, { shop, webhookId: webhookId ?? null });
   forgetShareLinks(shop);
   return new Response(null, { status: 200 });

@@ -5,6 +5,7 @@ import { acknowledging } from "../jobs/acknowledgements";
 import { logger } from "../logger.server";
 import { RawJson } from "../referrals/order-intake";
 import { acceptOrderWebhook } from "../referrals/order-webhooks.server";
+import { declaredTooLarge, readBodyWithin, tooLarge } from "./read-body";
 import { verifyShopifyWebhook, type HeaderReader } from "./verify-webhook";
 
 // The order webhooks, the app's hot path: verify, store the job, answer.
@@ -16,15 +17,24 @@ import { verifyShopifyWebhook, type HeaderReader } from "./verify-webhook";
 const ORDER_WEBHOOK_TOPICS = ["orders/paid", "orders/create", "orders/cancelled", "refunds/create"] as const;
 const ORDER_WEBHOOK_PATHS = new Set(ORDER_WEBHOOK_TOPICS.map((topic) => `/webhooks/${topic}`));
 
-/** Shopify caps a webhook payload well below this. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * An order payload is a few to tens of kilobytes; one with several hundred
+ * line items stays under a megabyte. Anything past this is not Shopify's.
+ */
+export const MAX_ORDER_BODY_BYTES = 2 * 1024 * 1024;
 
 export interface WebhookAnswer {
   status: number;
   body?: string;
 }
 
-type Delivery = { method: string; rawBody: Buffer; header: HeaderReader };
+/** `expectedTopic` is the topic of the address the delivery came to: the header must name it. */
+type Delivery = { method: string; rawBody: Buffer; header: HeaderReader; expectedTopic: string };
+
+/** The order topic an address serves, e.g. "/webhooks/orders/paid" → "orders/paid". */
+export function orderTopicOfPath(path: string): string | null {
+  return ORDER_WEBHOOK_PATHS.has(path) ? path.slice("/webhooks/".length) : null;
+}
 
 let stopping = false;
 
@@ -57,10 +67,15 @@ export function receiveOrderWebhook(delivery: Delivery): Promise<WebhookAnswer> 
 
 /** The Remix action of every order topic route. */
 export async function orderWebhookAction({ request }: ActionFunctionArgs): Promise<Response> {
+  const expectedTopic = orderTopicOfPath(new URL(request.url).pathname);
+  if (!expectedTopic) return new Response(null, { status: 404 });
+  const reading = await readBodyWithin(request, MAX_ORDER_BODY_BYTES);
+  if (!reading.ok) return tooLarge();
   const answer = await receiveOrderWebhook({
     method: request.method,
-    rawBody: Buffer.from(await request.arrayBuffer()),
+    rawBody: reading.body,
     header: (name) => request.headers.get(name),
+    expectedTopic,
   });
   return new Response(answer.body ?? null, { status: answer.status });
 }
@@ -70,28 +85,55 @@ export async function orderWebhookAction({ request }: ActionFunctionArgs): Promi
  * Node's request, and returns false for any other request (Remix's then).
  */
 export function serveOrderWebhook(req: IncomingMessage, res: ServerResponse): boolean {
-  const path = req.url?.split("?", 1)[0];
-  if (!path || !ORDER_WEBHOOK_PATHS.has(path)) return false;
+  const expectedTopic = orderTopicOfPath(req.url?.split("?", 1)[0] ?? "");
+  if (!expectedTopic) return false;
+  if (declaredTooLarge(req.headers["content-length"], MAX_ORDER_BODY_BYTES)) {
+    refuseTooLarge(req, res);
+    return true;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
+  let refused = false;
   req.on("data", (chunk: Buffer) => {
+    if (refused) return;
     size += chunk.length;
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    if (size > MAX_ORDER_BODY_BYTES) {
+      refused = true;
+      refuseTooLarge(req, res);
+      return;
+    }
+    chunks.push(chunk);
   });
   req.on("end", () => {
-    if (size > MAX_BODY_BYTES) return answer(res, { status: 413 });
+    if (refused) return;
     const rawBody = Buffer.concat(chunks, size);
     const header = (name: string) => {
       const value = req.headers[name.toLowerCase()];
-      return Array.isArray(value) ? value[0] : value;
+      return Array.isArray(value) ? value.join(", ") : value;
     };
-    receiveOrderWebhook({ method: req.method ?? "GET", rawBody, header }).then(
+    receiveOrderWebhook({ method: req.method ?? "GET", rawBody, header, expectedTopic }).then(
       (result) => answer(res, result),
       () => answer(res, { status: 500 }),
     );
   });
   req.on("error", () => res.destroy());
   return true;
+}
+
+/**
+ * Answers 413 at once and reads no further: the request is paused (so the
+ * socket stops being read once its small buffer is full) and the answer is
+ * written straight to the socket, which is closed a moment later. Node's own
+ * ending would either read the rest of the body to discard it or reset the
+ * connection before the client read the answer.
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse) {
+  req.pause();
+  const socket = req.socket;
+  res.detachSocket(socket);
+  const body = "Payload too large";
+  socket.write(`HTTP/1.1 413 Payload Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), 1_000).unref();
 }
 
 function answer(res: ServerResponse, { status, body = "" }: WebhookAnswer) {

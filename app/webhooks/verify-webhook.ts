@@ -34,10 +34,51 @@ function signatureMatches(rawBody: Buffer, given: string, secret: string): boole
   return decoded.length === expected.length && timingSafeEqual(decoded, expected);
 }
 
-export function verifyShopifyWebhook(request: { method: string; rawBody: Buffer; header: HeaderReader }, secret: string): Verification {
+/**
+ * How old a delivery's X-Shopify-Triggered-At may be. Shopify retries a
+ * failed delivery 8 times over 4 hours; a day leaves room for deliveries
+ * held back during an incident at either end, and refuses a capture replayed
+ * later. The header is not signed, so this stops a replay as captured, not
+ * one whose header was rewritten: the signed payload and the de-duplication
+ * keys do the rest.
+ */
+export const TRIGGERED_AT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** Clocks differ a little; a delivery triggered further in the future than this is refused. */
+export const TRIGGERED_AT_MAX_AHEAD_MS = 15 * 60 * 1000;
+
+type Refusal = { ok: false; status: 400 | 401; reason: string };
+
+/**
+ * What the signature does not cover, checked before it: one HMAC header
+ * (repeated headers arrive joined by commas, which base64 never contains),
+ * the topic the address is for, and a trigger time within Shopify's retry
+ * window (a delivery without the header is taken; Shopify always sends it).
+ */
+export function checkUnsignedHeaders(header: HeaderReader, expectedTopic: string, now: Date = new Date()): Refusal | null {
+  const hmac = header(HMAC_HEADER);
+  if (hmac?.includes(",")) return { ok: false, status: 400, reason: `repeated ${HMAC_HEADER}` };
+  const topic = header("X-Shopify-Topic");
+  if (topic && topic !== expectedTopic) return { ok: false, status: 400, reason: `topic ${topic} delivered to the address of ${expectedTopic}` };
+  const triggeredAt = header("X-Shopify-Triggered-At");
+  if (triggeredAt) {
+    const time = Date.parse(triggeredAt);
+    if (Number.isNaN(time)) return { ok: false, status: 400, reason: "X-Shopify-Triggered-At is not a date" };
+    if (now.getTime() - time > TRIGGERED_AT_MAX_AGE_MS) return { ok: false, status: 400, reason: "the delivery was triggered more than a day ago" };
+    if (time - now.getTime() > TRIGGERED_AT_MAX_AHEAD_MS) return { ok: false, status: 400, reason: "the delivery was triggered in the future" };
+  }
+  return null;
+}
+
+export function verifyShopifyWebhook(
+  request: { method: string; rawBody: Buffer; header: HeaderReader; expectedTopic: string },
+  secret: string,
+  now: Date = new Date(),
+): Verification {
   if (request.method !== "POST") return { ok: false, status: 405, reason: "webhooks are POST requests" };
   const hmac = request.header(HMAC_HEADER);
   if (!hmac) return { ok: false, status: 400, reason: `missing ${HMAC_HEADER}` };
+  const unsigned = checkUnsignedHeaders(request.header, request.expectedTopic, now);
+  if (unsigned) return unsigned;
   if (!signatureMatches(request.rawBody, hmac, secret)) return { ok: false, status: 401, reason: "the HMAC signature does not match" };
   const missing = REQUIRED_HEADERS.filter((name) => !request.header(name));
   if (missing.length > 0) return { ok: false, status: 400, reason: `missing ${missing.join(", ")}` };

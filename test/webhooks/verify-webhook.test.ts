@@ -18,7 +18,10 @@ async function viaAuthenticate(request: Request): Promise<number> {
 
 async function viaVerifier(request: Request): Promise<number> {
   const rawBody = Buffer.from(await request.arrayBuffer());
-  const verification = verifyShopifyWebhook({ method: request.method, rawBody, header: (name) => request.headers.get(name) }, process.env.SHOPIFY_API_SECRET!);
+  const verification = verifyShopifyWebhook(
+    { method: request.method, rawBody, header: (name) => request.headers.get(name), expectedTopic: "orders/paid" },
+    process.env.SHOPIFY_API_SECRET!,
+  );
   return verification.ok ? 200 : verification.status;
 }
 
@@ -76,8 +79,9 @@ describe("order webhook verification", () => {
     const triggeredAt = "2026-11-21T10:00:00.000Z";
     const request = signedWebhook({ topic: "orders/paid", body: { id: 1 }, webhookId: "wh-1", triggeredAt });
     const verification = verifyShopifyWebhook(
-      { method: "POST", rawBody: Buffer.from(await request.clone().arrayBuffer()), header: (name) => request.headers.get(name) },
+      { method: "POST", rawBody: Buffer.from(await request.clone().arrayBuffer()), header: (name) => request.headers.get(name), expectedTopic: "orders/paid" },
       process.env.SHOPIFY_API_SECRET!,
+      new Date("2026-11-21T10:01:00.000Z"),
     );
     const context = await authenticate.webhook(request);
     expect(verification).toEqual({

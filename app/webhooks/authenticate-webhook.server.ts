@@ -1,0 +1,40 @@
+import { authenticate } from "../shopify.server";
+import { readBodyWithin, tooLarge } from "./read-body";
+import { checkUnsignedHeaders } from "./verify-webhook";
+
+/** Every other Shopify topic the app takes (compliance, app lifecycle) has a payload of a few kilobytes. */
+export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
+
+/**
+ * authenticate.webhook for the route of one topic, with what Shopify's
+ * signature does not cover checked first: the topic must be this route's,
+ * one HMAC header, a fresh trigger time, and a body within the limit (read no
+ * further). Refusals are thrown as Responses, as authenticate.webhook does.
+ */
+export async function authenticateWebhookAt(request: Request, topic: string) {
+  const refusal = checkUnsignedHeaders((name) => request.headers.get(name), topic);
+  if (refusal) throw new Response(null, { status: refusal.status });
+  const reading = await readBodyWithin(request, MAX_WEBHOOK_BODY_BYTES);
+  if (!reading.ok) throw tooLarge();
+  return authenticate.webhook(new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(reading.body) }));
+}
+
+const SHOP_ID = /^[1-9][0-9]{0,19}$/;
+
+/**
+ * A compliance payload names its shop (`shop_domain`, `shop_id`); both must be
+ * there, and the domain must be the one the delivery is for, so a body signed
+ * for one shop cannot be replayed against another.
+ */
+export function complianceShopMatches(payload: unknown, shop: string): boolean {
+  if (!payload || typeof payload !== "object") return false;
+  const { shop_domain: domain, shop_id: id } = payload as Record<string, unknown>;
+  return typeof domain === "string" && domain.toLowerCase() === shop.toLowerCase() && (typeof id === "number" || typeof id === "string") && SHOP_ID.test(String(id));
+}
+
+/** authenticateWebhookAt for a compliance topic, the payload's shop checked against the delivery's. */
+export async function authenticateComplianceWebhook(request: Request, topic: "customers/data_request" | "customers/redact" | "shop/redact") {
+  const context = await authenticateWebhookAt(request, topic);
+  if (!complianceShopMatches(context.payload, context.shop)) throw new Response("The payload is for another shop", { status: 400 });
+  return context;
+}

@@ -1,0 +1,161 @@
+import "../admin/browser-env";
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { startTestAppServer, type AppServer } from "../admin/app-server";
+import { resetDatabase } from "../support/database";
+import { shopifyOrder } from "../support/orders";
+import { installShop } from "../support/sessions";
+import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
+
+// What Shopify's signature does not cover, through the served build: the
+// order fast path (server.mjs) and the Remix webhook routes.
+
+let server: AppServer;
+
+beforeAll(async () => {
+  server = await startTestAppServer();
+}, 60_000);
+
+afterAll(() => server?.stop());
+
+const OTHER_SHOP = "other-shop.myshopify.com";
+
+beforeEach(async () => {
+  await resetDatabase();
+  await installShop();
+  await installShop(OTHER_SHOP);
+});
+
+const order = (id: number) => shopifyOrder({ id, email: `buyer-${id}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+
+/** A signed delivery sent to `path`, with its headers changed by `change`. */
+async function send(path: string, options: Parameters<typeof signedWebhook>[0], change: (headers: Headers) => void = () => undefined) {
+  const signed = signedWebhook({ ...options, url: `${server.origin}${path}` });
+  const headers = new Headers(signed.headers);
+  change(headers);
+  return fetch(signed.url, { method: "POST", headers, body: await signed.text() });
+}
+
+/** Raw HTTP, for what fetch cannot send (a header twice, a body that never ends). */
+function raw(path: string, headers: [string, string][], body: Buffer | null, options: { end: boolean } = { end: true }) {
+  return new Promise<{ status: number; text: string; sent: number }>((resolve, reject) => {
+    // A raw list keeps a repeated header; an object lets Node frame a body that never ends (chunked).
+    const list = options.end ? (headers.flat() as unknown as Record<string, string>) : Object.fromEntries(headers);
+    const req = httpRequest(`${server.origin}${path}`, { method: "POST", headers: list });
+    let sent = 0;
+    req.on("response", (res) => {
+      if (!req.destroyed) setTimeout(() => req.destroy(), 50);
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text, sent }));
+      res.on("error", () => resolve({ status: res.statusCode ?? 0, text, sent }));
+    });
+    req.on("error", (error) => (sent > 0 ? undefined : reject(error)));
+    if (body) {
+      req.write(body);
+      sent += body.length;
+    }
+    if (options.end) req.end();
+    else {
+      // Keeps sending 64 KiB chunks until the server answers (or 48 MiB went).
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (sent < 48 * 1024 * 1024 && !req.destroyed) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once("drain", pump);
+        }
+      };
+      pump();
+    }
+  });
+}
+
+describe("topic bound to the address", () => {
+  it("refuses an order delivery whose topic header is not the address's topic (fast path)", async () => {
+    const wrongAddress = await send("/webhooks/orders/cancelled", { topic: "orders/paid", body: order(41_001) });
+    expect(wrongAddress.status).toBe(400);
+    const right = await send("/webhooks/orders/paid", { topic: "orders/paid", body: order(41_002) });
+    expect(right.status).toBe(200);
+    expect((await prisma.job.findMany()).map((j) => j.key)).toEqual([`${TEST_SHOP}:order.record:41002`]);
+  });
+
+  it("refuses an orders/paid body replayed to /webhooks/shop/redact for another shop, and deletes nothing", async () => {
+    await prisma.orderRecord.create({ data: { shop: OTHER_SHOP, orderId: "41003", status: "recorded" } });
+    const asOrder = await send("/webhooks/shop/redact", { topic: "orders/paid", shop: OTHER_SHOP, body: order(41_003) });
+    expect(asOrder.status).toBe(400);
+    const relabelled = await send("/webhooks/shop/redact", { topic: "shop/redact", shop: OTHER_SHOP, body: order(41_003) });
+    expect(relabelled.status).toBe(400);
+    const otherShops = await send("/webhooks/shop/redact", { topic: "shop/redact", shop: OTHER_SHOP, body: { shop_id: 954_889, shop_domain: TEST_SHOP } });
+    expect(otherShops.status).toBe(400);
+    expect(await prisma.orderRecord.count({ where: { shop: OTHER_SHOP } })).toBe(1);
+
+    const own = await send("/webhooks/shop/redact", { topic: "shop/redact", shop: OTHER_SHOP, body: { shop_id: 954_889, shop_domain: OTHER_SHOP } });
+    expect(own.status).toBe(200);
+    expect(await prisma.orderRecord.count({ where: { shop: OTHER_SHOP } })).toBe(0);
+  });
+
+  it("refuses a customers/redact body whose shop_domain is not the delivery's shop", async () => {
+    const body = { shop_id: 954_889, shop_domain: TEST_SHOP, customer: { id: 7_210_000_000_017, email: "jon@example.com" }, orders_to_redact: [] };
+    const response = await send("/webhooks/customers/redact", { topic: "customers/redact", shop: OTHER_SHOP, body });
+    expect(response.status).toBe(400);
+    expect(await prisma.redactionLog.count()).toBe(0);
+  });
+});
+
+describe("stale and doubled deliveries", () => {
+  const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600_000).toISOString();
+
+  it("refuses a delivery triggered more than a day ago, on the fast path and on a Remix route", async () => {
+    expect((await send("/webhooks/orders/paid", { topic: "orders/paid", body: order(42_001), triggeredAt: twoDaysAgo })).status).toBe(400);
+    expect(
+      (await send("/webhooks/customers/data_request", { topic: "customers/data_request", body: { shop_id: 1, shop_domain: TEST_SHOP, customer: { id: 1 } }, triggeredAt: twoDaysAgo }))
+        .status
+    ).toBe(400);
+    expect((await send("/webhooks/orders/paid", { topic: "orders/paid", body: order(42_002), triggeredAt: new Date(Date.now() - 3 * 3600_000).toISOString() })).status).toBe(200);
+    expect((await prisma.job.findMany()).map((j) => j.key)).toEqual([`${TEST_SHOP}:order.record:42002`]);
+  });
+
+  it("refuses a repeated X-Shopify-Hmac-Sha256 header", async () => {
+    const signed = signedWebhook({ topic: "orders/paid", body: order(42_003) });
+    const headers = [...signed.headers.entries()];
+    const hmac = signed.headers.get("X-Shopify-Hmac-Sha256")!;
+    const body = Buffer.from(await signed.text());
+    const twice = await raw("/webhooks/orders/paid", [...headers, ["X-Shopify-Hmac-Sha256", hmac]], body);
+    expect(twice.status).toBe(400);
+    const remix = signedWebhook({ topic: "app/uninstalled", body: { id: 1 } });
+    const remixTwice = await raw("/webhooks/app/uninstalled", [...remix.headers.entries(), ["X-Shopify-Hmac-Sha256", remix.headers.get("X-Shopify-Hmac-Sha256")!]], Buffer.from(await remix.text()));
+    expect(remixTwice.status).toBe(400);
+    expect(await prisma.job.count()).toBe(0);
+  });
+});
+
+describe("body limits", () => {
+  const headers = (path: string, extra: [string, string][] = []): [string, string][] => [
+    ["Content-Type", "application/json"],
+    ["X-Shopify-Topic", path.replace("/webhooks/", "")],
+    ["X-Shopify-Shop-Domain", TEST_SHOP],
+    ["X-Shopify-Hmac-Sha256", "AAAA"],
+    ...extra,
+  ];
+
+  it("refuses a declared length over the limit before reading the body", async () => {
+    const answer = await raw("/webhooks/orders/paid", headers("/webhooks/orders/paid", [["Content-Length", String(3 * 1024 * 1024)]]), Buffer.from("{"), { end: false });
+    expect(answer.status).toBe(413);
+    expect(answer.sent).toBeLessThan(24 * 1024 * 1024);
+  });
+
+  it("stops reading a chunked body at the limit and answers 413 at once (fast path, Remix route, service webhooks)", async () => {
+    for (const path of ["/webhooks/orders/paid", "/webhooks/customers/redact"]) {
+      const answer = await raw(path, headers(path), null, { end: false });
+      expect(answer.status).toBe(413);
+      expect(answer.sent).toBeLessThan(24 * 1024 * 1024);
+    }
+  });
+
+  it("refuses an unknown service endpoint without reading its body", async () => {
+    const answer = await raw("/referral-webhooks/no-such-endpoint", [["Content-Type", "application/json"]], null, { end: false });
+    expect(answer.status).toBe(404);
+    expect(answer.sent).toBeLessThan(24 * 1024 * 1024);
+  });
+});
