@@ -102,7 +102,7 @@ export interface BatchPlan {
 export function planBatch(hooks: OrderWebhook[], states: Map<string, ShopState>): BatchPlan {
   const plan: BatchPlan = { results: [], writes: [], written: [] };
   hooks.forEach((hook, i) => {
-    const planned = planOrderWebhook(hook, states.get(hook.shop)!);
+    const planned = planIsolated(hook, states.get(hook.shop)!);
     plan.results[i] = { outcome: planned.outcome, detail: planned.detail } as IntakeResult;
     if ("write" in planned) {
       plan.writes.push(planned.write);
@@ -110,6 +110,20 @@ export function planBatch(hooks: OrderWebhook[], states: Map<string, ShopState>)
     }
   });
   return plan;
+}
+
+/**
+ * One webhook's plan, whatever its payload holds: a value no reader foresaw
+ * (an amount past the money range, a key named __proto__) makes this webhook
+ * malformed (400), never an exception that fails the others of its batch.
+ */
+function planIsolated(hook: OrderWebhook, shop: ShopState): IntakePlan {
+  try {
+    return planOrderWebhook(hook, shop);
+  } catch (error) {
+    const what = error instanceof RangeError ? "a number or amount out of range" : "a value the app cannot read";
+    return { outcome: "malformed", detail: `the payload holds ${what}` };
+  }
 }
 
 /** The outcomes once the writes are stored; `fresh[k]` is false when write k was stored before (a repeated delivery). */
