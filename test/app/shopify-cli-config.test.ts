@@ -168,6 +168,6 @@ describe("the app's TOML files, loaded by Shopify CLI " + CLI_VERSION, () => {
     const ui = app.realExtensions.find((e) => e.specification.identifier === "ui_extension")!;
     const [{ table }] = extensionTables(readToml(ui.configurationPath));
     const targeting = (table.targeting as Json[]).map((target) => ({ ...target, modle: "./src/x.tsx" }));
-    expect(unknownKeys(ui.specification.schema, { ...table, targeting })).toEqual(["targeting[0].modle"]);
+    expect(unknownKeys(ui.specification.schema, { ...table, targeting })).toEqual(targeting.map((_, index) => `targeting[${index}].modle`));
   });
 });
