@@ -1,4 +1,4 @@
-import type { PrismaClient } from "@prisma/client";
+import type { Prisma, PrismaClient } from "@prisma/client";
 import type { ReferralClient } from "../referral-api";
 import { addressKey, type BuyerFacts } from "./attribution";
 import type { CodeDirectory, CodeOwner } from "./code-directory.server";
@@ -54,22 +54,13 @@ export async function gatherGuardFacts(input: GuardInput): Promise<GuardFacts> {
     { email: { in: [...new Set([buyer.email, buyer.email.toLowerCase()])] } },
   ];
   const codes = [...new Set([input.code, input.code.toUpperCase(), input.code.toLowerCase()])];
+  // The velocity rules only ask whether the limit is reached: counting stops there, so a busy IP or code costs no more than the limit.
+  const upToLimit = (where: Prisma.OrderRecordWhereInput) =>
+    db.orderRecord.count({ where: { shop, orderId: { not: orderId }, status: { in: REFERRED }, createdAt: { gte: since }, ...where }, take: settings.dailyLimit });
   const [earlier, fromIp, withCode, referrer] = await Promise.all([
     settings.modes.returning_customer === "off" ? 0 : db.orderRecord.count({ where: { shop, orderId: { not: orderId }, OR: earlierOf } }),
-    settings.modes.velocity_ip === "off" || !buyer.ip
-      ? 0
-      : db.orderRecord.count({ where: { shop, orderId: { not: orderId }, browserIp: buyer.ip, status: { in: REFERRED }, createdAt: { gte: since } } }),
-    settings.modes.velocity_code === "off"
-      ? 0
-      : db.orderRecord.count({
-          where: {
-            shop,
-            orderId: { not: orderId },
-            status: { in: REFERRED },
-            createdAt: { gte: since },
-            OR: [{ shortCode: { in: codes } }, { couponCode: { in: codes } }],
-          },
-        }),
+    settings.modes.velocity_ip === "off" || !buyer.ip ? 0 : upToLimit({ browserIp: buyer.ip }),
+    settings.modes.velocity_code === "off" ? 0 : upToLimit({ OR: [{ shortCode: { in: codes } }, { couponCode: { in: codes } }] }),
     input.owner ? referrerSide(input, input.owner) : undefined,
   ]);
   return {

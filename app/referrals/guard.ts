@@ -93,9 +93,9 @@ function check(rule: GuardRule, facts: GuardFacts, limit: number): Check {
       return { hit: buyer.earlierOrders > 0, detail: `${buyer.earlierOrders} earlier order${buyer.earlierOrders === 1 ? "" : "s"}` };
     case "velocity_ip":
       if (!buyer.ip) return { unknown: "the order has no browser IP" };
-      return { hit: facts.referredFromIpToday >= limit, detail: `${facts.referredFromIpToday} referred orders from ${buyer.ip} in 24 hours (limit ${limit})` };
+      return { hit: facts.referredFromIpToday >= limit, detail: `${atLeast(facts.referredFromIpToday, limit)} referred orders from ${buyer.ip} in 24 hours (limit ${limit})` };
     case "velocity_code":
-      return { hit: facts.referredWithCodeToday >= limit, detail: `${facts.referredWithCodeToday} orders with this code in 24 hours (limit ${limit})` };
+      return { hit: facts.referredWithCodeToday >= limit, detail: `${atLeast(facts.referredWithCodeToday, limit)} orders with this code in 24 hours (limit ${limit})` };
   }
 }
 
@@ -114,4 +114,9 @@ export function runGuard(settings: GuardSettings, facts: GuardFacts): GuardDecis
     blockedBy: verdicts.filter((v) => v.verdict === "blocked"),
     flaggedBy: verdicts.filter((v) => v.verdict === "flagged"),
   };
+}
+
+/** The velocity facts are counted up to the limit only (see gatherGuardFacts). */
+function atLeast(count: number, limit: number): string {
+  return count >= limit ? `${limit} or more` : String(count);
 }
