@@ -75,7 +75,9 @@ export function unknownKeys(schema: ZodLike, value: unknown, at = ""): string[] 
     }
     case "ZodUnion":
     case "ZodDiscriminatedUnion": {
-      const options = [...((def.options as Iterable<ZodLike> | Map<unknown, ZodLike>) instanceof Map ? (def.options as Map<unknown, ZodLike>).values() : (def.options as Iterable<ZodLike>))];
+      // A discriminated union keeps its options in a Map in some zod versions.
+      const raw = def.options as Iterable<ZodLike> | Map<unknown, ZodLike>;
+      const options = [...(raw instanceof Map ? raw.values() : raw)];
       const fitting = options.filter((option) => option.safeParse(value).success);
       const results = (fitting.length > 0 ? fitting : options).map((option) => unknownKeys(option, value, at));
       return results.reduce((fewest, result) => (result.length < fewest.length ? result : fewest));
@@ -168,6 +170,7 @@ describe("the app's TOML files, loaded by Shopify CLI " + CLI_VERSION, () => {
     const ui = app.realExtensions.find((e) => e.specification.identifier === "ui_extension")!;
     const [{ table }] = extensionTables(readToml(ui.configurationPath));
     const targeting = (table.targeting as Json[]).map((target) => ({ ...target, modle: "./src/x.tsx" }));
-    expect(unknownKeys(ui.specification.schema, { ...table, targeting })).toEqual(targeting.map((_, index) => `targeting[${index}].modle`));
+    const expected = targeting.map((_, index) => `targeting[${index}].modle`);
+    expect(unknownKeys(ui.specification.schema, { ...table, targeting })).toEqual(expected);
   });
 });
