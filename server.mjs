@@ -34,14 +34,15 @@ async function serve() {
     import("morgan"),
   ]);
   const build = await import(pathToFileURL(resolve(process.argv[2] ?? "build/index.js")).href);
-  const { serveOrderWebhook, startAppProcess, stopAppProcess } = build.entry.module;
+  const { accessLogLine, serveOrderWebhook, startAppProcess, stopAppProcess } = build.entry.module;
 
   const app = express();
   app.disable("x-powered-by");
   app.use(compression());
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
-  app.use(morgan("tiny"));
+  // No query strings (tokens, signatures, customer ids) and no emails in the access log.
+  app.use(morgan(accessLogLine));
   app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
 
   const server = createServer((req, res) => {

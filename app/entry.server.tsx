@@ -9,6 +9,7 @@ import { addDocumentResponseHeaders } from "./shopify.server";
 // For server.mjs: the order webhooks answered before Remix sees them, and the process's start and stop.
 export { serveOrderWebhook } from "./webhooks/order-webhooks.server";
 export { startAppProcess, stopAppProcess } from "./lifecycle.server";
+export { accessLogLine } from "./access-log";
 
 const RENDER_TIMEOUT_MS = 5000;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailKey } from "../referrals/email-key";
 
 // The fields of Shopify's compliance webhook payloads the app reads. Every
 // field is optional: a request is carried out with whatever identifies the
@@ -32,7 +33,7 @@ export interface CustomerIdentity {
 }
 
 function identity(input: { customer?: { id?: string | null; email?: string | null } | null }, orders: string[] | null | undefined): CustomerIdentity {
-  const email = input.customer?.email?.trim().toLowerCase() || null;
+  const email = emailKey(input.customer?.email);
   return { email, customerId: input.customer?.id ?? null, orderIds: [...new Set(orders ?? [])] };
 }
 

@@ -1,20 +1,24 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
+import { emailKey } from "../referrals/email-key";
+import { likeCandidate } from "./person-text";
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
 export function normaliseEmail(email: string | null | undefined): string | null {
-  const trimmed = email?.trim().toLowerCase();
-  return trimmed ? trimmed : null;
+  return emailKey(email);
 }
 
 /**
- * Ids of a shop's order records with this email in any letter case (orders
- * keep the email as the buyer typed it). Raw SQL because Prisma has no
- * case-insensitive match on SQLite; the statement runs on PostgreSQL too.
+ * Ids of a shop's order records with this email in any letter case: on the
+ * key the app stored (OrderRecord.emailKey), and for rows stored before the
+ * key existed, on the email itself, folded by the app.
  */
 export async function orderRecordIdsByEmail(db: Db, shop: string, email: string): Promise<string[]> {
-  const rows = await db.$queryRaw<{ id: string }[]>`SELECT "id" FROM "OrderRecord" WHERE "shop" = ${shop} AND lower("email") = ${email.toLowerCase()}`;
-  return rows.map((row) => row.id);
+  const key = emailKey(email);
+  if (!key) return [];
+  const keyed = await db.orderRecord.findMany({ where: { shop, emailKey: key }, select: { id: true } });
+  const unkeyed = await db.$queryRaw<{ id: string; email: string }[]>`SELECT "id", "email" FROM "OrderRecord" WHERE "shop" = ${shop} AND "emailKey" IS NULL AND lower("email") LIKE ${likeCandidate(key)} ESCAPE '\\'`;
+  return [...keyed.map((row) => row.id), ...unkeyed.filter((row) => emailKey(row.email) === key).map((row) => row.id)];
 }
 
 export interface CustomerKey {

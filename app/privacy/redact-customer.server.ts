@@ -8,6 +8,8 @@ import { sealToken } from "../referrals/credentials.server";
 import { SERVICE_EVENT_JOB } from "../service-events/job-kind";
 import { readCustomerRedact, type CustomerIdentity } from "./compliance-payloads";
 import { customerOrderRecordsWhere, serviceEventIdsByEmail } from "./customer-rows.server";
+import { type FoundRow, type PersonalTable, rowsMentioning } from "./person-sweep.server";
+import { mentions, personPattern, scrub } from "./person-text";
 import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
 import type { ComplianceWebhook } from "./data-requests.server";
 
@@ -33,37 +35,76 @@ function customerJobsWhere(shop: string, orderIds: string[], eventIds: string[],
   };
 }
 
-/** Deletes one customer's rows in the app and returns how many of each went. */
+/** A stored service event with the person taken out: the row and its event_id stay, so a replayed event is still refused. */
+const SCRUBBED_EVENT = { payload: '{"redacted":true}', emails: ",", detail: null, reference: null } as const;
+
+/**
+ * Deletes one customer's rows in the app and takes them out of every other
+ * row that mentions them (another order's referrer, a credit's error, an
+ * event's body); returns how many of each went.
+ */
 async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: CustomerIdentity) {
-  const records = await tx.orderRecord.findMany({
-    where: await customerOrderRecordsWhere(tx, shop, who),
-    select: { id: true, orderId: true },
-  });
-  const eventIds = await serviceEventIdsByEmail(tx, shop, who.email);
+  const needles = { email: who.email, customerId: who.customerId };
+  const pattern = personPattern(needles);
+  const found = async (table: PersonalTable, also: string[] = []) => (pattern ? rowsMentioning(tx, table, shop, needles, also) : []);
+
+  // Their own orders: by email key, customer id, the order ids named, or their email in the row.
+  const ownOrders = await tx.orderRecord.findMany({ where: await customerOrderRecordsWhere(tx, shop, who), select: { id: true, orderId: true } });
+  const otherOrders: FoundRow[] = [];
+  for (const row of await found("OrderRecord", ["orderId"])) {
+    if (ownOrders.some((r) => r.id === row.id)) continue;
+    if (pattern && (mentions(row.email, pattern) || mentions(row.customerId, pattern))) ownOrders.push({ id: row.id, orderId: row.orderId ?? "" });
+    else otherOrders.push(row);
+  }
+  const events = [...new Set([...(await serviceEventIdsByEmail(tx, shop, who.email)), ...(await found("ServiceEvent")).map((r) => r.id)])];
   const requestMatch: Prisma.DataRequestWhereInput[] = [];
   if (who.email) requestMatch.push({ email: who.email });
   if (who.customerId) requestMatch.push({ customerId: who.customerId });
-  const requests = requestMatch.length
-    ? await tx.dataRequest.findMany({ where: { shop, OR: requestMatch }, select: { id: true } })
-    : [];
-  const orderIds = [...new Set([...who.orderIds, ...records.map((r) => r.orderId)])];
+  const requests = new Set(requestMatch.length ? (await tx.dataRequest.findMany({ where: { shop, OR: requestMatch }, select: { id: true } })).map((r) => r.id) : []);
+  const otherRequests: FoundRow[] = [];
+  for (const row of await found("DataRequest")) {
+    if (pattern && (mentions(row.email, pattern) || mentions(row.customerId, pattern))) requests.add(row.id);
+    else if (!requests.has(row.id)) otherRequests.push(row);
+  }
+  const orderIds = [...new Set([...who.orderIds, ...ownOrders.map((r) => r.orderId)])];
 
-  const jobs = await tx.job.deleteMany({
-    where: customerJobsWhere(shop, orderIds, eventIds, requests.map((r) => r.id)),
-  });
-  const orderRecords = await tx.orderRecord.deleteMany({ where: { id: { in: records.map((r) => r.id) } } });
-  const serviceEvents = await tx.serviceEvent.deleteMany({ where: { id: { in: eventIds } } });
-  const dataRequests = await tx.dataRequest.deleteMany({ where: { id: { in: requests.map((r) => r.id) } } });
+  const jobsOfTheirs = await tx.job.deleteMany({ where: customerJobsWhere(shop, orderIds, events, [...requests]) });
+  const jobsNamingThem = await found("Job");
+  const jobsCarrying = jobsNamingThem.filter((job) => pattern && mentions(job.payload, pattern)).map((job) => job.id);
+  await tx.job.deleteMany({ where: { id: { in: jobsCarrying } } });
+  for (const job of jobsNamingThem.filter((j) => !jobsCarrying.includes(j.id))) {
+    await tx.job.update({ where: { id: job.id }, data: { lastError: job.lastError && pattern ? scrub(job.lastError, pattern) : job.lastError } });
+  }
+
+  const orderRecords = await tx.orderRecord.deleteMany({ where: { id: { in: ownOrders.map((r) => r.id) } } });
+  for (const row of otherOrders) {
+    const data: Record<string, string | null> = {};
+    for (const column of ["results", "explanation", "statusReason", "lastError"] as const) data[column] = row[column] && pattern ? scrub(row[column]!, pattern) : row[column];
+    await tx.orderRecord.update({ where: { id: row.id }, data });
+  }
+  const serviceEvents = await tx.serviceEvent.updateMany({ where: { id: { in: events } }, data: SCRUBBED_EVENT });
+  const dataRequests = await tx.dataRequest.deleteMany({ where: { id: { in: [...requests] } } });
+  for (const row of otherRequests) {
+    await tx.dataRequest.update({
+      where: { id: row.id },
+      data: { report: row.report && pattern ? scrub(row.report, pattern) : row.report, statusDetail: row.statusDetail && pattern ? scrub(row.statusDetail, pattern) : row.statusDetail },
+    });
+  }
   // The credit rows stay, without the person, so a replayed payout is still never paid twice.
-  const storeCredits = who.email
-    ? await tx.payoutCredit.updateMany({ where: { shop, email: who.email }, data: { email: "", customerId: null } })
-    : { count: 0 };
+  const credits = await found("PayoutCredit");
+  for (const row of credits) {
+    await tx.payoutCredit.update({ where: { id: row.id }, data: { email: "", customerId: null, lastError: row.lastError && pattern ? scrub(row.lastError, pattern) : null } });
+  }
+  for (const row of await found("RedactionLog")) {
+    await tx.redactionLog.update({ where: { id: row.id }, data: { serviceDetail: row.serviceDetail && pattern ? scrub(row.serviceDetail, pattern) : null } });
+  }
   return {
     orderRecords: orderRecords.count,
     serviceEvents: serviceEvents.count,
     dataRequests: dataRequests.count,
-    jobs: jobs.count,
-    storeCredits: storeCredits.count,
+    jobs: jobsOfTheirs.count + jobsCarrying.length,
+    storeCredits: credits.length,
+    mentionsRemoved: otherOrders.length + otherRequests.length + jobsNamingThem.length - jobsCarrying.length,
   };
 }
 

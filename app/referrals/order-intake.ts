@@ -2,6 +2,7 @@ import { jobRowChecked, type JobRowInput, type NewJob } from "../jobs/job-row";
 import type { z } from "zod";
 import { moneyFromCents, moneyToCents } from "../referral-api/money";
 import { attributeOrder } from "./attribution";
+import { emailKey } from "./email-key";
 import { ORDER_JOB_PAYLOADS, orderLane, type OrderJobKind } from "./order-jobs";
 import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount, type MoneySet, type RefundPayload } from "./order-payload";
 import { parseShopifyJson } from "./lossless-json";
@@ -44,6 +45,7 @@ export interface OrderRecordRow {
   orderId: string;
   orderName: string | null;
   email: string | null;
+  emailKey: string | null;
   customerId: string | null;
   shortCode: string | null;
   couponCode: string | null;
@@ -164,6 +166,7 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
     orderId: order.id,
     orderName: order.name ?? null,
     email: event?.params.email || null,
+    emailKey: emailKey(event?.params.email),
     customerId: order.customer?.id ?? null,
     shortCode: event?.params.shortCode ?? null,
     couponCode: null,

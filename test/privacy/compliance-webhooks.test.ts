@@ -164,7 +164,12 @@ describe("customers/redact", () => {
     // THEN jon's rows are gone at this shop
     expect(response.status).toBe(200);
     expect(await prisma.orderRecord.findMany({ where: { shop: TEST_SHOP }, select: { email: true } })).toEqual([{ email: "ann@example.com" }]);
-    expect((await prisma.serviceEvent.findMany({ where: { shop: TEST_SHOP } })).map((e) => e.emails)).toEqual([",jonxsnow@example.com,"]);
+    // Jon's event stays without Jon (its event_id still refuses a replay); jonxsnow's is untouched.
+    const events = await prisma.serviceEvent.findMany({ where: { shop: TEST_SHOP }, orderBy: { emails: "asc" } });
+    expect(events.map((e) => [e.eventId, e.emails, e.payload.includes("@")])).toEqual([
+      [jonEvent.eventId, ",", false],
+      [expect.any(String), ",jonxsnow@example.com,", true],
+    ]);
     expect((await prisma.dataRequest.findMany({ where: { shop: TEST_SHOP } })).map((r) => r.email)).toEqual(["ann@example.com"]);
     expect((await prisma.job.findMany({ where: { shop: TEST_SHOP } })).map((j) => j.key)).toEqual([`${TEST_SHOP}:order.record:${ann.orderId}`]);
     // the payout stays claimed (a replay must not pay twice) but no longer names jon
@@ -180,7 +185,7 @@ describe("customers/redact", () => {
     // AND it is recorded without the personal data
     const [log] = await prisma.redactionLog.findMany();
     expect(log).toMatchObject({ shop: TEST_SHOP, serviceState: "not_connected", pendingEmailSealed: null, completedAt: expect.any(Date) });
-    expect(JSON.parse(log.deleted)).toEqual({ orderRecords: 3, serviceEvents: 1, dataRequests: 1, jobs: 3, storeCredits: 1 });
+    expect(JSON.parse(log.deleted)).toEqual({ orderRecords: 3, serviceEvents: 1, dataRequests: 1, jobs: 3, storeCredits: 1, mentionsRemoved: 0 });
     expect(log.subjectHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(log)).not.toMatch(/jon|7210000000017/i);
   });
