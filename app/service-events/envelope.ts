@@ -19,7 +19,7 @@ export type Envelope = z.infer<typeof envelopeSchema>;
 
 export type ParsedEnvelope = { ok: true; envelope: Envelope } | { ok: false; reason: string };
 
-export function parseEnvelope(rawBody: string): ParsedEnvelope {
+export function parseEnvelope(rawBody: string, now: Date = new Date()): ParsedEnvelope {
   let json: unknown;
   try {
     json = JSON.parse(rawBody);
@@ -30,7 +30,26 @@ export function parseEnvelope(rawBody: string): ParsedEnvelope {
   if (!parsed.success) {
     return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") };
   }
+  const age = ageOf(parsed.data.created_at, now);
+  if (age === null) return { ok: false, reason: "created_at is not a date." };
+  if (age !== undefined && age > MAX_EVENT_AGE_MS) return { ok: false, reason: "The event was created too long ago; a replay is refused." };
   return { ok: true, envelope: parsed.data };
+}
+
+/**
+ * How old an event may be. The service retries after 5 and 30 minutes (later
+ * retries are not documented); created_at has no time zone, so it is read as
+ * UTC and a day of any offset fits. Older events are refused: a captured
+ * event replayed after its de-duplication row is gone gets nowhere.
+ */
+export const MAX_EVENT_AGE_MS = 3 * 24 * 60 * 60 * 1000;
+
+/** Milliseconds since created_at (read as UTC when it has no zone); undefined when absent, null when not a date. */
+function ageOf(createdAt: string | null | undefined, now: Date): number | null | undefined {
+  if (!createdAt) return undefined;
+  const zoned = /(Z|[+-]\d\d:?\d\d)$/i.test(createdAt) ? createdAt : `${createdAt}Z`;
+  const time = Date.parse(zoned.replace(" ", "T"));
+  return Number.isNaN(time) ? null : now.getTime() - time;
 }
 
 const contactShape = z.object({ id: id.nullish(), email: text, first_name: text, last_name: text, internal_id: text }).partial();

@@ -6,7 +6,18 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { action } from "../../app/routes/referral-webhooks.$endpointId";
-import { signServiceBody, sortedJson } from "../../app/service-events/signature.server";
+import { signServiceBody } from "../../app/service-events/signature.server";
+
+/** The body re-serialised with its keys sorted at every depth: the form a signer might hash, which the app refuses. */
+function sortedJson(body: string): string {
+  const sort = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sort)
+      : value && typeof value === "object"
+        ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sort((value as Record<string, unknown>)[key])]))
+        : value;
+  return JSON.stringify(sort(JSON.parse(body)));
+}
 
 export type Mode =
   /** as the sandbox sent it */
