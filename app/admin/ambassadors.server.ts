@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { webUrlOrNull } from "../referrals/web-url";
 import { isReferralApiError } from "../referral-api";
 import type {
   Ambassador,
@@ -65,7 +66,7 @@ function rowOf(a: Ambassador): AmbassadorRow {
     sandbox: a.sandbox ?? false,
     fraudScore: a.fraudScorePercentUi ?? a.fraudScore,
     fraudLabel: a.fraudScoreHumanReadable,
-    shareUrl: a.memorableUrl,
+    shareUrl: webUrlOrNull(a.memorableUrl),
   };
 }
 
@@ -170,7 +171,7 @@ export async function ambassadorDetail(
     balancePoints: a.balancePoints,
     moneyPaid: a.moneyPaid,
     createdAt: a.createdAt?.toISOString() ?? null,
-    shareUrl: a.memorableUrl,
+    shareUrl: webUrlOrNull(a.memorableUrl),
     range: { from: range.from ?? null, to: range.to ?? null },
     summary: summary ? figuresOf(summary) : null,
     channels: Object.entries(summary?.channels ?? {}).map(([name, channel]) => ({
@@ -181,7 +182,7 @@ export async function ambassadorDetail(
     campaigns: stats.ambassador.campaignLinks.map((link) => ({
       uid: link.campaignUid,
       name: link.campaignName ?? `Campaign ${link.campaignUid ?? "?"}`,
-      url: link.url,
+      url: webUrlOrNull(link.url),
       earned: link.totalMoneyEarned,
       figures: link.stats ? figuresOf(link.stats) : null,
     })),

@@ -1,4 +1,5 @@
 import { describeReward, type Campaign, type CompanyDetails } from "../referral-api";
+import { webUrlOrNull } from "../referrals/web-url";
 
 /** A campaign as the admin shows it: rewards in words, dates as ISO text. */
 export interface CampaignView {
@@ -30,7 +31,7 @@ export function campaignViews(details: CompanyDetails, trackedUids: readonly str
     description: c.campaignDescription,
     initialReward: rewardWords(c.initialReward, pointName),
     recurringReward: rewardWords(c.recurringReward, pointName),
-    landingPage: c.landingPage,
+    landingPage: webUrlOrNull(c.landingPage),
     startDate: c.startDate?.toISOString() ?? null,
     endDate: c.endDate?.toISOString() ?? null,
     private: c.private ?? false,

@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
+import { webUrlOrNull } from "../referrals/web-url";
 import {
   isReferralApiError,
   type Ambassador,
@@ -187,8 +188,6 @@ function ambassadorSummary(ambassador: Ambassador, pointName: string | null): Sh
   };
 }
 
-const WEB_URL = /^https?:\/\/\S+$/i;
-
 /**
  * The links worth showing: web URLs only, in the campaigns the shop records
  * orders in (a link elsewhere would earn nothing here). A shop that has not
@@ -196,7 +195,7 @@ const WEB_URL = /^https?:\/\/\S+$/i;
  */
 export function shareLinksOf(links: CampaignLink[], tracked: string[]): ShareLink[] {
   return links
-    .filter((link) => link.url && WEB_URL.test(link.url))
+    .filter((link) => webUrlOrNull(link.url) !== null)
     .filter((link) => (tracked.length > 0 ? link.campaignUid !== null && tracked.includes(link.campaignUid) : link.sandbox !== true))
     .map((link) => ({
       campaignUid: link.campaignUid,
