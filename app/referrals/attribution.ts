@@ -45,6 +45,18 @@ function attribute(order: OrderPayload, name: string): string | undefined {
   return value === "" ? undefined : value;
 }
 
+/**
+ * Anyone can set cart attributes (/cart/update.js) and landing page queries,
+ * so a code is taken only in the shape codes have: letters, digits, "-", "_"
+ * and ".", at most 64 characters. Anything else is no code at all.
+ */
+const CODE_SHAPE = /^[A-Za-z0-9._-]{1,64}$/;
+const CAMPAIGN_SHAPE = /^[A-Za-z0-9_-]{1,32}$/;
+
+const shaped = (value: string | undefined, shape: RegExp) => (value !== undefined && shape.test(value) ? value : undefined);
+const cartCode = (order: OrderPayload) => shaped(attribute(order, REFERRAL_CODE_ATTRIBUTE), CODE_SHAPE);
+const landingCode = (landingSite: string | null | undefined, names: string[]) => shaped(landingSiteParam(landingSite, names), CODE_SHAPE);
+
 /** The landing page's value of the first of `names` it carries; names match whatever their case, values keep theirs. */
 export function landingSiteParam(landingSite: string | null | undefined, names: string[]): string | undefined {
   if (!landingSite) return undefined;
@@ -67,9 +79,9 @@ export function landingSiteParam(landingSite: string | null | undefined, names: 
 
 /** The referrer's short code: the cart attribute first, then the landing page's query. Case is kept. */
 export function findShortCode(order: OrderPayload, paramNames: string[]): Pick<ReferralEvent, "codeSource"> & { code?: string } {
-  const fromCart = attribute(order, REFERRAL_CODE_ATTRIBUTE);
+  const fromCart = cartCode(order);
   if (fromCart) return { code: fromCart, codeSource: "cart_attribute" };
-  const fromLanding = landingSiteParam(order.landing_site, paramNames);
+  const fromLanding = landingCode(order.landing_site, paramNames);
   if (fromLanding) return { code: fromLanding, codeSource: "landing_site" };
   return { codeSource: null };
 }
@@ -143,7 +155,7 @@ function customerEmail(order: OrderPayload): string | undefined {
 }
 
 function chooseCampaigns(order: OrderPayload, settings: PipelineSettings): string[] {
-  const fromCart = attribute(order, REFERRAL_CAMPAIGN_ATTRIBUTE);
+  const fromCart = shaped(attribute(order, REFERRAL_CAMPAIGN_ATTRIBUTE), CAMPAIGN_SHAPE);
   // A link names its campaign; when the shop tracks it, the order goes there alone.
   if (fromCart && settings.campaignUids.includes(fromCart)) return [fromCart];
   return settings.campaignUids;
@@ -159,8 +171,8 @@ const APPROVAL_PARAM: Record<PipelineSettings["approval"], boolean | undefined> 
 export function attributeOrder(order: OrderPayload, settings: PipelineSettings): Attribution {
   const { code: shortCode, codeSource } = findShortCode(order, settings.codeParams);
   const discountCodes = findDiscountCodes(order);
-  const cartAttribute = attribute(order, REFERRAL_CODE_ATTRIBUTE);
-  const landingPage = landingSiteParam(order.landing_site, settings.codeParams);
+  const cartAttribute = cartCode(order);
+  const landingPage = landingCode(order.landing_site, settings.codeParams);
   const email = customerEmail(order);
   const customerId = order.customer?.id ?? undefined;
   const event: ReferralEvent = {

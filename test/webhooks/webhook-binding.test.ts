@@ -159,3 +159,29 @@ describe("body limits", () => {
     expect(answer.sent).toBeLessThan(24 * 1024 * 1024);
   });
 });
+
+describe("cart attributes anyone can set", () => {
+  it("takes a referral code or campaign only in the shape codes have, and stores nothing else of it", async () => {
+    const long = "A".repeat(5_000);
+    const withCode = (id: number, code: string, campaign = "1001") =>
+      shopifyOrder({ id, email: `buyer-${id}@example.com`, noteAttributes: [{ name: "_referral_code", value: code }, { name: "_referral_campaign", value: campaign }] });
+    const answers = await Promise.all([
+      send("/webhooks/orders/paid", { topic: "orders/paid", body: withCode(43_001, long) }),
+      send("/webhooks/orders/paid", { topic: "orders/paid", body: withCode(43_002, "<img src=x onerror=alert(1)>") }),
+      send("/webhooks/orders/paid", { topic: "orders/paid", body: withCode(43_003, "ALICE10", "x".repeat(1_000)) }),
+      send("/webhooks/orders/paid", { topic: "orders/paid", body: withCode(43_004, "ALICE10") }),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    const records = await prisma.orderRecord.findMany({ orderBy: { orderId: "asc" }, select: { orderId: true, shortCode: true, explanation: true, campaignUids: true } });
+    expect(records.map((r) => [r.orderId, r.shortCode])).toEqual([
+      ["43001", null],
+      ["43002", null],
+      ["43003", "ALICE10"],
+      ["43004", "ALICE10"],
+    ]);
+    const stored = JSON.stringify(await Promise.all([prisma.orderRecord.findMany(), prisma.job.findMany()]));
+    expect(stored).not.toContain("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    expect(stored).not.toContain("onerror");
+    expect(stored).not.toContain("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+  });
+});
