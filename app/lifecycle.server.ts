@@ -4,6 +4,7 @@ import { webhooksAnswered } from "./jobs/acknowledgements";
 import { startInProcessWorker, stopInProcessWorker } from "./jobs/in-process.server";
 import { logger } from "./logger.server";
 import { orderIntake } from "./referrals/order-webhooks.server";
+import { resealLegacyValues } from "./referrals/reseal.server";
 import { logStrayRejections } from "./stray-rejections.server";
 import { stopTakingOrderWebhooks } from "./webhooks/order-webhooks.server";
 
@@ -16,6 +17,8 @@ let started: Promise<void> | undefined;
 export function startAppProcess(): Promise<void> {
   started ??= (async () => {
     logStrayRejections(logger);
+    const resealed = await resealLegacyValues(prisma, getEnv().CREDENTIALS_KEY);
+    if (resealed > 0) logger.info({ resealed }, "sealed values re-sealed for their shop and column (v2)");
     await orderIntake().ready();
     startInProcessWorker();
   })();

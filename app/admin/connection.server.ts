@@ -174,7 +174,7 @@ export async function connectShop(ctx: AdminContext, shop: string, input: unknow
   if (!token) {
     if (!stored?.serviceTokenSealed) return { ok: false, fieldErrors: { token: "Enter your API token." } };
     try {
-      token = openToken(stored.serviceTokenSealed, ctx.credentialsKey);
+      token = openToken(stored.serviceTokenSealed, ctx.credentialsKey, { shop, column: "Shop.serviceTokenSealed" });
     } catch {
       return { ok: false, fieldErrors: { token: "The saved token can't be read any more. Enter it again." } };
     }
@@ -207,7 +207,7 @@ export async function connectShop(ctx: AdminContext, shop: string, input: unknow
   const data = {
     serviceBaseUrl: baseUrl,
     serviceUsername: username,
-    serviceTokenSealed: sealToken(token, ctx.credentialsKey),
+    serviceTokenSealed: sealToken(token, ctx.credentialsKey, { shop, column: "Shop.serviceTokenSealed" }),
     companyName,
     connectionStatus: "connected",
     connectionError: null,

@@ -24,7 +24,7 @@ export async function serviceForShop(ctx: AdminContext, shop: string): Promise<S
   if (row.connectionStatus === "broken") return { ok: false, error: brokenError(row.connectionError), notConnected: true };
   let token: string;
   try {
-    token = openToken(row.serviceTokenSealed, ctx.credentialsKey);
+    token = openToken(row.serviceTokenSealed, ctx.credentialsKey, { shop, column: "Shop.serviceTokenSealed" });
   } catch {
     return {
       ok: false,

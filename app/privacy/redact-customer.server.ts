@@ -4,7 +4,7 @@ import { insertJob } from "../jobs/enqueue.server";
 import { jobKey } from "../jobs/job-row";
 import { notifyJobEnqueued } from "../jobs/wake";
 import type { Logger } from "../logger.server";
-import { sealToken } from "../referrals/credentials.server";
+import { derivedKey, sealToken } from "../referrals/credentials.server";
 import { SERVICE_EVENT_JOB } from "../service-events/job-kind";
 import { readCustomerRedact, type CustomerIdentity } from "./compliance-payloads";
 import { customerOrderRecordsWhere, serviceEventIdsByEmail } from "./customer-rows.server";
@@ -19,7 +19,7 @@ import type { ComplianceWebhook } from "./data-requests.server";
  */
 export function subjectHash(shop: string, who: CustomerIdentity, key: string): string {
   const subject = who.email ?? (who.customerId ? `customer:${who.customerId}` : `orders:${who.orderIds.join(",")}`);
-  return createHmac("sha256", Buffer.from(key, "base64")).update(`${shop}\n${subject}`).digest("hex");
+  return createHmac("sha256", derivedKey(key, "hash")).update(`${shop}\n${subject}`).digest("hex");
 }
 
 /** The jobs that carry this customer's data: their orders' jobs, their events' jobs, their data requests' jobs. */
@@ -115,7 +115,7 @@ async function planServiceErasure(db: Prisma.TransactionClient, shop: string, em
   if (row && !row.redactAtService) return { state: "not_requested" };
   if (!row?.serviceTokenSealed) return { state: "not_connected" };
   if (!email) return { state: "no_email" };
-  return { state: "pending", sealedEmail: sealToken(email, key) };
+  return { state: "pending", sealedEmail: sealToken(email, key, { shop, column: "RedactionLog.pendingEmailSealed" }) };
 }
 
 /**

@@ -25,7 +25,7 @@ export async function eraseAtService(ctx: JobContext, shop: string, redactionId:
   const connection = await ctx.clientForShop(shop);
   if (!connection.ok) return { type: "pause", reason: connection.reason };
   try {
-    await connection.client.removePersonalData({ email: openToken(log.pendingEmailSealed, credentialsKey), confirm: true });
+    await connection.client.removePersonalData({ email: openToken(log.pendingEmailSealed, credentialsKey, { shop, column: "RedactionLog.pendingEmailSealed" }), confirm: true });
   } catch (error) {
     if (isReferralApiError(error) && error.kind === "not_found") {
       await finish("done", "The referral service held nothing for this person.");

@@ -1,33 +1,68 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 
-// Format of a sealed token: "v1.<iv>.<tag>.<ciphertext>", each part base64url.
-const VERSION = "v1";
+// A sealed value: "v2.<iv>.<tag>.<ciphertext>", each part base64url.
+// AES-256-GCM with a key derived from CREDENTIALS_KEY for sealing only
+// (HKDF-SHA256), the full 16-byte tag, and the shop and column as additional
+// authenticated data: a value copied to another shop's row or another column
+// does not open. "v1" values (the raw key, no AAD) are read only to re-seal
+// them (resealLegacyValues, run when the app starts).
+const VERSION = "v2";
+const LEGACY = "v1";
+const TAG_BYTES = 16;
 
-function keyBytes(base64Key: string): Buffer {
+/** Where a sealed value lives; it opens only there. */
+export interface SealContext {
+  shop: string;
+  column: "Shop.serviceTokenSealed" | "Shop.inboundWebhookSecretSealed" | "RedactionLog.pendingEmailSealed";
+}
+
+function masterKey(base64Key: string): Buffer {
   const key = Buffer.from(base64Key, "base64");
   if (key.length !== 32) throw new Error("The credentials key must be 32 bytes");
   return key;
 }
 
-/** Encrypts a service token with AES-256-GCM for storage at rest. */
-export function sealToken(token: string, base64Key: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", keyBytes(base64Key), iv);
-  const ciphertext = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), ciphertext].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+/** A key of its own for each use of CREDENTIALS_KEY: "seal" (encryption at rest) and "hash" (keyed hashes). */
+export function derivedKey(base64Key: string, use: "seal" | "hash"): Buffer {
+  return Buffer.from(hkdfSync("sha256", masterKey(base64Key), Buffer.alloc(0), `referral-bridge/${use}/v1`, 32));
 }
 
-/** Decrypts a sealed token; throws when it was sealed with another key or tampered with. */
-export function openToken(sealed: string, base64Key: string): string {
-  const [version, iv, tag, ciphertext] = sealed.split(".");
-  if (version !== VERSION || !iv || !tag || ciphertext === undefined) {
-    throw new Error("The stored service token is not in a known format");
-  }
-  const decipher = createDecipheriv("aes-256-gcm", keyBytes(base64Key), Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+const aad = ({ shop, column }: SealContext) => Buffer.from(`referral-bridge\n${column}\n${shop}`, "utf8");
+
+/** Encrypts a secret (a service token, a webhook secret, an email waiting for erasure) for storage at rest. */
+export function sealToken(value: string, base64Key: string, context: SealContext): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", derivedKey(base64Key, "seal"), iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(aad(context));
+  const ciphertext = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
+  return [VERSION, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ciphertext.toString("base64url")].join(".");
+}
+
+function open(key: Buffer, iv: string, tag: string, ciphertext: string, context: SealContext | null): string {
+  const tagBytes = Buffer.from(tag, "base64url");
+  if (tagBytes.length !== TAG_BYTES) throw new Error("The stored value's authentication tag is not 16 bytes");
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"), { authTagLength: TAG_BYTES });
+  if (context) decipher.setAAD(aad(context));
+  decipher.setAuthTag(tagBytes);
   try {
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
   } catch {
-    throw new Error("The stored service token cannot be decrypted with CREDENTIALS_KEY (was the key changed?)");
+    throw new Error("The stored value cannot be decrypted with CREDENTIALS_KEY here (was the key changed, or the value moved?)");
   }
 }
+
+/** Decrypts a value sealed for this shop and column; throws when the key, the place or a byte differs. */
+export function openToken(sealed: string, base64Key: string, context: SealContext): string {
+  const [version, iv, tag, ciphertext] = sealed.split(".");
+  if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw new Error("The stored value is not in a known format");
+  return open(derivedKey(base64Key, "seal"), iv, tag, ciphertext, context);
+}
+
+/** A "v1" value's plain text (raw key, no AAD, full tag required); only for re-sealing. */
+export function openLegacy(sealed: string, base64Key: string): string {
+  const [version, iv, tag, ciphertext] = sealed.split(".");
+  if (version !== LEGACY || !iv || !tag || ciphertext === undefined) throw new Error("Not a v1 sealed value");
+  return open(masterKey(base64Key), iv, tag, ciphertext, null);
+}
+
+export const isLegacySealed = (sealed: string | null | undefined): sealed is string => Boolean(sealed?.startsWith(`${LEGACY}.`));

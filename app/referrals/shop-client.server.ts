@@ -30,7 +30,7 @@ export async function referralClientForShop(
     client: createReferralClient({
       baseUrl: row.serviceBaseUrl,
       username: row.serviceUsername,
-      token: openToken(row.serviceTokenSealed, options.credentialsKey),
+      token: openToken(row.serviceTokenSealed, options.credentialsKey, { shop, column: "Shop.serviceTokenSealed" }),
       timeoutMs: options.timeoutMs,
       network: options.network,
     }),

@@ -34,7 +34,7 @@ export async function ensureInboundEndpoint(
   if (!row?.inboundWebhookId || !row.inboundWebhookSecretSealed) {
     const fill = {
       inboundWebhookId: row?.inboundWebhookId ?? newEndpointId(),
-      inboundWebhookSecretSealed: row?.inboundWebhookSecretSealed ?? sealToken(newSecret(), options.credentialsKey),
+      inboundWebhookSecretSealed: row?.inboundWebhookSecretSealed ?? sealToken(newSecret(), options.credentialsKey, { shop, column: "Shop.inboundWebhookSecretSealed" }),
     };
     if (!row) {
       await db.shop.upsert({ where: { shop }, create: { shop, ...fill }, update: {} });
@@ -47,7 +47,7 @@ export async function ensureInboundEndpoint(
   }
   return {
     endpointId: row.inboundWebhookId!,
-    secret: openToken(row.inboundWebhookSecretSealed!, options.credentialsKey),
+    secret: openToken(row.inboundWebhookSecretSealed!, options.credentialsKey, { shop, column: "Shop.inboundWebhookSecretSealed" }),
   };
 }
 
@@ -63,7 +63,7 @@ export async function findInboundEndpoint(
     select: { shop: true, inboundWebhookSecretSealed: true },
   });
   if (!row?.inboundWebhookSecretSealed) return null;
-  return { shop: row.shop, secret: openToken(row.inboundWebhookSecretSealed, options.credentialsKey) };
+  return { shop: row.shop, secret: openToken(row.inboundWebhookSecretSealed, options.credentialsKey, { shop: row.shop, column: "Shop.inboundWebhookSecretSealed" }) };
 }
 
 /** What ServiceWebhookCard shows: the shop's receiving URL and secret (made on first need). */

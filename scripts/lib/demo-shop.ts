@@ -32,7 +32,7 @@ export async function connectDemoShop(options: {
         shop: DEMO_SHOP,
         serviceBaseUrl: options.service.baseUrl,
         serviceUsername: options.service.username,
-        serviceTokenSealed: sealToken(options.service.token, options.credentialsKey),
+        serviceTokenSealed: sealToken(options.service.token, options.credentialsKey, { shop: DEMO_SHOP, column: "Shop.serviceTokenSealed" }),
         companyName: "Demo Outfitters",
         connectionStatus: "connected",
         campaignUids: options.campaignUids,

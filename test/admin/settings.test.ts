@@ -63,7 +63,7 @@ describe("settings: connecting the referral service", () => {
       serviceBaseUrl: sandbox.baseUrl,
     });
     expect(row!.serviceTokenSealed).not.toContain("demo-token");
-    expect(openToken(row!.serviceTokenSealed!, getEnv().CREDENTIALS_KEY)).toBe("demo-token");
+    expect(openToken(row!.serviceTokenSealed!, getEnv().CREDENTIALS_KEY, { shop: TEST_SHOP, column: "Shop.serviceTokenSealed" })).toBe("demo-token");
 
     const settings = await page();
     expect(JSON.stringify(settings)).not.toContain("demo-token");
@@ -156,7 +156,7 @@ describe("settings: connecting the referral service", () => {
     // AND a later save with an empty token field keeps the stored token
     const again = await connect({ baseUrl: sandbox.baseUrl, username: "demo", token: "" });
     expect(again.body).toMatchObject({ ok: true });
-    expect(openToken((await shopRow())!.serviceTokenSealed!, getEnv().CREDENTIALS_KEY)).toBe("rotated-token");
+    expect(openToken((await shopRow())!.serviceTokenSealed!, getEnv().CREDENTIALS_KEY, { shop: TEST_SHOP, column: "Shop.serviceTokenSealed" })).toBe("rotated-token");
   });
 });
 

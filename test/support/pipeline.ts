@@ -29,7 +29,7 @@ export async function connectShop(
   const data = {
     serviceBaseUrl: sandbox.baseUrl,
     serviceUsername: sandbox.username,
-    serviceTokenSealed: sealToken(token, getEnv().CREDENTIALS_KEY),
+    serviceTokenSealed: sealToken(token, getEnv().CREDENTIALS_KEY, { shop, column: "Shop.serviceTokenSealed" }),
     companyName: "Demo Outfitters",
     connectionStatus: "connected",
     campaignUids: "1001",
