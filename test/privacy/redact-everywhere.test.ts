@@ -42,7 +42,7 @@ async function wholeDatabase(): Promise<string> {
   const sqlite = process.env.DATABASE_URL!.startsWith("file:");
   const tables = sqlite
     ? await prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
-    : await prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`);
+    : await prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT table_name::text AS name FROM information_schema.tables WHERE table_schema = current_schema()`);
   const dumps: string[] = [];
   for (const { name } of tables) {
     const rows = await prisma.$queryRawUnsafe<unknown[]>(`SELECT * FROM "${name}"`);
