@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { JobContext } from "./context";
 import { cancelOrderJob } from "./handlers/cancel-order.server";
+import { offerSyncJob } from "./handlers/offer.server";
 import { privacyExportJob, privacyRedactJob } from "./handlers/privacy.server";
 import { recordOrderJob } from "./handlers/record-order.server";
 import { refundOrderJob } from "./handlers/refund-order.server";
@@ -24,6 +25,7 @@ export const JOBS = {
   [privacyExportJob.kind]: privacyExportJob,
   [privacyRedactJob.kind]: privacyRedactJob,
   [serviceEventJob.kind]: serviceEventJob,
+  [offerSyncJob.kind]: offerSyncJob,
 } as const;
 
 export type { JobKind, JobPayload } from "./kinds";

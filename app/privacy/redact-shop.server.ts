@@ -8,7 +8,7 @@ import type { Logger } from "../logger.server";
  */
 export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop: string; webhookId: string | null }) {
   const where = { shop: hook.shop };
-  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops] = await db.$transaction([
+  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers] = await db.$transaction([
     db.job.deleteMany({ where }),
     db.orderRecord.deleteMany({ where }),
     db.serviceEvent.deleteMany({ where }),
@@ -17,6 +17,8 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     db.payoutCredit.deleteMany({ where }),
     db.session.deleteMany({ where }),
     db.shop.deleteMany({ where }),
+    db.offerCode.deleteMany({ where }),
+    db.friendOffer.deleteMany({ where }),
   ]);
   const deleted = {
     jobs: jobs.count,
@@ -27,6 +29,8 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     payoutCredits: payoutCredits.count,
     sessions: sessions.count,
     shop: shops.count,
+    offerCodes: offerCodes.count,
+    friendOffers: offers.count,
   };
   logger.info({ shop: hook.shop, topic: "shop/redact", webhookId: hook.webhookId, deleted }, "shop redacted");
   return deleted;

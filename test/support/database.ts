@@ -45,6 +45,8 @@ export async function resetDatabase(): Promise<void> {
     prisma.redactionLog.deleteMany(),
     prisma.payoutCredit.deleteMany(),
     prisma.orderRecord.deleteMany(),
+    prisma.offerCode.deleteMany(),
+    prisma.friendOffer.deleteMany(),
     prisma.shop.deleteMany(),
     prisma.session.deleteMany(),
   ]);

@@ -1,0 +1,349 @@
+// A local stand-in for a shop's Shopify Admin GraphQL API, for the friend's
+// offer. Every document is parsed and validated against Shopify's published
+// schema (admin-schema.ts) and run with graphql-js, so a misspelt field or a
+// wrong variable type is refused as Shopify would refuse it. What it acts
+// on follows Shopify's reference: userErrors, redeem codes added by an
+// asynchronous bulk creation that is followed through its status query, a
+// code another discount already holds, and cost-based throttling reported in
+// `extensions.cost`.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { execute, GraphQLError, Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from "graphql";
+import type { AdminForShop } from "../../app/service-events/admin-access.server";
+import type { AdminGraphql } from "../../app/service-events/admin-graphql.server";
+import { adminSchema, STANDIN_API_VERSION } from "./admin-schema";
+
+type Input = Record<string, unknown>;
+type UserError = { field: string[] | null; message: string; code: string | null };
+
+export interface StandInDiscount {
+  id: string;
+  kind: "basic" | "free_shipping";
+  input: Input;
+  active: boolean;
+  /** By upper-case code. */
+  codes: Map<string, { id: string; code: string }>;
+}
+
+interface BulkCreation {
+  id: string;
+  discountId: string;
+  requested: string[];
+  results: { code: string; redeemCodeId: string | null; errors: UserError[] }[] | null;
+  createdAt: Date;
+}
+
+export interface StandInCall {
+  operation: string;
+  variables: Input;
+  outcome: "ok" | "throttled" | "invalid";
+}
+
+const TAKEN_MESSAGE = "Code must be unique. Please try a different code.";
+
+export class ShopifyAdminStandIn implements AdminGraphql {
+  readonly schema = adminSchema();
+  discounts = new Map<string, StandInDiscount>();
+  segments = new Map<string, { name: string; query: string }>();
+  bulkCreations = new Map<string, BulkCreation>();
+  calls: StandInCall[] = [];
+  /** Documents the schema refused, with why: a test expects none from the app. */
+  refused: { query: string; errors: string[] }[] = [];
+  /** The bucket of the cost-based rate limit (Shopify's standard plan by default). */
+  bucket = { maximumAvailable: 2_000, restoreRate: 100, currentlyAvailable: 2_000, at: Date.now() };
+  /** Status queries answered "not done yet" before a bulk creation shows its results. */
+  bulkPollsBeforeDone = 0;
+  private nextId = 1;
+  private throttleNextCalls = 0;
+  private bulkPolls = new Map<string, number>();
+
+  /** Codes held by a discount that is not the app's (the merchant's own promotion). */
+  addForeignDiscount(title: string, codes: string[]): string {
+    const id = this.gid("DiscountCodeNode");
+    this.discounts.set(id, { id, kind: "basic", input: { title }, active: true, codes: new Map() });
+    for (const code of codes) this.discounts.get(id)!.codes.set(code.toUpperCase(), { id: this.gid("DiscountRedeemCode"), code });
+    return id;
+  }
+
+  setBucket(maximumAvailable: number, restoreRate: number): void {
+    this.bucket = { maximumAvailable, restoreRate, currentlyAvailable: maximumAvailable, at: Date.now() };
+  }
+
+  /** The next `n` calls are answered THROTTLED whatever the bucket holds. */
+  throttleNext(n: number): void {
+    this.throttleNextCalls += n;
+  }
+
+  callsOf(operation: string, outcome?: StandInCall["outcome"]): StandInCall[] {
+    return this.calls.filter((c) => c.operation === operation && (outcome === undefined || c.outcome === outcome));
+  }
+
+  /** Every code of a discount, as Shopify holds them. */
+  codesOf(discountId: string): string[] {
+    return [...(this.discounts.get(discountId)?.codes.values() ?? [])].map((c) => c.code);
+  }
+
+  /** The only discount whose title contains `text`. */
+  discountTitled(text: string): StandInDiscount {
+    const found = [...this.discounts.values()].filter((d) => String(d.input.title ?? "").includes(text));
+    if (found.length !== 1) throw new Error(`${found.length} discounts titled with ${text}`);
+    return found[0]!;
+  }
+
+  access(): AdminForShop {
+    return async () => ({ ok: true, admin: this });
+  }
+
+  async graphql(query: string, options: { variables?: Input } = {}): Promise<Response> {
+    return Response.json(this.answer(query, options.variables ?? {}));
+  }
+
+  answer(query: string, variables: Input): Record<string, unknown> {
+    let document: DocumentNode;
+    try {
+      document = parse(query);
+    } catch (error) {
+      return this.refuse(query, variables, [(error as GraphQLError).message]);
+    }
+    const invalid = validate(this.schema, document);
+    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const name = operation?.name?.value ?? "anonymous";
+    if (invalid.length > 0) return this.refuse(query, variables, invalid.map((e) => e.message), name);
+
+    const cost = this.costOf(operation!);
+    this.refill();
+    const throttled = this.throttleNextCalls > 0 || this.bucket.currentlyAvailable < cost;
+    if (throttled) {
+      if (this.throttleNextCalls > 0) this.throttleNextCalls -= 1;
+      this.calls.push({ operation: name, variables, outcome: "throttled" });
+      return {
+        errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
+        extensions: { cost: { requestedQueryCost: cost, actualQueryCost: null, throttleStatus: this.throttleStatus() } },
+      };
+    }
+    this.bucket.currentlyAvailable -= cost;
+    this.calls.push({ operation: name, variables, outcome: "ok" });
+    const result = execute({ schema: this.schema, document, rootValue: this.root(), variableValues: variables }) as {
+      data?: unknown;
+      errors?: readonly GraphQLError[];
+    };
+    if (result.errors?.length) {
+      this.refused.push({ query, errors: result.errors.map((e) => e.message) });
+      return { errors: result.errors.map((e) => ({ message: e.message })) };
+    }
+    return { data: result.data, extensions: { cost: { requestedQueryCost: cost, actualQueryCost: cost, throttleStatus: this.throttleStatus() } } };
+  }
+
+  private refuse(query: string, variables: Input, errors: string[], operation = "invalid"): Record<string, unknown> {
+    this.refused.push({ query, errors });
+    this.calls.push({ operation, variables, outcome: "invalid" });
+    return { errors: errors.map((message) => ({ message, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } })) };
+  }
+
+  /** Shopify's calculation, simplified: 10 per mutation; 1 per query plus the size of each connection asked for. */
+  private costOf(operation: OperationDefinitionNode): number {
+    if (operation.operation === "mutation") return 10;
+    let cost = 1;
+    const visit = (selections: readonly { kind: string }[] | undefined) => {
+      for (const selection of selections ?? []) {
+        if (selection.kind !== Kind.FIELD && selection.kind !== Kind.INLINE_FRAGMENT) continue;
+        const field = selection as { arguments?: readonly { name: { value: string }; value: { kind: string; value?: string } }[]; selectionSet?: { selections: readonly { kind: string }[] } };
+        const first = field.arguments?.find((a) => a.name.value === "first");
+        if (first?.value.kind === Kind.INT) cost += Number(first.value.value);
+        visit(field.selectionSet?.selections);
+      }
+    };
+    visit(operation.selectionSet.selections);
+    return cost;
+  }
+
+  private refill(): void {
+    const now = Date.now();
+    const restored = ((now - this.bucket.at) / 1_000) * this.bucket.restoreRate;
+    this.bucket.currentlyAvailable = Math.min(this.bucket.maximumAvailable, this.bucket.currentlyAvailable + restored);
+    this.bucket.at = now;
+  }
+
+  private throttleStatus() {
+    return {
+      maximumAvailable: this.bucket.maximumAvailable,
+      currentlyAvailable: Math.floor(this.bucket.currentlyAvailable),
+      restoreRate: this.bucket.restoreRate,
+    };
+  }
+
+  private gid(type: string): string {
+    return `gid://shopify/${type}/${this.nextId++}`;
+  }
+
+  private holderOf(code: string): StandInDiscount | undefined {
+    const key = code.toUpperCase();
+    return [...this.discounts.values()].find((d) => d.codes.has(key));
+  }
+
+  private codesConnection(discount: StandInDiscount) {
+    return ({ first = 50 }: { first?: number }) => ({ nodes: [...discount.codes.values()].slice(0, first) });
+  }
+
+  private node(discount: StandInDiscount) {
+    return {
+      id: discount.id,
+      codeDiscount: {
+        __typename: discount.kind === "basic" ? "DiscountCodeBasic" : "DiscountCodeFreeShipping",
+        title: discount.input.title,
+        codes: this.codesConnection(discount),
+      },
+    };
+  }
+
+  /** Checks of a discount's input that Shopify answers with userErrors. */
+  private inputErrors(kind: StandInDiscount["kind"], input: Input, root: string, creating: boolean): UserError[] {
+    const errors: UserError[] = [];
+    const required = creating ? ["title", "code", "startsAt", "context", ...(kind === "basic" ? ["customerGets"] : [])] : [];
+    for (const field of required) {
+      if (input[field] === undefined || input[field] === null || input[field] === "") {
+        errors.push({ field: [root, field], message: `${field} can't be blank`, code: "BLANK" });
+      }
+    }
+    const percentage = (input.customerGets as { value?: { percentage?: number } } | undefined)?.value?.percentage;
+    if (percentage !== undefined && (percentage <= 0 || percentage > 1)) {
+      errors.push({ field: [root, "customerGets", "value", "percentage"], message: "Value must be between 0.0 and 1.0", code: "VALUE_OUTSIDE_RANGE" });
+    }
+    if (kind === "free_shipping" && (input.combinesWith as { shippingDiscounts?: boolean } | undefined)?.shippingDiscounts) {
+      errors.push({ field: [root, "combinesWith"], message: "Shipping discounts can't combine with shipping discounts", code: "INVALID_COMBINES_WITH_FOR_DISCOUNT_CLASS" });
+    }
+    if (input.code && this.holderOf(String(input.code))) errors.push({ field: [root, "code"], message: TAKEN_MESSAGE, code: "TAKEN" });
+    return errors;
+  }
+
+  private create(kind: StandInDiscount["kind"], input: Input, root: string) {
+    const errors = this.inputErrors(kind, input, root, true);
+    if (errors.length > 0) return { codeDiscountNode: null, userErrors: errors };
+    const { code, ...rest } = input;
+    const discount: StandInDiscount = { id: this.gid("DiscountCodeNode"), kind, input: rest, active: true, codes: new Map() };
+    discount.codes.set(String(code).toUpperCase(), { id: this.gid("DiscountRedeemCode"), code: String(code) });
+    this.discounts.set(discount.id, discount);
+    return { codeDiscountNode: this.node(discount), userErrors: [] };
+  }
+
+  private update(kind: StandInDiscount["kind"], id: string, input: Input, root: string) {
+    const discount = this.discounts.get(id);
+    if (!discount || discount.kind !== kind) return { codeDiscountNode: null, userErrors: [{ field: ["id"], message: "Discount does not exist", code: null }] };
+    const errors = this.inputErrors(kind, input, root, false);
+    if (errors.length > 0) return { codeDiscountNode: null, userErrors: errors };
+    discount.input = { ...discount.input, ...input };
+    return { codeDiscountNode: this.node(discount), userErrors: [] };
+  }
+
+  private runBulkCreation(creation: BulkCreation): void {
+    const discount = this.discounts.get(creation.discountId);
+    creation.results = creation.requested.map((code) => {
+      if (!discount) return { code, redeemCodeId: null, errors: [{ field: ["code"], message: "Discount does not exist", code: "INVALID" }] };
+      if (this.holderOf(code)) return { code, redeemCodeId: null, errors: [{ field: ["code"], message: TAKEN_MESSAGE, code: "TAKEN" }] };
+      const redeem = { id: this.gid("DiscountRedeemCode"), code };
+      discount.codes.set(code.toUpperCase(), redeem);
+      return { code, redeemCodeId: redeem.id, errors: [] };
+    });
+  }
+
+  private bulkCreationView(creation: BulkCreation) {
+    const polls = (this.bulkPolls.get(creation.id) ?? 0) + 1;
+    this.bulkPolls.set(creation.id, polls);
+    const done = creation.results !== null && polls > this.bulkPollsBeforeDone;
+    const results = done ? creation.results! : [];
+    return {
+      id: creation.id,
+      done,
+      codesCount: creation.requested.length,
+      importedCount: results.filter((r) => r.errors.length === 0).length,
+      failedCount: results.filter((r) => r.errors.length > 0).length,
+      createdAt: creation.createdAt.toISOString(),
+      codes: ({ first = 50, after }: { first?: number; after?: string | null }) => {
+        const start = after ? Number(after) : 0;
+        const page = results.slice(start, start + first);
+        const end = start + page.length;
+        return {
+          nodes: page.map((r) => ({ code: r.code, discountRedeemCode: r.redeemCodeId ? { id: r.redeemCodeId, code: r.code } : null, errors: r.errors })),
+          pageInfo: { hasNextPage: end < results.length, endCursor: page.length > 0 ? String(end) : null, hasPreviousPage: start > 0, startCursor: String(start) },
+        };
+      },
+    };
+  }
+
+  private root(): Record<string, (args: Input) => unknown> {
+    return {
+      discountCodeBasicCreate: ({ basicCodeDiscount }) => this.create("basic", basicCodeDiscount as Input, "basicCodeDiscount"),
+      discountCodeFreeShippingCreate: ({ freeShippingCodeDiscount }) =>
+        this.create("free_shipping", freeShippingCodeDiscount as Input, "freeShippingCodeDiscount"),
+      discountCodeBasicUpdate: ({ id, basicCodeDiscount }) => this.update("basic", String(id), basicCodeDiscount as Input, "basicCodeDiscount"),
+      discountCodeFreeShippingUpdate: ({ id, freeShippingCodeDiscount }) =>
+        this.update("free_shipping", String(id), freeShippingCodeDiscount as Input, "freeShippingCodeDiscount"),
+      discountCodeActivate: ({ id }) => this.setActive(String(id), true),
+      discountCodeDeactivate: ({ id }) => this.setActive(String(id), false),
+      discountCodeDelete: ({ id }) => {
+        if (!this.discounts.delete(String(id))) return { deletedCodeDiscountId: null, userErrors: [{ field: ["id"], message: "Discount does not exist", code: null }] };
+        return { deletedCodeDiscountId: id, userErrors: [] };
+      },
+      segmentCreate: ({ name, query }) => {
+        const id = this.gid("Segment");
+        this.segments.set(id, { name: String(name), query: String(query) });
+        return { segment: { id, name, query }, userErrors: [] };
+      },
+      discountRedeemCodeBulkAdd: ({ discountId, codes }) => {
+        const list = (codes as { code: string }[]).map((c) => c.code);
+        if (!this.discounts.has(String(discountId))) {
+          return { bulkCreation: null, userErrors: [{ field: ["discountId"], message: "Discount does not exist", code: "INVALID" }] };
+        }
+        if (list.length > 250) {
+          return { bulkCreation: null, userErrors: [{ field: ["codes"], message: "Codes can't exceed 250 per request", code: "TOO_LONG" }] };
+        }
+        const creation: BulkCreation = { id: this.gid("DiscountRedeemCodeBulkCreation"), discountId: String(discountId), requested: list, results: null, createdAt: new Date() };
+        this.bulkCreations.set(creation.id, creation);
+        // Shopify queues the creation and answers at once; it runs a moment later.
+        setTimeout(() => this.runBulkCreation(creation), 1);
+        return { bulkCreation: { id: creation.id, done: false, codesCount: list.length, importedCount: 0, failedCount: 0 }, userErrors: [] };
+      },
+      discountRedeemCodeBulkCreation: ({ id }) => {
+        const creation = this.bulkCreations.get(String(id));
+        return creation ? this.bulkCreationView(creation) : null;
+      },
+      codeDiscountNodeByCode: ({ code }) => {
+        const holder = this.holderOf(String(code));
+        return holder ? this.node(holder) : null;
+      },
+      discountCodeRedeemCodeBulkDelete: ({ discountId, ids }) => {
+        const discount = this.discounts.get(String(discountId));
+        if (!discount) return { job: null, userErrors: [{ field: ["discountId"], message: "Discount does not exist", code: "INVALID" }] };
+        const wanted = new Set(ids as string[]);
+        for (const [key, redeem] of discount.codes) if (wanted.has(redeem.id)) discount.codes.delete(key);
+        return { job: { id: this.gid("Job"), done: false }, userErrors: [] };
+      },
+    };
+  }
+
+  private setActive(id: string, active: boolean) {
+    const discount = this.discounts.get(id);
+    if (!discount) return { codeDiscountNode: null, userErrors: [{ field: ["id"], message: "Discount does not exist", code: null }] };
+    discount.active = active;
+    return { codeDiscountNode: this.node(discount), userErrors: [] };
+  }
+
+  /** Serves the stand-in over HTTP the way Shopify does (POST /admin/api/<version>/graphql.json), on loopback. */
+  async serve(): Promise<{ origin: string; close(): Promise<void> }> {
+    const server: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        if (req.method !== "POST" || req.url !== `/admin/api/${STANDIN_API_VERSION}/graphql.json`) {
+          res.writeHead(404).end();
+          return;
+        }
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { query: string; variables?: Input };
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(this.answer(body.query, body.variables ?? {})));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+}
