@@ -86,7 +86,7 @@ const flag: Read<boolean> = (value) => {
  */
 const id: Read<string> = (value) => {
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
-  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "string" && /^[0-9]{1,20}$/.test(value)) return value;
   throw wrong(typeof value === "number" ? "an id of at most 2^53 (parse with parseShopifyJson)" : "an id", value);
 };
 

@@ -185,3 +185,20 @@ describe("cart attributes anyone can set", () => {
     expect(stored).not.toContain("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
   });
 });
+
+describe("one bad webhook in a batch", () => {
+  it("answers each bad one on its own (never a 5xx for the batch) and stores the good ones delivered with it", async () => {
+    const good = Array.from({ length: 6 }, (_, i) => order(44_000 + i));
+    const bad = [
+      { ...order(44_100), id: "1,000.00" },
+      { ...order(44_101), current_subtotal_price_set: { shop_money: { amount: "99999999999999999999999.99", currency_code: "USD" } } },
+      { ...order(44_102), line_items: [{ price: 1e308, quantity: "many" }] },
+    ];
+    const answers = await Promise.all([...bad, ...good].map((body) => send("/webhooks/orders/paid", { topic: "orders/paid", body })));
+    expect(answers.slice(bad.length).map((a) => a.status)).toEqual(good.map(() => 200));
+    expect(answers.slice(0, bad.length).map((a) => a.status < 500)).toEqual(bad.map(() => true));
+    expect(answers[0]!.status).toBe(400);
+    const keys = (await prisma.job.findMany({ select: { key: true } })).map((j) => j.key);
+    for (const id of good.map((o) => o.id)) expect(keys).toContain(`${TEST_SHOP}:order.record:${id}`);
+  });
+});
