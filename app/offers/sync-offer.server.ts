@@ -79,7 +79,8 @@ export async function syncOffer(
     const company = await deps.client.getCompany();
     const campaign = company.campaigns.find((c) => c.campaignUid === campaignUid);
     if (!campaign) {
-      if (offer.discountId && !readApplied(offer.appliedSettings)?.paused) await pauseInShopify(deps, offer, note);
+      const applied = readApplied(offer.appliedSettings);
+      if (offer.discountId && !applied?.paused) await pauseInShopify(deps, offer.discountId, applied, note);
       throw new Stop("The campaign isn't active in your referral program, so its offer is off in Shopify.");
     }
     if (only.email) {
@@ -133,10 +134,9 @@ async function wantedDiscount(
   return { mutation: discountMutationOf(settings), input, paused: offer.paused };
 }
 
-async function pauseInShopify(deps: OfferSyncDeps, offer: FriendOffer, note: (data: Partial<FriendOffer>) => Promise<void>) {
-  const errors = await setDiscountActive(deps.admin, offer.discountId!, false);
+async function pauseInShopify(deps: OfferSyncDeps, discountId: string, applied: Applied | null, note: (data: Partial<FriendOffer>) => Promise<void>) {
+  const errors = await setDiscountActive(deps.admin, discountId, false);
   if (errors.length > 0) throw new Stop(`Shopify didn't turn the offer off: ${userErrorWords(errors)}`);
-  const applied = readApplied(offer.appliedSettings);
   if (applied) await note({ appliedSettings: JSON.stringify({ ...applied, paused: true }) });
 }
 
@@ -162,7 +162,7 @@ async function ensureDiscount(
   if (!offer.discountId) return createWithFirstCode(deps, offer, wanted, note);
 
   if (wanted.paused) {
-    if (!applied?.paused) await pauseInShopify(deps, offer, note);
+    if (!applied?.paused) await pauseInShopify(deps, offer.discountId, applied, note);
     return true;
   }
   if (applied?.paused) {
@@ -190,8 +190,9 @@ async function createWithFirstCode(
     const created = await createDiscount(deps.admin, wanted.mutation, { ...wanted.input, code: first.code });
     if (created.ok) {
       await deps.db.offerCode.update({ where: { id: first.id }, data: { state: "added", redeemCodeId: created.redeemCodeId, detail: null } });
-      await note({ discountId: created.discountId, appliedSettings: JSON.stringify({ ...wanted, paused: false }) });
-      if (wanted.paused) await pauseInShopify(deps, offer, note);
+      const applied = { ...wanted, paused: false };
+      await note({ discountId: created.discountId, appliedSettings: JSON.stringify(applied) });
+      if (wanted.paused) await pauseInShopify(deps, created.discountId, applied, note);
       return true;
     }
     if (!created.codeTaken) throw new Stop(`Shopify refused the offer: ${userErrorWords(created.errors)}`);

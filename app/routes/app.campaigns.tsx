@@ -19,6 +19,10 @@ import { campaignViews, missingTrackedCampaigns, type CampaignView } from "../ad
 import { appAdminContext } from "../admin/context.server";
 import { formFields, fieldErrorsOf } from "../admin/form-data";
 import { readSettings, setCampaignTracked } from "../admin/settings.server";
+import { FriendOfferCard } from "../components/FriendOfferCard";
+import { readIntent } from "../admin/intent";
+import { OFFER_INTENTS, offerAction, type OfferActionResult } from "../offers/offer-action.server";
+import { offerViews, type OfferView } from "../offers/offer-page.server";
 import { withService } from "../admin/shop-service.server";
 import { EmptyListState, NotConnectedState } from "../components/EmptyStates";
 import { useEmbeddedHref } from "../components/embedded-url";
@@ -30,9 +34,10 @@ import { authenticate } from "../shopify.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
-  const [company, settings] = await Promise.all([
+  const [company, settings, offers] = await Promise.all([
     withService(ctx, session.shop, (client) => client.getCompany()),
     readSettings(ctx, session.shop),
+    offerViews(ctx.db, session.shop),
   ]);
   if (!company.ok) return { ok: false as const, error: company.error, notConnected: company.notConnected };
   return {
@@ -40,6 +45,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     companyName: company.value.company.companyName,
     campaigns: campaignViews(company.value, settings.campaignUids),
     missing: missingTrackedCampaigns(company.value, settings.campaignUids),
+    offers,
   };
 };
 
@@ -51,7 +57,13 @@ const trackingSchema = z.object({
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
-  const parsed = trackingSchema.safeParse(formFields(await request.formData()));
+  const form = await request.formData();
+  const offerIntent = readIntent(form, OFFER_INTENTS);
+  if (offerIntent) {
+    const result = await offerAction(ctx.db, session.shop, offerIntent, formFields(form));
+    return json({ offer: result }, { status: result.ok ? 200 : 400 });
+  }
+  const parsed = trackingSchema.safeParse(formFields(form));
   if (!parsed.success) return json({ ok: false as const, fieldErrors: fieldErrorsOf(parsed.error.issues) }, { status: 400 });
   const { intent, campaignUid } = parsed.data;
   if (intent === "track") {
@@ -97,7 +109,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-function CampaignCard({ campaign }: { campaign: CampaignView }) {
+function CampaignCard({ campaign, offer, offerResult }: { campaign: CampaignView; offer: OfferView | undefined; offerResult?: OfferActionResult }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("campaignUid") === campaign.uid;
   return (
@@ -152,6 +164,13 @@ function CampaignCard({ campaign }: { campaign: CampaignView }) {
             </Text>
           </Box>
         ) : null}
+        <FriendOfferCard
+          campaignUid={campaign.uid}
+          campaignName={campaign.name}
+          campaignDiscountValue={campaign.discountValue}
+          offer={offer}
+          fieldErrors={offerResult && !offerResult.ok && offerResult.campaignUid === campaign.uid ? offerResult.fieldErrors : undefined}
+        />
       </BlockStack>
     </Card>
   );
@@ -169,6 +188,8 @@ export default function Campaigns() {
     );
   }
   const tracked = data.campaigns.filter((c) => c.tracked).length;
+  const offerResult = result && "offer" in result ? result.offer : undefined;
+  const trackingResult = result && !("offer" in result) ? result : undefined;
   return (
     <Page
       title="Campaigns"
@@ -178,20 +199,25 @@ export default function Campaigns() {
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            {result?.ok ? (
-              <Banner tone="success" title={result.intent === "track" ? "Campaign tracked" : "Campaign no longer tracked"}>
+            {trackingResult?.ok ? (
+              <Banner tone="success" title={trackingResult.intent === "track" ? "Campaign tracked" : "Campaign no longer tracked"}>
                 <Text as="p">
-                  {result.intent === "track"
+                  {trackingResult.intent === "track"
                     ? "New referred orders are recorded in it."
                     : "New orders aren't recorded in it any more."}
-                  {result.resumedJobs ? ` ${result.resumedJobs} held orders are being sent now.` : ""}
+                  {trackingResult.resumedJobs ? ` ${trackingResult.resumedJobs} held orders are being sent now.` : ""}
                 </Text>
               </Banner>
             ) : null}
-            {result && !result.ok && "error" in result ? <ServiceErrorBanner error={result.error} /> : null}
-            {result && !result.ok && "fieldErrors" in result ? (
+            {trackingResult && !trackingResult.ok && "error" in trackingResult ? <ServiceErrorBanner error={trackingResult.error} /> : null}
+            {trackingResult && !trackingResult.ok && "fieldErrors" in trackingResult ? (
               <Banner tone="critical" title="The campaign couldn't be changed">
-                <Text as="p">{Object.values(result.fieldErrors).join(" ")}</Text>
+                <Text as="p">{Object.values(trackingResult.fieldErrors).join(" ")}</Text>
+              </Banner>
+            ) : null}
+            {offerResult?.ok ? (
+              <Banner tone="success" title={offerResult.intent === "save-offer" ? "Offer saved" : offerResult.intent === "pause-offer" ? "Offer paused" : "Offer resumed"}>
+                <Text as="p">Shopify is being brought in step now; the card shows how far it got.</Text>
               </Banner>
             ) : null}
             {data.missing.length > 0 ? (
@@ -209,7 +235,9 @@ export default function Campaigns() {
                 </EmptyListState>
               </Card>
             ) : (
-              data.campaigns.map((campaign) => <CampaignCard key={campaign.uid} campaign={campaign} />)
+              data.campaigns.map((campaign) => (
+                <CampaignCard key={campaign.uid} campaign={campaign} offer={data.offers[campaign.uid]} offerResult={offerResult} />
+              ))
             )}
           </BlockStack>
         </Layout.Section>
