@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../../referral-api";
-import { codeDirectory } from "../../referrals/code-directory.server";
+import { findOfferCode } from "../../offers/offer-code-owner.server";
+import { codeDirectory, type CodeOwner } from "../../referrals/code-directory.server";
 import { SIGNAL_NAMES, type Explanation, type SignalNote, type SignalSource } from "../../referrals/explanation";
 import { runGuard } from "../../referrals/guard";
 import { gatherGuardFacts } from "../../referrals/guard-facts.server";
@@ -18,7 +19,9 @@ type Payload = z.infer<typeof payload>;
 type Event = Payload["event"];
 type Params = Event["params"];
 
-// Precedence: the referral link (the code kept in the cart, else the landing
+// Precedence: a friend's offer code (a discount code the app itself put in
+// Shopify for one ambassador) settles it at once, without asking the service.
+// Otherwise the referral link (the code kept in the cart, else the landing
 // page's) comes first, then the discount codes in Shopify's order. The first
 // code the referral service knows as a referrer's wins; the others are noted.
 
@@ -31,7 +34,7 @@ interface Candidate {
   note: SignalNote;
 }
 
-function signalsOf(event: Event): { notes: SignalNote[]; candidates: Candidate[] } {
+function signalsOf(event: Event, offerCode: string | null): { notes: SignalNote[]; candidates: Candidate[] } {
   const signals = event.signals ?? {
     ...(event.params.shortCode && event.codeSource === "landing_site" ? { landingPage: event.params.shortCode } : {}),
     ...(event.params.shortCode && event.codeSource !== "landing_site" ? { cartAttribute: event.params.shortCode } : {}),
@@ -50,7 +53,9 @@ function signalsOf(event: Event): { notes: SignalNote[]; candidates: Candidate[]
     if (!signals.cartAttribute) add("landing_page", signals.landingPage, true);
     else add("landing_page", signals.landingPage, false, same ? "Same code as the cart's" : "Not used: the link kept in the cart comes first");
   }
-  for (const code of signals.discountCodes) add("discount_code", code, true);
+  for (const code of signals.discountCodes) add(code === offerCode ? "offer_code" : "discount_code", code, true);
+  // The offer code goes first; the order of the others stays.
+  candidates.sort((a, b) => Number(b.source === "offer_code") - Number(a.source === "offer_code"));
   return { notes, candidates };
 }
 
@@ -122,7 +127,8 @@ async function decideAndSend(
   shopSettings: { guard: GuardSettings; sendWithoutCode: boolean },
 ): Promise<Decision> {
   const codes = codeDirectory();
-  const { notes, candidates } = signalsOf(event);
+  const offer = await findOfferCode(ctx.db, shop, event.signals?.discountCodes ?? []);
+  const { notes, candidates } = signalsOf(event, offer?.code ?? null);
   const explanation: Explanation = { signals: notes, winner: null, guard: [], decision: "" };
   const flags: string[] = [];
   const base: Params = { ...event.params, shortCode: undefined, couponCode: undefined };
@@ -134,7 +140,8 @@ async function decideAndSend(
       note.outcome = "The store's own discount code (not a referral coupon at the service)";
       continue;
     }
-    const owner = await codes.shortCodeOwner(client, shop, code);
+    const owner: CodeOwner | null =
+      source === "offer_code" && offer ? { email: offer.email, uid: null, valid: true } : await codes.shortCodeOwner(client, shop, code);
     if (!owner && !isDiscount) {
       note.outcome = "Not a referral code at the service";
       continue;
@@ -191,6 +198,7 @@ async function decideAndSend(
 }
 
 function whyWon(source: SignalSource, sentAs: "short_code" | "coupon_code"): string {
+  if (source === "offer_code") return "The friend's offer code: the app made this discount code for the referrer, so it settles the referral";
   const as = sentAs === "short_code" ? "a referrer's link code" : "a referrer's coupon";
   if (source === "discount_code") return `The first discount code the referral service knows as ${as}`;
   return `${SIGNAL_NAMES[source]} comes first, and the referral service knows it as ${as}`;
@@ -269,7 +277,7 @@ async function handle(ctx: JobContext, shop: string, { orderId, event }: Payload
           explanation: JSON.stringify(explanation),
           flags: flags.length > 0 ? flags.join(",") : null,
           ...(winner ? (winner.sentAs === "short_code" ? { shortCode: winner.code } : { couponCode: winner.code, shortCode: null }) : {}),
-          ...(winner?.source === "discount_code" ? { codeSource: "discount_code" } : {}),
+          ...(winner?.source === "discount_code" || winner?.source === "offer_code" ? { codeSource: winner.source } : {}),
           recordedAt: summary.status === "recorded" ? ctx.now() : null,
           commissionState:
             summary.status === "recorded" && approval !== undefined ? COMMISSION_STATE[String(approval) as "true" | "false"] : null,
