@@ -11,6 +11,11 @@
  *    attributes _referral_code and _referral_campaign. The token of the cart it
  *    last saw in step with the kept values is remembered with them.
  *
+ * 4. When the shop has a live friend's offer for the link's campaign (the
+ *    campaigns are in data-offer-campaigns), applies the code from the URL to
+ *    the session through Shopify's /discount/<code> path, once per arrival,
+ *    so the friend sees the discount at checkout without typing it.
+ *
  * The check runs on every page load, which is enough: attributes stay on the cart
  * when items are added later, and a new cart (after checkout, or a cart that
  * expired) gets the attributes on the next page the visitor opens.
@@ -94,6 +99,19 @@
     if (code && (!kept || kept.c === code || data.attribution === 'last_touch')) {
       kept = { c: code, k: campaign, x: now + days * 864e5, t: kept && kept.c === code && kept.k === campaign ? kept.t : '' };
       store.set(JSON.stringify(kept), kept.x);
+    }
+    var offers = (data.offerCampaigns || '').split(',').map(clean).filter(Boolean);
+    if (code && offers.length && (!campaign || offers.indexOf(campaign) >= 0)) {
+      // Shopify keeps the code for checkout (a cookie set by the redirect answer); nothing else is needed from it.
+      var root = (data.rootUrl || '/').replace(/\/?$/, '/');
+      fetch(root + 'discount/' + encodeURIComponent(code) + '?redirect=' + encodeURIComponent(location.pathname), {
+        credentials: 'same-origin',
+        redirect: 'manual'
+      }).then(function (response) {
+        return response.text(); // releases the connection, even of an error answer
+      }).catch(function () {
+        // Quiet by design: the link still counts through the cart attributes.
+      });
     }
     if (!kept) return;
 
