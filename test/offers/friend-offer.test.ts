@@ -152,10 +152,13 @@ describe("the friend's offer in Shopify", () => {
     await setOfferPaused(prisma, TEST_SHOP, "1001", true);
     await pipeline.drain();
     expect(discount.active).toBe(false);
+    expect(shopify.appMetafields.get("referral_bridge.offer_campaigns")).toBe("none");
     expect((await offerViews(prisma, TEST_SHOP))["1001"]).toMatchObject({ paused: true, lastError: null });
     await setOfferPaused(prisma, TEST_SHOP, "1001", false);
     await pipeline.drain();
     expect(discount.active).toBe(true);
+    // The storefront embed applies codes for live offers only.
+    expect(shopify.appMetafields.get("referral_bridge.offer_campaigns")).toBe("1001");
     expect(shopify.refused).toEqual([]);
   });
 

@@ -93,6 +93,8 @@ describeInBrowser("the friend's code applied by the tracking embed", () => {
 
   it("does nothing for a campaign without an offer, or a shop without any", async () => {
     await visit("/?mbsy=ALICE10&campaignid=1002");
+    state.offerCampaigns = "none"; // what the app writes when no offer is live
+    await visit("/?mbsy=BOB10");
     state.offerCampaigns = null;
     await visit("/?mbsy=BOB10&campaignid=1001");
     expect(state.discountCalls).toEqual([]);

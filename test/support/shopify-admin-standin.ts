@@ -47,6 +47,9 @@ export class ShopifyAdminStandIn implements AdminGraphql {
   segments = new Map<string, { name: string; query: string }>();
   bulkCreations = new Map<string, BulkCreation>();
   calls: StandInCall[] = [];
+  /** The app's app-data metafields ("namespace.key" -> value), owned by its installation. */
+  appMetafields = new Map<string, string>();
+  readonly appInstallationId = "gid://shopify/AppInstallation/1";
   /** Documents the schema refused, with why: a test expects none from the app. */
   refused: { query: string; errors: string[] }[] = [];
   /** The bucket of the cost-based rate limit (Shopify's standard plan by default). */
@@ -310,6 +313,14 @@ export class ShopifyAdminStandIn implements AdminGraphql {
       codeDiscountNodeByCode: ({ code }) => {
         const holder = this.holderOf(String(code));
         return holder ? this.node(holder) : null;
+      },
+      currentAppInstallation: () => ({ id: this.appInstallationId }),
+      metafieldsSet: ({ metafields }) => {
+        const list = metafields as { ownerId: string; namespace?: string; key: string; value: string }[];
+        const wrong = list.findIndex((m) => m.ownerId !== this.appInstallationId || m.value === "");
+        if (wrong >= 0) return { metafields: null, userErrors: [{ field: ["metafields", String(wrong)], message: "Owner or value is invalid", code: "INVALID_VALUE", elementIndex: wrong }] };
+        for (const m of list) this.appMetafields.set(`${m.namespace}.${m.key}`, m.value);
+        return { metafields: list.map((_, i) => ({ id: `gid://shopify/Metafield/${i + 1}` })), userErrors: [] };
       },
       discountCodeRedeemCodeBulkDelete: ({ discountId, ids }) => {
         const discount = this.discounts.get(String(discountId));

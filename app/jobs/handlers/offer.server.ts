@@ -4,6 +4,7 @@ import { realSleep } from "../../referral-api/sleep";
 import { AdminCallError } from "../../service-events/admin-graphql.server";
 import { scheduleOfferSync } from "../../offers/enqueue-offer.server";
 import { OFFER_SYNC_JOB } from "../../offers/job-kinds";
+import { publishOfferCampaigns } from "../../offers/offer-metafield.server";
 import { syncOffer } from "../../offers/sync-offer.server";
 import type { JobContext } from "../context";
 import { JOB_PAYLOADS } from "../kinds";
@@ -36,6 +37,7 @@ export const offerSyncJob = {
     try {
       const deps = { db: ctx.db, client: connection.client, admin: { admin: access.admin, sleep: realSleep }, now: ctx.now };
       await syncOffer(deps, shop, campaignUid, email ? { email } : {});
+      await publishOfferCampaigns(deps.admin, ctx.db, shop);
     } catch (error) {
       await ctx.db.friendOffer.updateMany({ where: { shop, campaignUid }, data: { lastError: merchantWords(error) } });
       if (isReferralApiError(error)) return outcomeOfServiceError(error);

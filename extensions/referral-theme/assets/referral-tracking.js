@@ -100,7 +100,7 @@
       kept = { c: code, k: campaign, x: now + days * 864e5, t: kept && kept.c === code && kept.k === campaign ? kept.t : '' };
       store.set(JSON.stringify(kept), kept.x);
     }
-    var offers = (data.offerCampaigns || '').split(',').map(clean).filter(Boolean);
+    var offers = (data.offerCampaigns || '').split(',').map(clean).filter(function (uid) { return uid && uid !== 'none'; });
     if (code && offers.length && (!campaign || offers.indexOf(campaign) >= 0)) {
       // Shopify keeps the code for checkout (a cookie set by the redirect answer); nothing else is needed from it.
       var root = (data.rootUrl || '/').replace(/\/?$/, '/');
