@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
+import { enqueueAmbassadorCode } from "../offers/enqueue-offer.server";
 import { normaliseEmail } from "../privacy/customer-rows.server";
 import type { AdminForShop } from "./admin-access.server";
 import { AdminCallError, findCustomerByEmail, tagCustomer } from "./admin-graphql.server";
@@ -8,16 +9,21 @@ import { ignored, processed, unsettled, type EventResult } from "./event-result"
 /** The tag a Shopify customer gets when the service enrols them as an ambassador. */
 export const AMBASSADOR_TAG = "referral-ambassador";
 
-/** contact-created: when the shop asks for it, the Shopify customer with that email is tagged. */
+/**
+ * contact-created: the new ambassador's code joins the shop's friend's offers
+ * at once (a job of its own), and, when the shop asks for it, the Shopify
+ * customer with that email is tagged.
+ */
 export async function applyContactCreated(
   deps: { db: PrismaClient; adminForShop: AdminForShop },
   shop: string,
   eventData: unknown,
 ): Promise<EventResult> {
-  const settings = await deps.db.shop.findUnique({ where: { shop }, select: { tagContacts: true } });
-  if (!settings?.tagContacts) return processed("New ambassador; tagging customers is turned off.");
   const parsed = contactDataSchema.safeParse(eventData);
   const email = parsed.success ? normaliseEmail(parsed.data.contact.email) : null;
+  if (email) await enqueueAmbassadorCode(deps.db, shop, email);
+  const settings = await deps.db.shop.findUnique({ where: { shop }, select: { tagContacts: true } });
+  if (!settings?.tagContacts) return processed("New ambassador; tagging customers is turned off.");
   if (!email) return ignored("The event names no contact email.");
   const connection = await deps.adminForShop(shop);
   if (!connection.ok) return unsettled({ type: "fail", reason: connection.reason });

@@ -7,6 +7,7 @@ import { createReferralClient, type ReferralClient } from "../../app/referral-ap
 import { handleAppUninstalled } from "../../app/referrals/lifecycle.server";
 import { redactShop } from "../../app/privacy/redact-shop.server";
 import { createLogger } from "../../app/logger.server";
+import { applyContactCreated } from "../../app/service-events/contact-events.server";
 import { offerViews, saveOffer, setOfferPaused } from "../../app/offers/offer-page.server";
 import { OFFER_DEFAULTS, type OfferSettings } from "../../app/offers/offer-settings";
 import { API_VERSION } from "../../app/shopify.server";
@@ -144,6 +145,17 @@ describe("the friend's offer in Shopify", () => {
     expect(shopify.codesOf(discount.id)).not.toContain("ALICE10");
     expect(shopify.codesOf(discount.id)).toContain("BOB10");
     expect(await codesOf("removed")).toEqual(["ALICE10"]);
+  });
+
+  it("adds a new ambassador's code at once when the service says they enrolled, without paging the program", async () => {
+    await offer();
+    const { ambassador } = await service.getAmbassador({ email: "newpal@example.com", autoCreate: true });
+    const code = ambassador.campaignLinks.find((l) => l.campaignUid === "1001")!.url!.split("/").pop()!;
+    const pagedBefore = sandbox.ledger().requests.filter((r) => r.operation === "ambassador/all").length;
+    await applyContactCreated({ db: prisma, adminForShop: shopify.access() }, TEST_SHOP, { contact: { email: "newpal@example.com" } });
+    await pipeline.drain();
+    expect(shopify.codesOf(shopify.discountTitled(TITLE).id)).toContain(code);
+    expect(sandbox.ledger().requests.filter((r) => r.operation === "ambassador/all").length).toBe(pagedBefore);
   });
 
   it("pauses and resumes the discount in Shopify", async () => {
