@@ -14,3 +14,15 @@ const LONG_ID = /("(?:id|[a-z_]+_id)"\s*:\s*)(\d{16,})(?![.eE])/g;
 export function parseShopifyJson(text: string): unknown {
   return JSON.parse(text.replace(LONG_ID, '$1"$2"'));
 }
+
+/**
+ * JSON.parse that keeps every integer too long for a double as its digits,
+ * wherever it stands (lists of order ids included). It reads each number's
+ * source text, which costs more than parseShopifyJson: for the rare
+ * webhooks (privacy, app lifecycle), not the order path.
+ */
+export function parseKeepingLongIntegers(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+    typeof value === "number" && !Number.isSafeInteger(value) && context?.source && /^-?\d+$/.test(context.source) ? context.source : value,
+  );
+}

@@ -1,3 +1,4 @@
+import { parseKeepingLongIntegers } from "../referrals/lossless-json";
 import { authenticate } from "../shopify.server";
 import { readBodyWithin, tooLarge } from "./read-body";
 import { checkUnsignedHeaders } from "./verify-webhook";
@@ -16,7 +17,9 @@ export async function authenticateWebhookAt(request: Request, topic: string) {
   if (refusal) throw new Response(null, { status: refusal.status });
   const reading = await readBodyWithin(request, MAX_WEBHOOK_BODY_BYTES);
   if (!reading.ok) throw tooLarge();
-  return authenticate.webhook(new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(reading.body) }));
+  const context = await authenticate.webhook(new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(reading.body) }));
+  // The library's JSON.parse rounds Shopify's 64-bit ids (a customer's, the orders to redact): read them digit for digit.
+  return { ...context, payload: parseKeepingLongIntegers(Buffer.from(reading.body).toString("utf8")) };
 }
 
 const SHOP_ID = /^[1-9][0-9]{0,19}$/;

@@ -191,6 +191,23 @@ describe("customers/redact", () => {
   });
 });
 
+describe("customers/redact with Shopify's 64-bit ids", () => {
+  it("finds the customer and the orders by their exact ids, which JSON.parse would round", async () => {
+    // 115310627314723954 and 820982911946154508 become ...950 and ...500 as JavaScript numbers.
+    await orderRecord(TEST_SHOP, { customerId: "115310627314723954", email: "long@example.com" });
+    await orderRecord(TEST_SHOP, { orderId: "820982911946154508", email: "gift@example.com" });
+    await orderRecord(TEST_SHOP, { customerId: "115310627314723950", email: "neighbour@example.com" });
+    await orderRecord(TEST_SHOP, { orderId: "820982911946154500", email: "other@example.com" });
+    const raw = `{"shop_id":954889,"shop_domain":"${TEST_SHOP}","customer":{"id":115310627314723954,"email":"long@example.com","phone":null},"orders_to_redact":[820982911946154508]}`;
+
+    const response = await respond(customerRedactAction, signedWebhook({ topic: "customers/redact", body: null, raw }));
+
+    expect(response.status).toBe(200);
+    const left = await prisma.orderRecord.findMany({ where: { shop: TEST_SHOP }, select: { email: true }, orderBy: { email: "asc" } });
+    expect(left.map((r) => r.email)).toEqual(["neighbour@example.com", "other@example.com"]);
+  });
+});
+
 describe("shop/redact", () => {
   it("deletes everything the app keeps for the shop, and only for that shop", async () => {
     for (const shop of [TEST_SHOP, OTHER_SHOP]) {

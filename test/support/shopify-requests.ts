@@ -8,6 +8,8 @@ export interface WebhookOptions {
   topic: string;
   shop?: string;
   body: unknown;
+  /** The body's exact text, instead of JSON.stringify(body): for numbers JavaScript cannot hold, such as 19-digit ids. */
+  raw?: string;
   webhookId?: string;
   /** Sign with another secret to forge the request. */
   secret?: string;
@@ -16,7 +18,7 @@ export interface WebhookOptions {
 }
 
 export function signedWebhook(options: WebhookOptions): Request {
-  const raw = JSON.stringify(options.body);
+  const raw = options.raw ?? JSON.stringify(options.body);
   const secret = options.secret ?? process.env.SHOPIFY_API_SECRET!;
   return new Request(options.url ?? `${process.env.SHOPIFY_APP_URL}/webhooks/${options.topic}`, {
     method: "POST",
