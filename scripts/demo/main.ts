@@ -8,6 +8,7 @@ import { startSandbox } from "../../sandbox/server";
 import { buildIfNeeded, freshDatabase, startApp } from "../lib/app-process";
 import { connectDemoShop, DEMO_SHOP, demoDatabase } from "../lib/demo-shop";
 import { sendShopifyWebhook } from "../lib/shopify-webhook";
+import { friendOfferDemo } from "./friend-offer";
 import { printTable } from "./table";
 import { couponOrder, EXPECTATIONS, flakyOrder, landingOrder, linkOrder, partialRefund, plainOrder, promoOrder, selfReferralOrder } from "./scenarios";
 
@@ -109,6 +110,16 @@ try {
       check(found[0]?.revenueAmount === e.commission.revenue, `${e.order.name}: revenue ${found[0]?.revenueAmount}, expected ${e.commission.revenue}`);
     }
   }
+
+  console.log("\nThe friend's offer:");
+  await friendOfferDemo({
+    db,
+    service: { baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token },
+    send: (topic, body) => send(topic, body),
+    waitForQueue: () => waitForQueue(db, 30_000),
+    log,
+    check,
+  });
 } catch (error) {
   problems.push(error instanceof Error ? error.message : String(error));
 } finally {
