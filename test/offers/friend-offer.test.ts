@@ -1,9 +1,8 @@
 // The friend's offer end to end: the merchant's choice on the card, the job
 // queue, the real sandbox service and the Shopify Admin stand-in (documents
 // checked against Shopify's published schema).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { createReferralClient, type ReferralClient } from "../../app/referral-api";
 import { handleAppUninstalled } from "../../app/referrals/lifecycle.server";
 import { redactShop } from "../../app/privacy/redact-shop.server";
 import { createLogger } from "../../app/logger.server";
@@ -13,10 +12,11 @@ import { OFFER_DEFAULTS, type OfferSettings } from "../../app/offers/offer-setti
 import { API_VERSION } from "../../app/shopify.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { STANDIN_API_VERSION } from "../support/admin-schema";
-import { resetDatabase } from "../support/database";
-import { connectShop, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
-import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 import { TEST_SHOP } from "../support/shopify-requests";
+import type { ReferralClient } from "../../app/referral-api";
+import type { TestPipeline } from "../support/pipeline";
+import type { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
+import { useOfferWorld } from "./offer-world";
 
 let sandbox: SandboxHandle;
 let pipeline: TestPipeline;
@@ -24,20 +24,9 @@ let shopify: ShopifyAdminStandIn;
 let service: ReferralClient;
 const TITLE = "Demo Outfitters referral: ";
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  sandbox.reset();
-  await resetDatabase();
-  await connectShop(sandbox);
-  shopify = new ShopifyAdminStandIn();
-  pipeline = testPipeline();
-  pipeline.ctx.adminForShop = shopify.access();
-  service = createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
+const world = useOfferWorld();
+beforeEach(() => {
+  ({ sandbox, pipeline, shopify, service } = world);
 });
 
 async function offer(settings: Partial<OfferSettings> = {}, campaignUid = "1001") {

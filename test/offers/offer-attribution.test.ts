@@ -1,29 +1,21 @@
 // An order that carries a friend's offer code is credited by that code: it
 // settles which of the order's codes is the referral one, without asking the
 // referral service whose code it is.
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { readExplanation } from "../../app/referrals/explanation";
 import type { SandboxHandle } from "../../sandbox/server";
 import { receiveOrder, recordOf } from "../admin/fixtures";
-import { resetDatabase } from "../support/database";
-import { connectShop, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
+import type { TestPipeline } from "../support/pipeline";
+import { useOfferWorld } from "./offer-world";
 import { TEST_SHOP } from "../support/shopify-requests";
 
 let sandbox: SandboxHandle;
 let pipeline: TestPipeline;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const world = useOfferWorld();
 beforeEach(async () => {
-  sandbox.reset();
-  await resetDatabase();
-  await connectShop(sandbox);
-  pipeline = testPipeline();
+  ({ sandbox, pipeline } = world);
   await prisma.offerCode.create({ data: { shop: TEST_SHOP, campaignUid: "1001", code: "BOB10", email: "bob@example.com", state: "added" } });
 });
 

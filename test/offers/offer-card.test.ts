@@ -10,9 +10,9 @@ import type { SandboxHandle } from "../../sandbox/server";
 import { adminRequest, load, submit } from "../admin/admin-requests";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
 import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
-import { resetDatabase } from "../support/database";
-import { connectShop, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
-import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
+import type { TestPipeline } from "../support/pipeline";
+import type { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
+import { useOfferWorld } from "./offer-world";
 
 let sandbox: SandboxHandle;
 let pipeline: TestPipeline;
@@ -30,20 +30,10 @@ const saveForm = (fields: Record<string, string> = {}) => ({
   ...fields,
 });
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  sandbox.reset();
-  await resetDatabase();
-  await connectShop(sandbox);
-  shopify = new ShopifyAdminStandIn();
+const world = useOfferWorld();
+beforeEach(() => {
+  ({ sandbox, pipeline, shopify } = world);
   shopify.addForeignDiscount("Spring sale", ["DAN10"]);
-  pipeline = testPipeline();
-  pipeline.ctx.adminForShop = shopify.access();
 });
 
 describe("the Friend's offer card (loader and action)", () => {
