@@ -31,8 +31,10 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
     chownSync(dir, uid, gid);
   }
+  // runuser lives in /usr/sbin, which a minimal PATH may leave out.
+  const runuser = existsSync("/usr/sbin/runuser") ? "/usr/sbin/runuser" : "runuser";
   const run = (cmd: string, args: string[]) =>
-    execFileSync(asRoot ? "runuser" : cmd, asRoot ? ["-u", "postgres", "--", cmd, ...args] : args, {
+    execFileSync(asRoot ? runuser : cmd, asRoot ? ["-u", "postgres", "--", cmd, ...args] : args, {
       stdio: "pipe",
     });
   const data = join(dir, "data");
