@@ -16,6 +16,7 @@ import { nowOf, type AdminContext } from "./context";
 import { fieldErrorsOf } from "./form-data";
 import type { MerchantError } from "./merchant-error";
 import { ADMIN_TIMEOUT_MS } from "./service-errors.server";
+import { enqueueShopOfferSyncs } from "../offers/enqueue-offer.server";
 
 export type ConnectionStatus = "not_connected" | "connected" | "broken";
 
@@ -215,7 +216,9 @@ export async function connectShop(ctx: AdminContext, shop: string, input: unknow
   };
   await ctx.db.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });
   const resumedJobs = await resumeShopJobs(ctx.db, shop);
-  if (resumedJobs > 0) notifyJobEnqueued();
-  ctx.logger?.info({ shop, host: new URL(baseUrl).host, resumedJobs }, "referral service connected");
+  // The program's ambassadors may have changed while it was not connected: the friend's offers catch up now.
+  const offerSyncs = await enqueueShopOfferSyncs(ctx.db, shop);
+  if (resumedJobs > 0 || offerSyncs > 0) notifyJobEnqueued();
+  ctx.logger?.info({ shop, host: new URL(baseUrl).host, resumedJobs, offerSyncs }, "referral service connected");
   return { ok: true, companyName, campaignCount: company.campaigns.length, resumedJobs };
 }

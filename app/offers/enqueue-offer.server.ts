@@ -46,3 +46,38 @@ export async function enqueueAmbassadorCode(db: PrismaClient, shop: string, emai
   }
   return queued;
 }
+
+/**
+ * An ambassador the app has just seen (enrolled from the storefront or the
+ * thank-you page): their code joins, at once, each offer of the shop that
+ * does not hold it yet. Asked on every fresh look-up, so it queues nothing
+ * once the codes are known.
+ */
+export async function enqueueMissingAmbassadorCode(db: PrismaClient, shop: string, email: string, now = new Date()): Promise<number> {
+  const offers = await db.friendOffer.findMany({ where: { shop }, select: { campaignUid: true } });
+  if (offers.length === 0) return 0;
+  const held = await db.offerCode.findMany({ where: { shop, email: { in: [...new Set([email, email.toLowerCase()])] } }, select: { campaignUid: true } });
+  const missing = offers.filter((offer) => !held.some((code) => code.campaignUid === offer.campaignUid));
+  let queued = 0;
+  for (const { campaignUid } of missing) {
+    const added = await enqueueJob(db, {
+      shop,
+      kind: OFFER_SYNC_JOB,
+      // One waiting job per ambassador and offer, however often they are looked up meanwhile.
+      subject: `${campaignUid}:seen:${email.toLowerCase()}`,
+      payload: { campaignUid, email },
+      lane: offerLane(shop, campaignUid),
+      triggeredAt: now,
+    });
+    if (added) queued += 1;
+  }
+  return queued;
+}
+
+/** After the service is connected (again): every offer of the shop is brought in step now. */
+export async function enqueueShopOfferSyncs(db: PrismaClient, shop: string, now = new Date()): Promise<number> {
+  const offers = await db.friendOffer.findMany({ where: { shop }, select: { campaignUid: true } });
+  let queued = 0;
+  for (const { campaignUid } of offers) if (await enqueueOfferSync(db, shop, campaignUid, now)) queued += 1;
+  return queued;
+}

@@ -13,6 +13,7 @@ import type { ShopClient } from "../referrals/shop-client.server";
 import { CustomerLookupError, type CustomerLookup } from "./customer-lookup.server";
 import type { ShareLink, ShareLinksAmbassador, ShareLinksAnswer } from "./share-links-contract";
 import type { TtlCache } from "./ttl-cache";
+import { enqueueMissingAmbassadorCode } from "../offers/enqueue-offer.server";
 
 // What a signed-in customer is told. Short and calm: the storefront shows them as they are.
 export const MESSAGES = {
@@ -125,6 +126,8 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   }
   const found = ambassador.ambassador;
   if (found.status === "banned" || found.status === "unsubscribed") return { status: "not_enrolled", message: MESSAGES.inactive };
+  // A customer enrolled here has a share code the friend's offers may not hold yet.
+  if (row.autoEnrol && found.email) await enqueueMissingAmbassadorCode(deps.db, shop, found.email);
   return {
     status: "ok",
     ambassador: ambassadorSummary(found, pointName),

@@ -10,6 +10,8 @@ import { applyContactCreated } from "../../app/service-events/contact-events.ser
 import { offerViews, saveOffer, setOfferPaused } from "../../app/offers/offer-page.server";
 import { OFFER_DEFAULTS, type OfferSettings } from "../../app/offers/offer-settings";
 import { API_VERSION } from "../../app/shopify.server";
+import { connectShop as connectShopToService } from "../../app/admin/connection.server";
+import { getEnv } from "../../app/env.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { STANDIN_API_VERSION } from "../support/admin-schema";
 import { TEST_SHOP } from "../support/shopify-requests";
@@ -145,6 +147,14 @@ describe("the friend's offer in Shopify", () => {
     await pipeline.drain();
     expect(shopify.codesOf(shopify.discountTitled(TITLE).id)).toContain(code);
     expect(sandbox.ledger().requests.filter((r) => r.operation === "ambassador/all").length).toBe(pagedBefore);
+  });
+
+  it("brings every offer in step when the service is connected again", async () => {
+    await offer();
+    const ctx = { db: prisma, credentialsKey: getEnv().CREDENTIALS_KEY, network: { allowLoopback: true } };
+    const connected = await connectShopToService(ctx, TEST_SHOP, { baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token });
+    expect(connected.ok).toBe(true);
+    expect(await prisma.job.count({ where: { kind: "offer.sync", status: "queued", runAt: { lte: new Date() } } })).toBe(1);
   });
 
   it("pauses and resumes the discount in Shopify", async () => {

@@ -7,6 +7,8 @@ import { adminApi } from "./support/admin-api-stub";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { action, loader } from "../../app/routes/api.checkout.share-link";
 import { loader as customerAccountLoader } from "../../app/routes/api.customer-account.links";
+import prisma from "../../app/db.server";
+import { enqueueMissingAmbassadorCode } from "../../app/offers/enqueue-offer.server";
 import { MESSAGES } from "../../app/storefront/share-links.server";
 import type { ShareLinksAnswer } from "../../app/storefront/share-links-contract";
 import {
@@ -107,6 +109,19 @@ describe("checkout share link route", () => {
     expect(await body(response)).toEqual({ status: "guest" });
     expect(adminApi.calls).toEqual([]);
     expect(serviceOperations(sandbox)).toEqual([]);
+  });
+
+  it("queues a newly enrolled buyer's share code for the shop's friend's offer at once, and only once", async () => {
+    await setUpShop(sandbox, { autoEnrol: true });
+    await prisma.friendOffer.create({ data: { shop: SHOP, campaignUid: "1001" } });
+
+    const answer = await body(await ask(await checkoutRequest({ customerId: nina.id })));
+
+    expect(answer.status).toBe("ok");
+    const jobs = await prisma.job.findMany({ where: { shop: SHOP, kind: "offer.sync" } });
+    expect(jobs.map((job) => JSON.parse(job.payload))).toEqual([{ campaignUid: "1001", email: nina.email }]);
+    // Looked up again before the job ran: nothing more is queued.
+    expect(await enqueueMissingAmbassadorCode(prisma, SHOP, nina.email)).toBe(0);
   });
 
   it("enrols a new buyer when the shop enrols automatically, and not otherwise", async () => {
