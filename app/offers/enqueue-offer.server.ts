@@ -29,20 +29,24 @@ export function scheduleOfferSync(db: PrismaClient, shop: string, campaignUid: s
   });
 }
 
+/** A job that adds one ambassador's code to one offer; false when the same job is already queued. */
+function enqueueCodeOf(db: PrismaClient, shop: string, campaignUid: string, email: string, subject: string, now: Date): Promise<boolean> {
+  return enqueueJob(db, {
+    shop,
+    kind: OFFER_SYNC_JOB,
+    subject,
+    payload: { campaignUid, email },
+    lane: offerLane(shop, campaignUid),
+    triggeredAt: now,
+  });
+}
+
 /** A new ambassador's code, added at once to every offer of the shop. */
 export async function enqueueAmbassadorCode(db: PrismaClient, shop: string, email: string, now = new Date()): Promise<number> {
   const offers = await db.friendOffer.findMany({ where: { shop }, select: { campaignUid: true } });
   let queued = 0;
   for (const { campaignUid } of offers) {
-    const added = await enqueueJob(db, {
-      shop,
-      kind: OFFER_SYNC_JOB,
-      subject: `${campaignUid}:ambassador:${email.toLowerCase()}:${now.getTime()}`,
-      payload: { campaignUid, email },
-      lane: offerLane(shop, campaignUid),
-      triggeredAt: now,
-    });
-    if (added) queued += 1;
+    if (await enqueueCodeOf(db, shop, campaignUid, email, `${campaignUid}:ambassador:${email.toLowerCase()}:${now.getTime()}`, now)) queued += 1;
   }
   return queued;
 }
@@ -60,16 +64,8 @@ export async function enqueueMissingAmbassadorCode(db: PrismaClient, shop: strin
   const missing = offers.filter((offer) => !held.some((code) => code.campaignUid === offer.campaignUid));
   let queued = 0;
   for (const { campaignUid } of missing) {
-    const added = await enqueueJob(db, {
-      shop,
-      kind: OFFER_SYNC_JOB,
-      // One waiting job per ambassador and offer, however often they are looked up meanwhile.
-      subject: `${campaignUid}:seen:${email.toLowerCase()}`,
-      payload: { campaignUid, email },
-      lane: offerLane(shop, campaignUid),
-      triggeredAt: now,
-    });
-    if (added) queued += 1;
+    // One waiting job per ambassador and offer, however often they are looked up meanwhile.
+    if (await enqueueCodeOf(db, shop, campaignUid, email, `${campaignUid}:seen:${email.toLowerCase()}`, now)) queued += 1;
   }
   return queued;
 }
