@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { waitUntilAnswering } from "./lib/app-process";
 import { freePort } from "./lib/free-port";
 import { generatePrismaClient } from "./lib/prisma-client";
 import { shopifyOrder } from "./lib/sample-orders";
@@ -53,7 +54,7 @@ try {
   console.log("$ npm start");
   server = spawn("npm", ["start"], { env, stdio: ["ignore", "inherit", "inherit"], detached: true });
   const url = env.SHOPIFY_APP_URL!;
-  await waitForServer(url);
+  await waitUntilAnswering(url, { timeoutMs: 60_000, gaveUp: () => (server!.exitCode !== null ? `npm start exited (${server!.exitCode})` : undefined) });
 
   // What install leaves behind: the shop's offline session (OAuth cannot run here).
   const { PrismaClient } = await import("@prisma/client");
@@ -86,15 +87,3 @@ try {
 console.log(ok ? `deploy steps on ${values.db}: they work as written` : `deploy steps on ${values.db}: FAILED`);
 process.exit(ok ? 0 : 1);
 
-async function waitForServer(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/auth/login`, { redirect: "manual" })).status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error("npm start did not answer within 60 s");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

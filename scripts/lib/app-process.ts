@@ -34,6 +34,22 @@ export async function freshDatabase(name: string): Promise<string> {
   return url;
 }
 
+/** Waits until the app at `url` answers (its login page, below 500); `gaveUp` names a reason to stop waiting early. */
+export async function waitUntilAnswering(url: string, options: { timeoutMs: number; gaveUp?: () => string | undefined }): Promise<void> {
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    const reason = options.gaveUp?.();
+    if (reason) throw new Error(reason);
+    try {
+      if ((await fetch(`${url}/auth/login`, { redirect: "manual" })).status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`The app did not answer within ${options.timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 export interface ServedBuild {
   url: string;
   process: ChildProcess;
@@ -56,17 +72,10 @@ export async function serveBuild(options: { buildIndex: string; cwd?: string; en
   });
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The app exited during start-up (${child.exitCode}):\n${output}`);
-    try {
-      const response = await fetch(`${url}/auth/login`, { redirect: "manual" });
-      if (response.status < 500) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`The app did not answer within 30 s:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  try {
+    await waitUntilAnswering(url, { timeoutMs: 30_000, gaveUp: () => (child.exitCode !== null ? `The app exited during start-up (${child.exitCode})` : undefined) });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}:\n${output}`);
   }
   return {
     url,
