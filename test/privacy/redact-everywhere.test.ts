@@ -98,8 +98,9 @@ describe("customers/redact", () => {
     // ... their data request, through the real webhook
     expect((await deliver("customers/data_request", { shop_id: 954_889, shop_domain: TEST_SHOP, customer: { id: CUSTOMER_ID, email: TYPED, phone: null }, orders_requested: [], data_request: { id: 9_901 } })).status).toBe(200);
     // ... and the access log: their email in an admin path, tokens and their id in query strings
-    await fetch(`${server.origin}/app/ambassadors/${encodeURIComponent(TYPED)}?id_token=eyJ.secret.token&shop=${TEST_SHOP}`);
-    await fetch(`${server.origin}/proxy/links?logged_in_customer_id=${CUSTOMER_ID}&signature=abc123`);
+    // Read to the end: the access log writes its line once the answer has been sent whole.
+    await (await fetch(`${server.origin}/app/ambassadors/${encodeURIComponent(TYPED)}?id_token=eyJ.secret.token&shop=${TEST_SHOP}`)).text();
+    await (await fetch(`${server.origin}/proxy/links?logged_in_customer_id=${CUSTOMER_ID}&signature=abc123`)).text();
     expect(traces(await wholeDatabase()).length).toBeGreaterThan(0);
 
     // WHEN Shopify asks to redact them
@@ -109,8 +110,10 @@ describe("customers/redact", () => {
     // THEN nothing in the database names them, and nothing in the logs
     const database = await wholeDatabase();
     expect(traces(database), database).toEqual([]);
+    // The server's output reaches this process through a pipe, a moment after the line is written: all of it first.
+    await expect.poll(() => server.output()).toContain("GET /app/ambassadors/[email] ");
+    await expect.poll(() => server.output()).toContain("GET /proxy/links ");
     expect(traces(server.output())).toEqual([]);
-    expect(server.output()).toContain("GET /app/ambassadors/[email] ");
     expect(server.output()).toContain("GET /proxy/links ");
     expect(server.output()).not.toContain("id_token");
     expect(server.output()).not.toContain("abc123");
