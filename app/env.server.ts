@@ -58,6 +58,15 @@ const schema = z.object({
   SERVICE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** How long a stopping process (SIGTERM) waits for the webhooks and service calls under way. */
   SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /** How often each shop's orders are read back from Shopify to find what webhooks missed (app/order-sync). */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(5 * 60_000),
+  /** How far before its watermark a reconciliation pass starts reading, for orders Shopify's search shows late. */
+  RECONCILE_OVERLAP_MS: z.coerce.number().int().min(0).max(86_400_000).default(10 * 60_000),
+  /**
+   * Development only: the Admin GraphQL API is called at this origin (the local stand-in,
+   * test/support/shopify-admin-standin.ts) instead of https://<shop>. Tests and the fault run set it.
+   */
+  SHOPIFY_ADMIN_API_ORIGIN: z.url().optional(),
   WORKER_IN_PROCESS: z
     .enum(["true", "false", "1", "0"])
     .default("true")

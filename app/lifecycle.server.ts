@@ -3,6 +3,7 @@ import { getEnv } from "./env.server";
 import { webhooksAnswered } from "./jobs/acknowledgements";
 import { startInProcessWorker, stopInProcessWorker } from "./jobs/in-process.server";
 import { logger } from "./logger.server";
+import { scheduleAllReconciles } from "./order-sync/reconcile.server";
 import { orderIntake } from "./referrals/order-webhooks.server";
 import { resealLegacyValues } from "./referrals/reseal.server";
 import { logStrayRejections } from "./stray-rejections.server";
@@ -20,6 +21,7 @@ export function startAppProcess(): Promise<void> {
     const resealed = await resealLegacyValues(prisma, getEnv().CREDENTIALS_KEY);
     if (resealed > 0) logger.info({ resealed }, "sealed values re-sealed for their shop and column (v2)");
     await orderIntake().ready();
+    await scheduleAllReconciles(prisma, new Date(), getEnv().RECONCILE_INTERVAL_MS);
     startInProcessWorker();
   })();
   return started;

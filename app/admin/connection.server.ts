@@ -17,6 +17,8 @@ import { fieldErrorsOf } from "./form-data";
 import type { MerchantError } from "./merchant-error";
 import { ADMIN_TIMEOUT_MS } from "./service-errors.server";
 import { enqueueShopOfferSyncs } from "../offers/enqueue-offer.server";
+import { getEnv } from "../env.server";
+import { scheduleReconcile } from "../order-sync/reconcile.server";
 
 export type ConnectionStatus = "not_connected" | "connected" | "broken";
 
@@ -218,6 +220,8 @@ export async function connectShop(ctx: AdminContext, shop: string, input: unknow
   const resumedJobs = await resumeShopJobs(ctx.db, shop);
   // The program's ambassadors may have changed while it was not connected: the friend's offers catch up now.
   const offerSyncs = await enqueueShopOfferSyncs(ctx.db, shop);
+  // Reconciliation with Shopify's orders runs from now on, every few minutes.
+  await scheduleReconcile(ctx.db, shop, nowOf(ctx), getEnv().RECONCILE_INTERVAL_MS);
   if (resumedJobs > 0 || offerSyncs > 0) notifyJobEnqueued();
   ctx.logger?.info({ shop, host: new URL(baseUrl).host, resumedJobs, offerSyncs }, "referral service connected");
   return { ok: true, companyName, campaignCount: company.campaigns.length, resumedJobs };

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Logger } from "../logger.server";
+import type { IntakeResult, OrderWebhook } from "../referrals/order-intake";
 import type { ShopClient } from "../referrals/shop-client.server";
 import type { AdminForShop } from "../service-events/admin-access.server";
 
@@ -11,4 +12,6 @@ export interface JobContext {
   /** The shop's Admin GraphQL access (offline session); tests give a fake. */
   adminForShop: AdminForShop;
   now(): Date;
+  /** Where orders read from the Admin API are stored: the app's order intake unless given (tests). */
+  intake?(hooks: OrderWebhook[]): Promise<IntakeResult[]>;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { OFFER_JOB_PAYLOADS } from "../offers/job-kinds";
+import { ORDER_SYNC_JOB_PAYLOADS } from "../order-sync/job-kinds";
 import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "../privacy/job-kinds";
 import { ORDER_JOB_PAYLOADS } from "../referrals/order-jobs";
 import { SERVICE_EVENT_JOB } from "../service-events/job-kind";
@@ -12,6 +13,7 @@ import { SERVICE_EVENT_JOB } from "../service-events/job-kind";
 export const JOB_PAYLOADS = {
   ...ORDER_JOB_PAYLOADS,
   ...OFFER_JOB_PAYLOADS,
+  ...ORDER_SYNC_JOB_PAYLOADS,
   [PRIVACY_EXPORT_JOB]: z.object({ dataRequestId: z.string() }),
   [PRIVACY_REDACT_JOB]: z.object({ redactionId: z.string() }),
   [SERVICE_EVENT_JOB]: z.object({ serviceEventId: z.string() }),

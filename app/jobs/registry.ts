@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { JobContext } from "./context";
 import { cancelOrderJob } from "./handlers/cancel-order.server";
 import { offerSyncJob } from "./handlers/offer.server";
+import { backfillJob, reconcileJob } from "./handlers/order-sync.server";
 import { privacyExportJob, privacyRedactJob } from "./handlers/privacy.server";
 import { recordOrderJob } from "./handlers/record-order.server";
 import { refundOrderJob } from "./handlers/refund-order.server";
@@ -26,6 +27,8 @@ export const JOBS = {
   [privacyRedactJob.kind]: privacyRedactJob,
   [serviceEventJob.kind]: serviceEventJob,
   [offerSyncJob.kind]: offerSyncJob,
+  [reconcileJob.kind]: reconcileJob,
+  [backfillJob.kind]: backfillJob,
 } as const;
 
 export type { JobKind, JobPayload } from "./kinds";

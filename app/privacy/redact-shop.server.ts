@@ -8,7 +8,7 @@ import type { Logger } from "../logger.server";
  */
 export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop: string; webhookId: string | null }) {
   const where = { shop: hook.shop };
-  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers] = await db.$transaction([
+  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs] = await db.$transaction([
     db.job.deleteMany({ where }),
     db.orderRecord.deleteMany({ where }),
     db.serviceEvent.deleteMany({ where }),
@@ -19,6 +19,7 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     db.shop.deleteMany({ where }),
     db.offerCode.deleteMany({ where }),
     db.friendOffer.deleteMany({ where }),
+    db.orderSync.deleteMany({ where }),
   ]);
   const deleted = {
     jobs: jobs.count,
@@ -31,6 +32,7 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     shop: shops.count,
     offerCodes: offerCodes.count,
     friendOffers: offers.count,
+    orderSyncs: orderSyncs.count,
   };
   logger.info({ shop: hook.shop, topic: "shop/redact", webhookId: hook.webhookId, deleted }, "shop redacted");
   return deleted;

@@ -47,6 +47,7 @@ export async function resetDatabase(): Promise<void> {
     prisma.orderRecord.deleteMany(),
     prisma.offerCode.deleteMany(),
     prisma.friendOffer.deleteMany(),
+    prisma.orderSync.deleteMany(),
     prisma.shop.deleteMany(),
     prisma.session.deleteMany(),
   ]);

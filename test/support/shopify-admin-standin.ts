@@ -12,6 +12,7 @@ import { execute, GraphQLError, Kind, parse, validate, type DocumentNode, type O
 import type { AdminForShop } from "../../app/service-events/admin-access.server";
 import type { AdminGraphql } from "../../app/service-events/admin-graphql.server";
 import { adminSchema, STANDIN_API_VERSION } from "./admin-schema";
+import { StandInOrders } from "./standin-orders";
 
 type Input = Record<string, unknown>;
 type UserError = { field: string[] | null; message: string; code: string | null };
@@ -54,6 +55,12 @@ export class ShopifyAdminStandIn implements AdminGraphql {
   refused: { query: string; errors: string[] }[] = [];
   /** The bucket of the cost-based rate limit (Shopify's standard plan by default). */
   bucket = { maximumAvailable: 2_000, restoreRate: 100, currentlyAvailable: 2_000, at: Date.now() };
+  /** The shop's orders (orders, ordersCount, order, refund). */
+  readonly orders = new StandInOrders();
+  /** The main theme's config/settings_data.json as the theme editor writes it; null: the app cannot read themes (no read_themes). */
+  themeSettingsData: string | null = null;
+  /** The settings of the app's web pixel, once connected (webPixelCreate); null: none. */
+  webPixelSettings: string | null = null;
   /** Status queries answered "not done yet" before a bulk creation shows its results. */
   bulkPollsBeforeDone = 0;
   private nextId = 1;
@@ -113,7 +120,7 @@ export class ShopifyAdminStandIn implements AdminGraphql {
     const name = operation?.name?.value ?? "anonymous";
     if (invalid.length > 0) return this.refuse(query, variables, invalid.map((e) => e.message), name);
 
-    const cost = this.costOf(operation!);
+    const cost = this.costOf(operation!, variables);
     this.refill();
     const throttled = this.throttleNextCalls > 0 || this.bucket.currentlyAvailable < cost;
     if (throttled) {
@@ -143,20 +150,28 @@ export class ShopifyAdminStandIn implements AdminGraphql {
     return { errors: errors.map((message) => ({ message, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } })) };
   }
 
-  /** Shopify's calculation, simplified: 10 per mutation; 1 per query plus the size of each connection asked for. */
-  private costOf(operation: OperationDefinitionNode): number {
+  /**
+   * Shopify's calculation, simplified: 10 per mutation; 1 per query plus the
+   * size of each connection asked for, a connection within a connection
+   * counted once per item of the outer one. `first` may be a variable.
+   */
+  private costOf(operation: OperationDefinitionNode, variables: Input): number {
     if (operation.operation === "mutation") return 10;
     let cost = 1;
-    const visit = (selections: readonly { kind: string }[] | undefined) => {
+    const visit = (selections: readonly { kind: string }[] | undefined, times: number) => {
       for (const selection of selections ?? []) {
         if (selection.kind !== Kind.FIELD && selection.kind !== Kind.INLINE_FRAGMENT) continue;
-        const field = selection as { arguments?: readonly { name: { value: string }; value: { kind: string; value?: string } }[]; selectionSet?: { selections: readonly { kind: string }[] } };
-        const first = field.arguments?.find((a) => a.name.value === "first");
-        if (first?.value.kind === Kind.INT) cost += Number(first.value.value);
-        visit(field.selectionSet?.selections);
+        const field = selection as {
+          arguments?: readonly { name: { value: string }; value: { kind: string; value?: string; name?: { value: string } } }[];
+          selectionSet?: { selections: readonly { kind: string }[] };
+        };
+        const first = field.arguments?.find((a) => a.name.value === "first")?.value;
+        const size = first?.kind === Kind.INT ? Number(first.value) : first?.kind === Kind.VARIABLE ? Number(variables[first.name!.value] ?? 0) : 0;
+        cost += times * size;
+        visit(field.selectionSet?.selections, size > 0 ? times * size : times);
       }
     };
-    visit(operation.selectionSet.selections);
+    visit(operation.selectionSet.selections, 1);
     return cost;
   }
 
@@ -315,6 +330,22 @@ export class ShopifyAdminStandIn implements AdminGraphql {
         return holder ? this.node(holder) : null;
       },
       currentAppInstallation: () => ({ id: this.appInstallationId }),
+      ...this.orders.resolvers(),
+      themes: ({ roles }) => {
+        if (this.themeSettingsData === null) throw new Error("Access denied for themes field. Required access: `read_themes` access scope.");
+        const main = { id: "gid://shopify/OnlineStoreTheme/1", role: "MAIN", name: "Dawn" };
+        const wanted = roles as string[] | undefined;
+        const files = ({ filenames }: { filenames?: string[] }) => ({
+          nodes: (filenames ?? ["config/settings_data.json"]).includes("config/settings_data.json")
+            ? [{ filename: "config/settings_data.json", body: { __typename: "OnlineStoreThemeFileBodyText", content: this.themeSettingsData } }]
+            : [],
+        });
+        return { nodes: !wanted || wanted.includes("MAIN") ? [{ ...main, files }] : [] };
+      },
+      webPixel: () => {
+        if (this.webPixelSettings === null) throw new Error("No web pixel was found for this app.");
+        return { id: "gid://shopify/WebPixel/1", settings: this.webPixelSettings };
+      },
       metafieldsSet: ({ metafields }) => {
         const list = metafields as { ownerId: string; namespace?: string; key: string; value: string }[];
         const wrong = list.findIndex((m) => m.ownerId !== this.appInstallationId || m.value === "");
