@@ -17,6 +17,8 @@ export interface AppServer {
   exitCode(): number | null;
   /** Sends SIGTERM, as a deploy or a scale-down does, and resolves with the exit code. */
   terminate(): Promise<number | null>;
+  /** SIGKILL, as a crash or an out-of-memory kill does: nothing is finished or released. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,12 @@ export async function startAppServer(env: Record<string, string>): Promise<AppSe
       new Promise((resolve) => {
         served.process.once("exit", (code) => resolve(code));
         served.process.kill("SIGTERM");
+      }),
+    kill: () =>
+      new Promise((resolve) => {
+        if (served.process.exitCode !== null || served.process.signalCode !== null) return resolve();
+        served.process.once("exit", () => resolve());
+        served.process.kill("SIGKILL");
       }),
     async stop() {
       await served.stop();
