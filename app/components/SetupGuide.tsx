@@ -6,6 +6,8 @@ export interface SetupStep {
   title: string;
   description: string;
   done: boolean;
+  /** What the app found when it checked this step through Shopify, shown with it. */
+  status?: string;
   action?: { content: string; url: string; external?: boolean };
 }
 
@@ -40,7 +42,7 @@ function StepMarker({ done, index }: { done: boolean; index: number }) {
 }
 
 /** From install to a tracked program, step by step. */
-export function SetupGuide({ steps }: { steps: SetupStep[] }) {
+export function SetupGuide({ steps, uncheckable }: { steps: SetupStep[]; uncheckable?: string[] }) {
   const href = useEmbeddedHref();
   const done = steps.filter((s) => s.done).length;
   const next = steps.find((s) => !s.done);
@@ -75,6 +77,11 @@ export function SetupGuide({ steps }: { steps: SetupStep[] }) {
                   <Text as="h3" variant="headingSm" tone={step.done ? "subdued" : undefined}>
                     {step.title}
                   </Text>
+                  {step.status ? (
+                    <Text as="p" variant="bodySm" tone="subdued">
+                      {step.status}
+                    </Text>
+                  ) : null}
                   {step === next ? (
                     <>
                       <Text as="p" tone="subdued">
@@ -98,6 +105,20 @@ export function SetupGuide({ steps }: { steps: SetupStep[] }) {
             </Box>
           ))}
         </BlockStack>
+        {uncheckable?.length ? (
+          <BlockStack gap="100">
+            <Text as="p" variant="bodySm" tone="subdued">
+              What the app can't check through Shopify:
+            </Text>
+            <BlockStack gap="050" as="ul">
+              {uncheckable.map((item) => (
+                <Text key={item} as="span" variant="bodySm" tone="subdued">
+                  • {item}
+                </Text>
+              ))}
+            </BlockStack>
+          </BlockStack>
+        ) : null}
       </BlockStack>
     </Card>
   );

@@ -1,9 +1,11 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { readConnection } from "../admin/connection.server";
 import { appAdminContext } from "../admin/context.server";
 import { dailyReferrals, programFigures, syncHealth, trackingEmbedSeen } from "../admin/dashboard.server";
+import { readIntent } from "../admin/intent";
+import { orderSyncView, requestBackfill } from "../admin/order-sync.server";
 import { readSettings } from "../admin/settings.server";
 import { withService } from "../admin/shop-service.server";
 import { DataList } from "../components/DataList";
@@ -11,24 +13,28 @@ import { EmptyListState } from "../components/EmptyStates";
 import { useEmbeddedHref } from "../components/embedded-url";
 import { formatAmount, formatCount, formatDateTime, plural } from "../components/format";
 import { MetricCard } from "../components/MetricCard";
+import { BackfillCard, ReconcileCard } from "../components/OrderSyncCards";
 import { ReferralsChart } from "../components/ReferralsChart";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
 import { SetupGuide, type SetupStep } from "../components/SetupGuide";
 import { CommissionStatusBadge, ConnectionBadge, OrderStatusBadge } from "../components/StatusBadges";
+import { storefrontHealthWithin } from "../order-sync/storefront-health.server";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session, admin } = await authenticate.admin(request);
   const ctx = appAdminContext();
   const shop = session.shop;
   const stats = await withService(ctx, shop, (client) => client.getCompanyStats());
-  const [connection, health, daily, settings, embedSeen] = await Promise.all([
+  const [connection, health, daily, settings, embedSeen, orderSync, storefront] = await Promise.all([
     readConnection(ctx, shop),
     syncHealth(ctx.db, shop),
     dailyReferrals(ctx.db, shop, new Date()),
     readSettings(ctx, shop),
     trackingEmbedSeen(ctx.db, shop),
+    orderSyncView(ctx.db, shop),
+    storefrontHealthWithin(admin),
   ]);
   return {
     store: shop.replace(/\.myshopify\.com$/, ""),
@@ -37,9 +43,18 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     daily,
     trackedCampaigns: settings.campaignUids.length,
     embedSeen,
+    orderSync,
+    storefront,
     figures: stats.ok ? programFigures(stats.value.stats) : null,
     statsError: !stats.ok && !stats.notConnected ? stats.error : null,
   };
+};
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const form = await request.formData();
+  if (readIntent(form, ["backfill"]) === null) return { ok: false as const, error: { title: "Unknown request", message: "Reload the page and try again.", retryable: false } };
+  return requestBackfill(appAdminContext().db, session.shop, form);
 };
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -64,13 +79,22 @@ function setupSteps(data: Data): SetupStep[] {
       id: "embed",
       title: "Turn on referral tracking in your theme",
       description:
-        "In the theme editor, open App embeds and switch on Referral tracking. It keeps the referrer's code with the cart, so every order carries it. This step is ticked when the first order arrives with a code.",
-      done: data.embedSeen,
+        "In the theme editor, open App embeds and switch on Referral tracking. It keeps the referrer's code with the cart, so every order carries it. The app checks your live theme through Shopify; it also ticks this step when the first order arrives with a code.",
+      status: data.storefront.embed.detail,
+      done: data.storefront.embed.state === "on" || data.embedSeen,
       action: {
         content: "Open the theme editor",
         url: `https://admin.shopify.com/store/${encodeURIComponent(data.store)}/themes/current/editor?context=apps`,
         external: true,
       },
+    },
+    {
+      id: "pixel",
+      title: "Connect the referral pixel",
+      description:
+        "The app's web pixel sees checkouts the theme can't (headless storefronts, checkout pages), so referred orders are credited even when the cart loses its code. It connects when you open the app after installing or updating it.",
+      status: data.storefront.pixel.detail,
+      done: data.storefront.pixel.state === "on",
     },
   ];
 }
@@ -245,6 +269,13 @@ function ChartCard({ data }: { data: Data }) {
   );
 }
 
+/** What Shopify does not let the app check, said once in the setup guide. */
+const UNCHECKABLE = [
+  "whether a headless storefront or a custom checkout loads the embed or the pixel;",
+  "whether a visitor's cookie consent lets the pixel send anything;",
+  "whether the theme editor's change has been published to every theme you switch to later.",
+];
+
 function Sidebar({ data }: { data: Data }) {
   const href = useEmbeddedHref();
   const { connection, health } = data;
@@ -304,12 +335,14 @@ function Sidebar({ data }: { data: Data }) {
           </Text>
         </BlockStack>
       </Card>
+      <ReconcileCard sync={data.orderSync} />
     </BlockStack>
   );
 }
 
 export default function Dashboard() {
   const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   const steps = setupSteps(data);
   const setupDone = steps.every((s) => s.done);
   return (
@@ -323,7 +356,8 @@ export default function Dashboard() {
         <Layout>
           <Layout.Section>
             <BlockStack gap="400">
-              {setupDone ? null : <SetupGuide steps={steps} />}
+              {setupDone ? null : <SetupGuide steps={steps} uncheckable={UNCHECKABLE} />}
+              {data.connection.status === "connected" ? <BackfillCard sync={data.orderSync} error={actionData && !actionData.ok ? actionData.error : null} /> : null}
               <ProgramFigures data={data} />
               {data.connection.status === "not_connected" ? null : <ChartCard data={data} />}
             </BlockStack>

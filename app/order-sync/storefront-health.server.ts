@@ -1,0 +1,110 @@
+import { adminCall, type AdminCallDeps } from "../offers/admin-call.server";
+import { AdminCallError } from "../service-events/admin-graphql.server";
+
+// What the Overview's setup guide can learn from the Admin API about the
+// storefront's tracking: whether the app embed is switched on in the live
+// theme (its config/settings_data.json, which needs read_themes) and whether
+// the app's web pixel is connected (webPixel). Anything else the guide says
+// it cannot check.
+
+export type Check = { state: "on" | "off"; detail: string } | { state: "unknown"; detail: string };
+
+export interface StorefrontHealth {
+  embed: Check;
+  pixel: Check;
+}
+
+/** The handle of the theme app embed block (extensions/referral-theme/blocks/referral-tracking.liquid). */
+export const EMBED_BLOCK = "referral-tracking";
+
+export const THEME_SETTINGS_QUERY = `#graphql
+query LiveThemeSettings {
+  themes(first: 1, roles: [MAIN]) {
+    nodes {
+      id
+      name
+      files(filenames: ["config/settings_data.json"], first: 1) {
+        nodes { filename body { ... on OnlineStoreThemeFileBodyText { content } } }
+      }
+    }
+  }
+}`;
+
+export const WEB_PIXEL_QUERY = `#graphql
+query AppWebPixel {
+  webPixel { id settings }
+}`;
+
+interface ThemeSettingsAnswer {
+  themes: { nodes: { id: string; name: string; files: { nodes: { body: { content?: string } }[] } | null }[] } | null;
+}
+
+type Block = { type?: unknown; disabled?: unknown };
+
+/**
+ * Whether settings_data.json has the app's embed on. The theme editor
+ * writes app embeds as blocks of type shopify://apps/<app>/blocks/<handle>/<id>;
+ * a block switched off stays with "disabled": true.
+ */
+export function embedState(settingsData: string, blockHandle = EMBED_BLOCK): "on" | "off" {
+  // Shopify puts a comment above the JSON.
+  const parsed = JSON.parse(settingsData.replace(/^\s*\/\*[\s\S]*?\*\//, "")) as { current?: unknown; presets?: Record<string, unknown> };
+  const current = typeof parsed.current === "string" ? parsed.presets?.[parsed.current] : parsed.current;
+  const blocks = Object.values(((current as { blocks?: Record<string, Block> } | undefined)?.blocks ?? {}) as Record<string, Block>);
+  const embed = blocks.find((block) => typeof block.type === "string" && block.type.startsWith("shopify://apps/") && block.type.includes(`/blocks/${blockHandle}/`));
+  return embed && embed.disabled !== true ? "on" : "off";
+}
+
+const failure = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+async function embedCheck(admin: AdminCallDeps): Promise<Check> {
+  try {
+    const data = await adminCall<ThemeSettingsAnswer>(admin, THEME_SETTINGS_QUERY);
+    const theme = data.themes?.nodes[0];
+    const content = theme?.files?.nodes[0]?.body.content;
+    if (!theme || content === undefined) return { state: "unknown", detail: "Shopify didn't show the live theme's settings." };
+    return embedState(content) === "on"
+      ? { state: "on", detail: `Referral tracking is on in your live theme (${theme.name}).` }
+      : { state: "off", detail: `Referral tracking is off in your live theme (${theme.name}).` };
+  } catch (error) {
+    if (/read_themes|access denied/i.test(failure(error))) return { state: "unknown", detail: "The app can't read your theme (it needs the read_themes permission), so it can't check the embed." };
+    return { state: "unknown", detail: "Shopify didn't answer the check of your theme; it runs again when you open this page." };
+  }
+}
+
+async function pixelCheck(admin: AdminCallDeps): Promise<Check> {
+  try {
+    const data = await adminCall<{ webPixel: { id: string } | null }>(admin, WEB_PIXEL_QUERY);
+    return data.webPixel ? { state: "on", detail: "The app's web pixel is connected." } : { state: "off", detail: "The app's web pixel is not connected yet." };
+  } catch (error) {
+    if (error instanceof AdminCallError && /no web pixel/i.test(error.message)) return { state: "off", detail: "The app's web pixel is not connected yet." };
+    return { state: "unknown", detail: "Shopify didn't answer the check of the web pixel; it runs again when you open this page." };
+  }
+}
+
+export async function storefrontHealth(admin: AdminCallDeps): Promise<StorefrontHealth> {
+  const [embed, pixel] = await Promise.all([embedCheck(admin), pixelCheck(admin)]);
+  return { embed, pixel };
+}
+
+/** Shopify's client, as authenticate.admin gives it. */
+type AdminClient = AdminCallDeps["admin"];
+
+/**
+ * The checks for a page: at most `ms`, so that a slow Shopify does not hold
+ * up the Overview; what did not answer in time is "unknown".
+ */
+export async function storefrontHealthWithin(admin: AdminClient, ms = 3_000): Promise<StorefrontHealth> {
+  const late: Check = { state: "unknown", detail: "Shopify didn't answer the check in time; it runs again when you open this page." };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<StorefrontHealth>((resolve) => {
+    timer = setTimeout(() => resolve({ embed: late, pixel: late }), ms);
+  });
+  // No pacing waits on a page: a throttled check is simply unknown this time.
+  const checks = storefrontHealth({ admin, sleep: async () => {} });
+  try {
+    return await Promise.race([checks, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
