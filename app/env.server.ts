@@ -15,7 +15,7 @@ export const DEVELOPMENT_DEFAULTS = {
 } as const;
 
 export const DEFAULT_SCOPES =
-  "read_orders,read_customers,write_customers,read_store_credit_accounts,write_store_credit_account_transactions,write_app_proxy,write_discounts";
+  "read_orders,read_customers,write_customers,read_store_credit_accounts,write_store_credit_account_transactions,write_app_proxy,write_discounts,read_themes";
 
 const base64Key = z
   .string()
