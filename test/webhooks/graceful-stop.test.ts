@@ -57,7 +57,7 @@ describe("SIGTERM", () => {
     expect(await deliver(agent, server.origin, 9_700_002)).toBe(503);
 
     expect(await exited).toBe(0);
-    expect(await prisma.job.findFirstOrThrow()).toMatchObject({ status: "done", lockedBy: null });
+    expect(await prisma.job.findFirstOrThrow({ where: { kind: "order.record" } })).toMatchObject({ status: "done", lockedBy: null });
     expect(await sandboxCommissions(sandbox, "9700001")).toHaveLength(1);
     expect(await prisma.orderRecord.count({ where: { orderId: "9700002" } })).toBe(0);
     agent.destroy();
@@ -75,7 +75,7 @@ describe("SIGTERM", () => {
     expect(await server.terminate()).toBe(0);
     expect(Date.now() - stopping).toBeLessThan(4_000);
     // Due again at once, for the next process, with the interrupted attempt not counted.
-    expect(await prisma.job.findFirstOrThrow()).toMatchObject({ status: "queued", lockedBy: null, leaseUntil: null, attempts: 0 });
+    expect(await prisma.job.findFirstOrThrow({ where: { kind: "order.record" } })).toMatchObject({ status: "queued", lockedBy: null, leaseUntil: null, attempts: 0 });
     agent.destroy();
   }, 30_000);
 });
