@@ -1,4 +1,5 @@
 import { adminCall, type AdminCallDeps } from "../offers/admin-call.server";
+import type { AdminForShop } from "../service-events/admin-access.server";
 import { AdminCallError } from "../service-events/admin-graphql.server";
 
 // What the Overview's setup guide can learn from the Admin API about the
@@ -107,4 +108,11 @@ export async function storefrontHealthWithin(admin: AdminClient, ms = 3_000): Pr
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The checks with the shop's offline Admin access; without any (uninstalled), both unknown. */
+export async function shopStorefrontHealth(adminForShop: AdminForShop, shop: string, ms?: number): Promise<StorefrontHealth> {
+  const access = await adminForShop(shop);
+  if (!access.ok) return { embed: { state: "unknown", detail: access.reason }, pixel: { state: "unknown", detail: access.reason } };
+  return storefrontHealthWithin(access.admin, ms);
 }

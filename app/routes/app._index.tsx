@@ -19,11 +19,12 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
 import { SetupGuide, type SetupStep } from "../components/SetupGuide";
 import { CommissionStatusBadge, ConnectionBadge, OrderStatusBadge } from "../components/StatusBadges";
-import { storefrontHealthWithin } from "../order-sync/storefront-health.server";
+import { shopStorefrontHealth } from "../order-sync/storefront-health.server";
+import { shopifyAdminForShop } from "../service-events/admin-access.server";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session, admin } = await authenticate.admin(request);
+  const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
   const shop = session.shop;
   const stats = await withService(ctx, shop, (client) => client.getCompanyStats());
@@ -34,7 +35,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     readSettings(ctx, shop),
     trackingEmbedSeen(ctx.db, shop),
     orderSyncView(ctx.db, shop),
-    storefrontHealthWithin(admin),
+    shopStorefrontHealth(shopifyAdminForShop(ctx.db), shop),
   ]);
   return {
     store: shop.replace(/\.myshopify\.com$/, ""),
