@@ -76,7 +76,7 @@ describeInBrowser("order sync on the Overview", () => {
     await expect.poll(() => page.getByText(/Sending the orders of the last 30 days/).isVisible(), { timeout: 15_000 }).toBe(true);
     await page.screenshot({ path: path.join(artifactsDir, "overview-backfill-running.png"), fullPage: true });
     try {
-      await expect.poll(() => page.getByText(/300 read, 300 orders new to the app/).isVisible(), { timeout: 60_000, intervals: [500] }).toBe(true);
+      await expect.poll(() => page.getByText(/300 read, 300 orders new to the app/).isVisible(), { timeout: 60_000, interval: 500 }).toBe(true);
     } catch (error) {
       console.log(await prisma.orderSync.findMany(), await prisma.job.findMany(), server.output(), shopify.calls.slice(-5));
       throw error;
