@@ -11,7 +11,6 @@ import "../lib/require-node";
 import { spawn, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import { applyMigrations } from "../../app/db/migrate.server";
-import { startBackfill } from "../../app/order-sync/backfill.server";
 import { RECONCILE_JOB } from "../../app/order-sync/job-kinds";
 import { startSandbox } from "../../sandbox/server";
 import { ShopifyAdminStandIn } from "../../test/support/shopify-admin-standin";
@@ -30,7 +29,9 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 buildIfNeeded(console.log);
 if (onPostgres) generatePrismaClient("postgresql");
 process.on("exit", () => onPostgres && generatePrismaClient("sqlite"));
+// Loaded after the client is generated for the database of this run.
 const { connectDemoShop, DEMO_SHOP, demoDatabase } = await import("../lib/demo-shop");
+const { startBackfill } = await import("../../app/order-sync/backfill.server");
 
 const unexpectedExits: string[] = [];
 const killed = new Set<ChildProcess>();
