@@ -45,8 +45,8 @@ export async function dailyReferrals(
 ): Promise<{ points: DailyPoint[]; currency: string | null; totalOrders: number; totalRevenue: string }> {
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
   const records = await db.orderRecord.findMany({
-    where: { shop, status: { in: REFERRED }, createdAt: { gte: first } },
-    select: { createdAt: true, revenue: true, currency: true },
+    where: { shop, status: { in: REFERRED }, OR: [{ placedAt: { gte: first } }, { placedAt: null, createdAt: { gte: first } }] },
+    select: { placedAt: true, createdAt: true, revenue: true, currency: true },
   });
   const points = new Map<string, DailyPoint>();
   for (let i = 0; i < days; i++) {
@@ -56,7 +56,7 @@ export async function dailyReferrals(
   const currencies = new Map<string, number>();
   let totalRevenue = "0.00";
   for (const r of records) {
-    const point = points.get(dayOf(r.createdAt));
+    const point = points.get(dayOf(r.placedAt ?? r.createdAt));
     if (!point) continue;
     point.orders += 1;
     if (r.revenue) {

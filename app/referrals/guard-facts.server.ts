@@ -18,7 +18,8 @@ export interface GuardInput {
   codes: CodeDirectory;
   shop: string;
   orderId: string;
-  now: Date;
+  /** When this order was placed: the velocity rules count the referred orders placed in the day before it. */
+  placedAt: Date;
   settings: GuardSettings;
   buyer: { email: string; customerId?: string; ip?: string } & BuyerFacts;
   code: string;
@@ -48,7 +49,9 @@ async function referrerSide(input: GuardInput, owner: CodeOwner): Promise<Referr
 
 export async function gatherGuardFacts(input: GuardInput): Promise<GuardFacts> {
   const { db, shop, orderId, buyer, settings } = input;
-  const since = new Date(input.now.getTime() - DAY_MS);
+  const placed = { gte: new Date(input.placedAt.getTime() - DAY_MS), lte: input.placedAt };
+  // Rows stored before placedAt existed fall back to when they were stored.
+  const inTheDayBefore: Prisma.OrderRecordWhereInput = { OR: [{ placedAt: placed }, { placedAt: null, createdAt: placed }] };
   const earlierOf = [
     ...(buyer.customerId ? [{ customerId: buyer.customerId }] : []),
     { email: { in: [...new Set([buyer.email, buyer.email.toLowerCase()])] } },
@@ -56,7 +59,7 @@ export async function gatherGuardFacts(input: GuardInput): Promise<GuardFacts> {
   const codes = [...new Set([input.code, input.code.toUpperCase(), input.code.toLowerCase()])];
   // The velocity rules only ask whether the limit is reached: counting stops there, so a busy IP or code costs no more than the limit.
   const upToLimit = (where: Prisma.OrderRecordWhereInput) =>
-    db.orderRecord.count({ where: { shop, orderId: { not: orderId }, status: { in: REFERRED }, createdAt: { gte: since }, ...where }, take: settings.dailyLimit });
+    db.orderRecord.count({ where: { shop, orderId: { not: orderId }, status: { in: REFERRED }, AND: [inTheDayBefore, where] }, take: settings.dailyLimit });
   const [earlier, fromIp, withCode, referrer] = await Promise.all([
     settings.modes.returning_customer === "off" ? 0 : db.orderRecord.count({ where: { shop, orderId: { not: orderId }, OR: earlierOf } }),
     settings.modes.velocity_ip === "off" || !buyer.ip ? 0 : upToLimit({ browserIp: buyer.ip }),

@@ -55,6 +55,7 @@ export interface OrderRecordRow {
   currency: string | null;
   browserIp: string | null;
   taxesIncluded: boolean | null;
+  placedAt: Date | null;
   status: "queued" | "skipped" | "not_referred";
   statusReason: string | null;
 }
@@ -176,6 +177,7 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
     currency: order.currency ?? null,
     browserIp: order.browser_ip ?? null,
     taxesIncluded: order.taxes_included ?? null,
+    placedAt: placedAt(order.created_at),
     status: "queued",
     statusReason: null,
   };
@@ -191,6 +193,12 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
     triggeredAt: hook.triggeredAt,
   });
   return { outcome: "queued", write: { record, job } };
+}
+
+/** The order's created_at, never later than now (a clock ahead of ours would put it outside every "last day" window). */
+function placedAt(createdAt: string | null | undefined): Date | null {
+  const ms = createdAt ? Date.parse(createdAt) : NaN;
+  return Number.isNaN(ms) ? null : new Date(Math.min(ms, Date.now()));
 }
 
 function planCancellation(hook: OrderWebhook): IntakePlan {

@@ -42,7 +42,12 @@ export interface OrderOptions {
   browserIp?: string | null;
   shipping?: ShippingOptions;
   checkoutId?: LongId;
+  /** When the buyer placed it; by default now, as for an order whose webhook arrives as it is paid. */
+  createdAt?: Date;
 }
+
+/** A time as Shopify's payloads write it: to the second, with an offset. */
+const shopifyTime = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, "+00:00");
 
 export function shopifyOrder(options: OrderOptions = {}) {
   const id = options.id ?? nextId++;
@@ -67,7 +72,7 @@ export function shopifyOrder(options: OrderOptions = {}) {
     confirmation_number: "K9HT5W1QZ",
     confirmed: true,
     contact_email: options.email === undefined ? "jon@example.com" : options.email,
-    created_at: "2026-11-20T10:15:00-05:00",
+    created_at: shopifyTime(options.createdAt ?? new Date()),
     currency: "USD",
     current_subtotal_price: subtotal,
     current_total_price: total,

@@ -132,6 +132,37 @@ describe("the referral guard", () => {
   });
 });
 
+describe("the guard's velocity rules", () => {
+  it("count orders by when they were placed, so past orders sent together (a backfill) are not one busy day", async () => {
+    await connectShop(sandbox, { approval: "approved" });
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { guardRules: "velocity_code=block", guardDailyLimit: 2 } });
+    const pipeline = testPipeline();
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    const withCode = (id: bigint, createdAt: Date, n: number) =>
+      order({ id, createdAt, email: `velocity-${n}@example.com`, customerEmail: `velocity-${n}@example.com`, browserIp: `198.51.100.${100 + n}`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+
+    // GIVEN three orders with one code placed days apart, arriving now (as a backfill brings them)
+    const past = [await withCode(830000000000000001n, hoursAgo(24 * 10), 1), await withCode(830000000000000002n, hoursAgo(24 * 5), 2), await withCode(830000000000000003n, hoursAgo(24 * 2), 3)];
+    await pipeline.drain();
+    // THEN none counts against another
+    for (const id of past) expect(await recordOf(id)).toMatchObject({ status: "recorded" });
+
+    // WHEN three more with that code are placed within a day, with a limit of 2
+    const today = [await withCode(830000000000000004n, hoursAgo(3), 4), await withCode(830000000000000005n, hoursAgo(2), 5)];
+    await pipeline.drain();
+    const third = await withCode(830000000000000006n, hoursAgo(1), 6);
+    await pipeline.drain();
+
+    // THEN the first two are recorded and the third is blocked
+    for (const id of today) expect(await recordOf(id)).toMatchObject({ status: "recorded" });
+    expect(await recordOf(third)).toMatchObject({ status: "blocked" });
+    expect(await eventsSent(third)).toHaveLength(0);
+    // AND the record keeps when the order was placed, to the second
+    const placedAt = (await recordOf(past[0]!)).placedAt!.getTime();
+    expect(Math.abs(placedAt - hoursAgo(24 * 10).getTime())).toBeLessThan(60_000);
+  });
+});
+
 describe("refunds", () => {
   const taxIncluded = { taxesIncluded: true, subtotal: "150.00", lineTax: "25.00", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] };
 

@@ -125,6 +125,7 @@ async function decideAndSend(
   todo: string[],
   results: CampaignResults,
   shopSettings: { guard: GuardSettings; sendWithoutCode: boolean },
+  placedAt: Date,
 ): Promise<Decision> {
   const codes = codeDirectory();
   const offer = await findOfferCode(ctx.db, shop, event.signals?.discountCodes ?? []);
@@ -153,7 +154,7 @@ async function decideAndSend(
       codes,
       shop,
       orderId,
-      now: ctx.now(),
+      placedAt,
       settings: shopSettings.guard,
       buyer: { email: event.params.email, customerId: event.params.uid, ip: event.params.ipAddress, ...event.buyer },
       code,
@@ -254,7 +255,7 @@ async function handle(ctx: JobContext, shop: string, { orderId, event }: Payload
   let outcome: JobOutcome = done;
   let decision: Decision = { explanation: { signals: [], winner: null, guard: [], decision: "" }, flags: [] };
   try {
-    decision = await decideAndSend(ctx, shop, orderId, connection.client, event, todo, results, choices);
+    decision = await decideAndSend(ctx, shop, orderId, connection.client, event, todo, results, choices, record?.placedAt ?? ctx.now());
   } catch (error) {
     outcome = outcomeOfServiceError(error);
   }
