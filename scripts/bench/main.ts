@@ -1,20 +1,35 @@
-// npm run bench [-- N C]: acknowledgement latency and throughput of the order
-// webhooks, queued (the app) against inline (event/record inside the
-// request), side by side in one run, while the sandbox service adds 300 ms
-// to every event/record. Checks that every order was recorded exactly once.
-// The app runs as in production on SQLite: server.mjs with the worker in the
-// same process.
+// npm run bench [-- N C] [--db sqlite|postgresql]: acknowledgement latency
+// and throughput of the order webhooks, queued (the app) against inline
+// (event/record inside the request), side by side in one run, while the
+// sandbox service adds 300 ms to every event/record; then the drain rate and
+// each process's peak resident memory. Checks that every order was recorded
+// exactly once.
+// SQLite runs as `npm start` does: server.mjs with the worker in the same
+// process. PostgreSQL runs the production topology: a private cluster, two
+// app processes and two worker processes; the load generator spreads its
+// connections over the two app processes as a round-robin balancer would,
+// and the inline baseline gets two processes the same way.
 import "../lib/require-node";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { buildIfNeeded, freePort, freshDatabase, startApp } from "../lib/app-process";
-import { connectDemoShop, DEMO_SHOP } from "../lib/demo-shop";
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { parseArgs } from "node:util";
+import { applyMigrations } from "../../app/db/migrate.server";
+import { buildIfNeeded, freePort, freshDatabase, serveBuild, startApp, type ServedBuild } from "../lib/app-process";
+import { generatePrismaClient } from "../lib/prisma-client";
 import { shopifyOrder } from "../lib/sample-orders";
+import { startThrowawayPostgres } from "../throwaway-postgres";
 import { percentile, sendRequests, signedOrderRequest, type LoadResult } from "./load";
 
+const { values: flags, positionals } = parseArgs({ options: { db: { type: "string", default: "sqlite" } }, allowPositionals: true });
+const onPostgres = flags.db === "postgresql";
+if (!onPostgres && flags.db !== "sqlite") throw new Error(`--db is sqlite or postgresql, not ${flags.db}`);
 /** Long enough (about a second at full speed) that one garbage collection or checkpoint does not decide the figures. */
-const N = Number(process.argv[2] ?? 10_000);
-const C = Number(process.argv[3] ?? 200);
+const N = Number(positionals[0] ?? 10_000);
+const C = Number(positionals[1] ?? 200);
+/** App processes (and inline baseline processes) behind the one address the load goes to. */
+const PROCESSES = onPostgres ? 2 : 1;
 const SERVICE_LATENCY_MS = 300;
 /** Unmeasured orders first, at full concurrency, so that start-up (JIT, first connections) is not counted. */
 const WARM_UP = 3000;
@@ -65,46 +80,84 @@ function summary(label: string, result: LoadResult) {
   };
 }
 
+/** The most memory the process has held resident so far (VmHWM), in MB; undefined once it has gone. */
+function peakResidentMb(pid: number | undefined): number | undefined {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb ? Number(kb) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 buildIfNeeded(console.log);
+if (onPostgres) generatePrismaClient("postgresql");
+process.on("exit", () => onPostgres && generatePrismaClient("sqlite"));
+// Loaded after the client is generated for the database of this run.
+const { connectDemoShop, DEMO_SHOP } = await import("../lib/demo-shop");
+
 const sandboxPort = await freePort();
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
 const sandbox = await startChild(["sandbox/main.ts"], { SANDBOX_PORT: String(sandboxPort) }, "listening");
 await fetch(`${sandboxUrl}/_sandbox/faults`, { method: "POST", body: JSON.stringify({ latencyMs: SERVICE_LATENCY_MS, operations: ["event/record"] }) });
 const service = { baseUrl: sandboxUrl, username: "demo", token: "demo-token" };
 
-const databaseUrl = await freshDatabase("bench");
-// The app as `npm start` runs it on SQLite, its worker in the same process
-// (WORKER_CONCURRENCY jobs side by side: 64 here, to drain the burst sooner).
-const app = await startApp({ databaseUrl, env: { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? "64", LOG_LEVEL: "error" } });
-await connectDemoShop({ databaseUrl, credentialsKey: app.credentialsKey, service, campaignUids: "1001" });
+const postgres = onPostgres ? await startThrowawayPostgres() : undefined;
+const databaseUrl = postgres ? postgres.url : await freshDatabase("bench");
+if (postgres) await applyMigrations(databaseUrl);
+// WORKER_CONCURRENCY jobs side by side in each worker: 64 here, to drain the burst sooner.
+const workerEnv = { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? "64", LOG_LEVEL: "error" };
+const first = await startApp({ databaseUrl, env: { ...workerEnv, WORKER_IN_PROCESS: onPostgres ? "false" : "true" } });
+const apps: ServedBuild[] = [first];
+while (apps.length < PROCESSES) apps.push(await serveBuild({ buildIndex: "build/index.js", env: first.env }));
+const workers: ChildProcess[] = onPostgres
+  ? [1, 2].map(() => spawn(process.execPath, ["build/worker.mjs"], { env: { ...process.env, ...first.env }, stdio: ["ignore", "ignore", "inherit"] }))
+  : [];
+await connectDemoShop({ databaseUrl, credentialsKey: first.credentialsKey, service, campaignUids: "1001" });
 
-const baselinePort = await freePort();
-const baseline = await startChild(
-  ["scripts/bench/inline-baseline.ts"],
-  { PORT: String(baselinePort), SHOPIFY_API_SECRET: app.secret, SERVICE_BASE_URL: service.baseUrl, SERVICE_USERNAME: service.username, SERVICE_TOKEN: service.token },
-  "ready",
-);
+const baselines: ChildProcess[] = [];
+const baselinePorts: number[] = [];
+for (let i = 0; i < PROCESSES; i++) {
+  const port = await freePort();
+  baselinePorts.push(port);
+  baselines.push(
+    await startChild(
+      ["scripts/bench/inline-baseline.ts"],
+      { PORT: String(port), SHOPIFY_API_SECRET: first.secret, SERVICE_BASE_URL: service.baseUrl, SERVICE_USERNAME: service.username, SERVICE_TOKEN: service.token },
+      "ready",
+    ),
+  );
+}
+
+const processes = [
+  ...apps.map((app, i) => ({ name: onPostgres ? `app ${i + 1}` : "app (worker inside)", pid: app.process.pid })),
+  ...workers.map((worker, i) => ({ name: `worker ${i + 1}`, pid: worker.pid })),
+];
 
 let failed = false;
 try {
+  const topology = onPostgres
+    ? "PostgreSQL 15 (private cluster), 2 app processes (the load's connections alternate between them) and 2 worker processes"
+    : "SQLite, 1 app process with its worker inside (npm start)";
+  console.log(`${topology}; ${availableParallelism()} cores.`);
   console.log(`${N} signed orders/paid webhooks at concurrency ${C}; the service adds ${SERVICE_LATENCY_MS} ms to event/record.`);
-  const appPort = Number(new URL(app.url).port);
+  const appPorts = apps.map((app) => Number(new URL(app.url).port));
   const requests = (bodies: unknown[]) =>
-    bodies.map((body) => signedOrderRequest({ host: "127.0.0.1", shop: DEMO_SHOP, secret: app.secret, body }));
+    bodies.map((body) => signedOrderRequest({ host: "127.0.0.1", shop: DEMO_SHOP, secret: first.secret, body }));
   const warmUp = orders(WARM_UP);
-  await sendRequests(appPort, requests(warmUp), C);
-  await sendRequests(baselinePort, requests(orders(WARM_UP)), C);
+  await sendRequests(appPorts, requests(warmUp), C);
+  await sendRequests(baselinePorts, requests(orders(WARM_UP)), C);
   await allRecorded(new Set(warmUp.map((o) => String(o.id))));
   console.log(`(after ${WARM_UP} unmeasured orders to each, all recorded)\n`);
 
   const queuedOrders = orders(N);
   const queuedRequests = requests(queuedOrders);
   const queuedStart = performance.now();
-  const queued = await sendRequests(appPort, queuedRequests, C);
+  const queued = await sendRequests(appPorts, queuedRequests, C);
   const counts = await allRecorded(new Set(queuedOrders.map((o) => String(o.id))));
   const allRecordedMs = performance.now() - queuedStart;
 
-  const inline = await sendRequests(baselinePort, requests(orders(N)), C);
+  const inline = await sendRequests(baselinePorts, requests(orders(N)), C);
 
   const rows = [summary("queued (the app)", queued), summary("inline baseline", inline)];
   console.log("design             ack p50    ack p99    accepted/s   statuses");
@@ -113,14 +166,21 @@ try {
   }
   const ratio = rows[0]!.perSecond / rows[1]!.perSecond;
   const once = [...counts.values()].every((n) => n === 1) && counts.size === N;
+  const drainPerSecond = (N / allRecordedMs) * 1000;
   console.log(`\naccepted/s ratio, queued : inline = ${ratio.toFixed(1)} : 1`);
-  console.log(`time until all ${N} queued orders were recorded at the service: ${(allRecordedMs / 1000).toFixed(1)} s`);
+  console.log(`drain: all ${N} queued orders recorded at the service ${(allRecordedMs / 1000).toFixed(1)} s after the first was sent, ${drainPerSecond.toFixed(0)} events/s`);
   console.log(`every order recorded exactly once: ${once ? "yes" : `NO (${counts.size} of ${N} recorded, duplicates: ${[...counts.values()].filter((n) => n > 1).length})`}`);
-  console.log(`targets: p99 ack < 50 ms ${rows[0]!.p99 < 50 ? "met" : "NOT met"}; accepted/s >= 20x inline ${ratio >= 20 ? "met" : "NOT met"}`);
+  const peaks = processes.map((p) => ({ ...p, mb: peakResidentMb(p.pid) }));
+  console.log(`peak resident memory: ${peaks.map((p) => `${p.name} ${p.mb === undefined ? "?" : `${p.mb.toFixed(0)} MB`}`).join(", ")}`);
+  const underMemory = peaks.every((p) => p.mb !== undefined && p.mb < 250);
+  console.log(
+    `targets: p99 ack < 50 ms ${rows[0]!.p99 < 50 ? "met" : "NOT met"}; accepted/s >= 20x inline ${ratio >= 20 ? "met" : "NOT met"}; ` +
+      `drain >= 200 events/s ${drainPerSecond >= 200 ? "met" : "NOT met"}; every process < 250 MB ${underMemory ? "met" : "NOT met"}`,
+  );
   failed = !once || queued.statuses[200] !== N;
 } finally {
-  baseline.kill();
-  sandbox.kill();
-  await app.stop();
+  for (const child of [...baselines, ...workers, sandbox]) child.kill();
+  for (const app of apps) await app.stop();
+  postgres?.stop();
 }
 process.exit(failed ? 1 : 0);
