@@ -29,6 +29,8 @@ type Group = [sqlIndex: number, params: Value[]][];
  */
 export interface Batch {
   sqls: string[];
+  /** The table and columns of each statement in sqls, for a store that inserts many rows per statement. */
+  targets: { table: string; columns: string[] }[];
   groups: Group[];
 }
 
@@ -130,10 +132,11 @@ function batchOf(writes: IntakeWrite[], dialect: SqlDialect): Batch {
   const now = dialect.time(new Date(nowMs));
   const recordFields = Object.keys(writes.find((w) => w.record)?.record ?? {}) as (keyof OrderRecordRow)[];
   const jobFields = Object.keys(writes.find((w) => w.job)?.job ?? {}) as (keyof NewJob)[];
-  const sqls = [
-    insertSql("OrderRecord", ["id", ...recordFields, "createdAt", "updatedAt"], dialect),
-    insertSql("Job", ["id", ...jobFields, "status", "createdAt", "updatedAt"], dialect),
+  const targets = [
+    { table: "OrderRecord", columns: ["id", ...recordFields, "createdAt", "updatedAt"] },
+    { table: "Job", columns: ["id", ...jobFields, "status", "createdAt", "updatedAt"] },
   ];
+  const sqls = targets.map(({ table, columns }) => insertSql(table, columns, dialect));
   const values = <R extends object>(row: R, fields: (keyof R)[], extra: Value[]): Value[] => {
     const params: Value[] = [orderedId(nowMs)];
     for (const field of fields) {
@@ -149,5 +152,5 @@ function batchOf(writes: IntakeWrite[], dialect: SqlDialect): Batch {
     if (job) group.push([1, values(job, jobFields, ["queued", now, now])]);
     return group;
   });
-  return { sqls, groups };
+  return { sqls, targets, groups };
 }

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { PrismaClient } from "@prisma/client";
-import { intakeBatch, POSTGRES, type IntakeDatabase, type Row } from "./intake-batch";
+import { intakeBatch, POSTGRES, type Batch, type IntakeDatabase, type Row, type Value } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
 // Types only: loading that module runs the thread's code.
 import type { ThreadAnswer, ThreadRequest, ThreadSettings, WireWebhook } from "./sqlite-intake-thread";
@@ -117,24 +117,47 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
   };
 }
 
-/** PostgreSQL through the app's Prisma client: the reads, then the inserts in one transaction. */
+/** Bind parameters per statement: PostgreSQL takes at most 65,535. */
+const MAX_PARAMS = 60_000;
+
+type Transaction = Pick<PrismaClient, "$queryRawUnsafe">;
+
+/**
+ * Inserts rows of a batch with one multi-row INSERT per table (and per
+ * MAX_PARAMS); the ids (each row's first value) of the rows that were new.
+ * A row that conflicts with an earlier one, stored or in the same statement,
+ * is skipped as ON CONFLICT DO NOTHING skips it.
+ */
+async function insertMany(tx: Transaction, batch: Batch, rows: [sqlIndex: number, params: Value[]][]): Promise<Set<unknown>> {
+  const fresh = new Set<unknown>();
+  for (const [index, { table, columns }] of batch.targets.entries()) {
+    const ofTable = rows.filter(([sql]) => sql === index).map(([, params]) => params);
+    const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+    for (let from = 0; from < ofTable.length; from += perStatement) {
+      const chunk = ofTable.slice(from, from + perStatement);
+      const tuples = chunk.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(", ")})`);
+      const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${tuples.join(", ")} ON CONFLICT DO NOTHING RETURNING "id"`;
+      for (const row of await tx.$queryRawUnsafe<{ id: unknown }[]>(sql, ...chunk.flat())) fresh.add(row.id);
+    }
+  }
+  return fresh;
+}
+
+/**
+ * PostgreSQL through the app's Prisma client: the reads, then the inserts
+ * in one transaction of two round trips whatever the batch's size (a round
+ * trip per row made a batch of 200 webhooks cost 400).
+ */
 export function postgresIntakeStore(prisma: PrismaClient): IntakeStore {
   const database: IntakeDatabase = {
     dialect: POSTGRES,
     select: (sql, params) => prisma.$queryRawUnsafe<Row[]>(sql, ...params),
     insert: (batch) =>
       prisma.$transaction(async (tx) => {
-        const fresh: boolean[] = [];
-        for (const group of batch.groups) {
-          let inserted = true;
-          for (const [k, [sql, params]] of group.entries()) {
-            if ((await tx.$executeRawUnsafe(batch.sqls[sql]!, ...params)) === 0 && k === 0) {
-              inserted = false;
-              break;
-            }
-          }
-          fresh.push(inserted);
-        }
+        // A group's first row decides whether the delivery is new; its other rows follow only then.
+        const firstIsNew = await insertMany(tx, batch, batch.groups.flatMap((group) => group.slice(0, 1)));
+        const fresh = batch.groups.map((group) => group.length > 0 && firstIsNew.has(group[0]![1][0]));
+        await insertMany(tx, batch, batch.groups.flatMap((group, i) => (fresh[i] ? group.slice(1) : [])));
         return fresh;
       }),
   };
