@@ -14,7 +14,7 @@ import { verifyShopifyWebhook, type HeaderReader } from "./verify-webhook";
 // and by the Remix routes (remix dev, and any server without that shortcut).
 
 /** The order topics the app subscribes to, each at /webhooks/<topic>. */
-const ORDER_WEBHOOK_TOPICS = ["orders/paid", "orders/create", "orders/cancelled", "refunds/create"] as const;
+export const ORDER_WEBHOOK_TOPICS = ["orders/paid", "orders/create", "orders/cancelled", "refunds/create"] as const;
 const ORDER_WEBHOOK_PATHS = new Set(ORDER_WEBHOOK_TOPICS.map((topic) => `/webhooks/${topic}`));
 
 /**
