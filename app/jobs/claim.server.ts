@@ -7,7 +7,16 @@ export interface ClaimOptions {
   now: Date;
   /** How many due jobs to look at per claim round. */
   batch?: number;
+  /**
+   * How many claims run side by side in this worker. Each starts at a random
+   * one of the first `spread` due jobs, so that they do not all race for the
+   * same job and leave the losers idle until the next poll.
+   */
+  spread?: number;
 }
+
+/** Jobs a claim tries before it gives up for this round. */
+const TRIES = 5;
 
 /** Statuses of a job that is not finished: a later job of the same lane waits for it. */
 const UNFINISHED = ["queued", "running", "paused"];
@@ -28,10 +37,12 @@ export async function claimNextJob(db: PrismaClient, options: ClaimOptions): Pro
   const candidates = await db.job.findMany({
     where: due,
     orderBy: { runAt: "asc" },
-    take: options.batch ?? 5,
+    take: Math.max(options.batch ?? 5, options.spread ?? 1),
     select: { id: true, lane: true, laneAt: true },
   });
-  for (const candidate of candidates) {
+  const start = Math.floor(Math.random() * Math.min(options.spread ?? 1, candidates.length));
+  for (let i = 0; i < Math.min(TRIES, candidates.length); i++) {
+    const candidate = candidates[(start + i) % candidates.length]!;
     if (candidate.lane && (await waitsInLane(db, candidate))) continue;
     try {
       const claimed = await db.job.updateMany({

@@ -63,7 +63,7 @@ export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Work
   }
 
   async function runOne(): Promise<boolean> {
-    const job = await claimNextJob(ctx.db, { workerId: id, leaseMs, now: ctx.now() });
+    const job = await claimNextJob(ctx.db, { workerId: id, leaseMs, now: ctx.now(), spread: concurrency });
     if (!job) return false;
     const release = keepLease(job.id);
     try {
