@@ -15,11 +15,9 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import { applyMigrations } from "../../app/db/migrate.server";
-import { buildIfNeeded, freePort, freshDatabase, serveBuild, startApp, type ServedBuild } from "../lib/app-process";
+import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, startApp, type ServedBuild } from "../lib/app-process";
 import { generatePrismaClient } from "../lib/prisma-client";
 import { shopifyOrder } from "../lib/sample-orders";
-import { startThrowawayPostgres } from "../throwaway-postgres";
 import { percentile, sendRequests, signedOrderRequest, type LoadResult } from "./load";
 
 const { values: flags, positionals } = parseArgs({ options: { db: { type: "string", default: "sqlite" } }, allowPositionals: true });
@@ -102,9 +100,8 @@ const sandbox = await startChild(["sandbox/main.ts"], { SANDBOX_PORT: String(san
 await fetch(`${sandboxUrl}/_sandbox/faults`, { method: "POST", body: JSON.stringify({ latencyMs: SERVICE_LATENCY_MS, operations: ["event/record"] }) });
 const service = { baseUrl: sandboxUrl, username: "demo", token: "demo-token" };
 
-const postgres = onPostgres ? await startThrowawayPostgres() : undefined;
-const databaseUrl = postgres ? postgres.url : await freshDatabase("bench");
-if (postgres) await applyMigrations(databaseUrl);
+const database = await freshRunDatabase(onPostgres ? "postgresql" : "sqlite", "bench");
+const databaseUrl = database.url;
 // WORKER_CONCURRENCY jobs side by side in each worker: 64 here, to drain the burst sooner.
 const workerEnv = { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? "64", LOG_LEVEL: "error" };
 const first = await startApp({ databaseUrl, env: { ...workerEnv, WORKER_IN_PROCESS: onPostgres ? "false" : "true" } });
@@ -181,6 +178,6 @@ try {
 } finally {
   for (const child of [...baselines, ...workers, sandbox]) child.kill();
   for (const app of apps) await app.stop();
-  postgres?.stop();
+  database.stop();
 }
 process.exit(failed ? 1 : 0);

@@ -12,13 +12,11 @@
 import "../lib/require-node";
 import { spawn, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
-import { applyMigrations } from "../../app/db/migrate.server";
 import { startSandbox } from "../../sandbox/server";
-import { buildIfNeeded, freePort, freshDatabase, serveBuild, startApp, type RunningApp } from "../lib/app-process";
+import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, startApp, type RunningApp } from "../lib/app-process";
 import { shopifyOrder } from "../lib/sample-orders";
 import { generatePrismaClient } from "../lib/prisma-client";
 import { shopifyWebhookHeaders } from "../lib/shopify-webhook";
-import { startThrowawayPostgres, type ThrowawayPostgres } from "../throwaway-postgres";
 
 const { values } = parseArgs({ options: { db: { type: "string", default: "sqlite" }, orders: { type: "string", default: "1000" } } });
 const onPostgres = values.db === "postgresql";
@@ -57,15 +55,8 @@ process.on("exit", () => onPostgres && generatePrismaClient("sqlite"));
 const { connectDemoShop, DEMO_SHOP, demoDatabase } = await import("../lib/demo-shop");
 const processes = new Processes();
 const sandbox = await startSandbox({ port: 0, quiet: true });
-let pg: ThrowawayPostgres | undefined;
-let databaseUrl: string;
-if (onPostgres) {
-  pg = await startThrowawayPostgres();
-  databaseUrl = pg.url;
-  await applyMigrations(databaseUrl);
-} else {
-  databaseUrl = await freshDatabase("faults");
-}
+const database = await freshRunDatabase(onPostgres ? "postgresql" : "sqlite", "faults");
+const databaseUrl = database.url;
 
 const appEnv = {
   LOG_LEVEL: "error",
@@ -201,7 +192,7 @@ await db.$disconnect();
 for (const worker of workers) await processes.kill(worker, "SIGTERM");
 await processes.kill(app.process, "SIGTERM");
 await sandbox.close();
-pg?.stop();
+database.stop();
 const passed = Object.values(checks).every(Boolean);
 console.log(passed ? `fault run on ${values.db}: every check held` : `fault run on ${values.db}: a check FAILED`);
 process.exit(passed ? 0 : 1);

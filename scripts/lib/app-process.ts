@@ -1,11 +1,12 @@
 // Builds (when the build is older than the sources) and starts the app the
-// way production runs it, on a fresh SQLite database, for the demo and the
-// benchmark.
+// way production runs it, on a fresh database, for the demo, the benchmark
+// and the fault runs.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { applyMigrations } from "../../app/db/migrate.server";
+import { startThrowawayPostgres } from "../throwaway-postgres";
 import { freePort } from "./free-port";
 
 export { freePort };
@@ -32,6 +33,14 @@ export async function freshDatabase(name: string): Promise<string> {
   const url = `file:./${folder}/app.sqlite`;
   await applyMigrations(url);
   return url;
+}
+
+/** A fresh, migrated database for a run: a private PostgreSQL cluster, or SQLite in data/<name>/. */
+export async function freshRunDatabase(kind: "sqlite" | "postgresql", name: string): Promise<{ url: string; stop(): void }> {
+  if (kind === "sqlite") return { url: await freshDatabase(name), stop: () => {} };
+  const postgres = await startThrowawayPostgres();
+  await applyMigrations(postgres.url);
+  return postgres;
 }
 
 /** Waits until the app at `url` answers (its login page, below 500); `gaveUp` names a reason to stop waiting early. */
