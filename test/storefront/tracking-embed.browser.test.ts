@@ -3,7 +3,7 @@
 // the test's settings), the real assets/referral-tracking.js, and a stand-in for
 // Shopify's cart Ajax API (/cart.js, /cart/update.js) kept in server memory.
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
 import { renderBlock, storefrontPage } from "./liquid-lite";
 import { sendHtml, sendJson, startStorefront, type Storefront } from "./storefront-server";
@@ -277,5 +277,66 @@ describeInBrowser("referral tracking embed", () => {
     await visit("/");
     expect(state.updates).toHaveLength(2);
     expect(pageErrors).toEqual([]);
+  });
+
+  describe("with Shopify's Customer Privacy API (a consent banner)", () => {
+    /** A stand-in for window.Shopify.loadFeatures + customerPrivacy with the given answer. */
+    async function consentBanner(allowed: boolean): Promise<void> {
+      await context.addInitScript((initial: boolean) => {
+        let consent = initial;
+        const w = window as unknown as Record<string, unknown>;
+        w.Shopify = {
+          loadFeatures(features: { name: string; version: string }[], callback: (error?: Error) => void) {
+            if (features[0]?.name !== "consent-tracking-api") return callback(new Error("unknown feature"));
+            w.Shopify = {
+              ...(w.Shopify as object),
+              customerPrivacy: {
+                analyticsProcessingAllowed: () => consent,
+                marketingAllowed: () => consent,
+                userCanBeTracked: () => consent,
+              },
+            };
+            setTimeout(() => callback(), 10);
+          },
+        };
+        w.grantConsent = () => {
+          consent = true;
+          document.dispatchEvent(
+            new CustomEvent("visitorConsentCollected", {
+              detail: { analyticsAllowed: true, marketingAllowed: true, preferencesAllowed: true, saleOfDataAllowed: true },
+            }),
+          );
+        };
+      }, allowed);
+    }
+
+    const stored = () => page.evaluate(() => ({ local: localStorage.getItem("referral_bridge"), cookie: document.cookie }));
+
+    it("stores and sends nothing while consent is refused, and tracks once it is given", async () => {
+      await consentBanner(false);
+      await visit("/?mbsy=ALICE10&campaignid=1001");
+      await page.waitForTimeout(100);
+
+      expect(state.cartReads).toBe(0);
+      expect(state.updates).toEqual([]);
+      expect(await stored()).toEqual({ local: null, cookie: "" });
+
+      // The visitor accepts on the banner: the same page now keeps and writes the code.
+      await page.evaluate(() => (window as unknown as { grantConsent: () => void }).grantConsent());
+      await network.settled();
+      expect(state.updates.map((u) => u.body)).toEqual([written("ALICE10", "1001")]);
+      expect(JSON.parse((await stored()).local ?? "null")).toMatchObject({ c: "ALICE10", k: "1001" });
+      expect(pageErrors).toEqual([]);
+    });
+
+    it("tracks as before when the visitor has already allowed it", async () => {
+      await consentBanner(true);
+      await visit("/?mbsy=ALICE10&campaignid=1001");
+      await page.waitForTimeout(100);
+      await network.settled();
+
+      expect(state.updates.map((u) => u.body)).toEqual([written("ALICE10", "1001")]);
+      expect(pageErrors).toEqual([]);
+    });
   });
 });

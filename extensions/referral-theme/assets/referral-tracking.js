@@ -16,6 +16,11 @@
  *    the session through Shopify's /discount/<code> path, once per arrival,
  *    so the friend sees the discount at checkout without typing it.
  *
+ * Consent: when the store has Shopify's Customer Privacy API (a consent banner),
+ * nothing is read from the URL, stored or written to the cart until the visitor
+ * allows analytics and marketing, now or later (visitorConsentCollected). Without
+ * the API the embed runs at once, as before.
+ *
  * The check runs on every page load, which is enough: attributes stay on the cart
  * when items are added later, and a new cart (after checkout, or a cart that
  * expired) gets the attributes on the next page the visitor opens.
@@ -73,8 +78,46 @@
     });
   }
 
+  function allowed(privacy) {
+    if (typeof privacy.analyticsProcessingAllowed === 'function' && typeof privacy.marketingAllowed === 'function') {
+      return privacy.analyticsProcessingAllowed() === true && privacy.marketingAllowed() === true;
+    }
+    return typeof privacy.userCanBeTracked === 'function' && privacy.userCanBeTracked() === true;
+  }
+
+  // Runs `track` once, when (and only when) the visitor's consent allows it.
+  function whenAllowed(track) {
+    var shopify = window.Shopify;
+    if (!shopify || typeof shopify.loadFeatures !== 'function') return track();
+    var done = false;
+    var once = function () {
+      if (done) return;
+      done = true;
+      track();
+    };
+    document.addEventListener('visitorConsentCollected', function (event) {
+      try {
+        var detail = (event && event.detail) || {};
+        if (detail.analyticsAllowed === true && detail.marketingAllowed === true) once();
+      } catch {
+        // Never break the theme.
+      }
+    });
+    shopify.loadFeatures([{ name: 'consent-tracking-api', version: '0.1' }], function (error) {
+      try {
+        var privacy = window.Shopify && window.Shopify.customerPrivacy;
+        // A banner whose API failed to load is treated as refused: nothing is kept.
+        if (!error && privacy && allowed(privacy)) once();
+      } catch {
+        // Never break the theme.
+      }
+    });
+  }
+
+  var script = document.currentScript || document.getElementById('ReferralBridgeTracking');
+
+  function track() {
   try {
-    var script = document.currentScript || document.getElementById('ReferralBridgeTracking');
     var data = (script && script.dataset) || {};
     var days = Number(data.lifetimeDays) > 0 ? Number(data.lifetimeDays) : 30;
     var cartUrl = (data.cartUrl || '/cart').replace(/\/$/, '');
@@ -141,6 +184,13 @@
       .catch(function () {
         // Quiet by design: the next page load tries again.
       });
+  } catch {
+    // Never break the theme.
+  }
+  }
+
+  try {
+    whenAllowed(track);
   } catch {
     // Never break the theme.
   }
