@@ -43,7 +43,9 @@ async function serve() {
   app.use(express.static("public", { maxAge: "1h" }));
   // No query strings (tokens, signatures, customer ids) and no emails in the access log.
   app.use(morgan(accessLogLine));
-  app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+  // Behind a load balancer, TRUST_PROXY_HOPS=1 makes the client's address the one it adds to X-Forwarded-For.
+  app.set("trust proxy", Number(process.env.TRUST_PROXY_HOPS ?? 0));
+  app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV, getLoadContext: (req) => ({ clientAddress: req.ip }) }));
 
   const server = createServer((req, res) => {
     if (req.method === "POST" && serveOrderWebhook(req, res)) return;

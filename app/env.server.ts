@@ -15,7 +15,7 @@ export const DEVELOPMENT_DEFAULTS = {
 } as const;
 
 export const DEFAULT_SCOPES =
-  "read_orders,read_customers,write_customers,read_store_credit_accounts,write_store_credit_account_transactions,write_app_proxy,write_discounts,read_themes";
+  "read_orders,read_customers,write_customers,read_store_credit_accounts,write_store_credit_account_transactions,write_app_proxy,write_discounts,read_themes,write_pixels,read_customer_events";
 
 const base64Key = z
   .string()
@@ -67,6 +67,9 @@ const schema = z.object({
    * test/support/shopify-admin-standin.ts) instead of https://<shop>. Tests and the fault run set it.
    */
   SHOPIFY_ADMIN_API_ORIGIN: z.url().optional(),
+  /** The web pixel's endpoint (/api/pixel): signals a minute from one client address, and for one shop, in each app process. */
+  PIXEL_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
+  PIXEL_LIMIT_PER_SHOP: z.coerce.number().int().min(1).default(12_000),
   WORKER_IN_PROCESS: z
     .enum(["true", "false", "1", "0"])
     .default("true")

@@ -2,6 +2,11 @@ import type { PrismaClient } from "@prisma/client";
 import { ALL_ORDERS_SCOPE, DAYS_WITHOUT_ALL_ORDERS, DEFAULT_BACKFILL_DAYS, shopHasScope, startBackfill } from "../order-sync/backfill.server";
 import { notifyJobEnqueued } from "../jobs/wake";
 import type { MerchantError } from "./merchant-error";
+import { getEnv } from "../env.server";
+import { shopStorefrontHealth, type StorefrontHealth } from "../order-sync/storefront-health.server";
+import { pixelSettingsFor } from "../order-sync/web-pixel.server";
+import { PIPELINE_DEFAULTS, readPipelineSettings } from "../referrals/pipeline-settings";
+import { shopifyAdminForShop } from "../service-events/admin-access.server";
 
 // What the Overview shows of reading the shop's orders back from Shopify
 // (reconciliation, backfill), and the backfill the merchant asks for there.
@@ -58,4 +63,11 @@ export async function requestBackfill(db: PrismaClient, shop: string, form: Form
   if (!started.ok) return { ok: false, error: { title: "The backfill didn't start", message: started.error, retryable: false } };
   notifyJobEnqueued();
   return { ok: true };
+}
+
+/** The setup guide's storefront checks; the web pixel is connected, or its settings updated, on the way. */
+export async function storefrontChecks(db: PrismaClient, shop: string): Promise<StorefrontHealth> {
+  const row = await db.shop.findUnique({ where: { shop } });
+  const { codeParams } = readPipelineSettings(row ?? PIPELINE_DEFAULTS);
+  return shopStorefrontHealth(shopifyAdminForShop(db), shop, pixelSettingsFor(getEnv().SHOPIFY_APP_URL, codeParams));
 }

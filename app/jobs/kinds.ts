@@ -2,7 +2,7 @@ import { z } from "zod";
 import { OFFER_JOB_PAYLOADS } from "../offers/job-kinds";
 import { ORDER_SYNC_JOB_PAYLOADS } from "../order-sync/job-kinds";
 import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "../privacy/job-kinds";
-import { ORDER_JOB_PAYLOADS } from "../referrals/order-jobs";
+import { ORDER_JOB_PAYLOADS, PIXEL_JOB_PAYLOADS } from "../referrals/order-jobs";
 import { SERVICE_EVENT_JOB } from "../service-events/job-kind";
 
 /**
@@ -12,6 +12,7 @@ import { SERVICE_EVENT_JOB } from "../service-events/job-kind";
  */
 export const JOB_PAYLOADS = {
   ...ORDER_JOB_PAYLOADS,
+  ...PIXEL_JOB_PAYLOADS,
   ...OFFER_JOB_PAYLOADS,
   ...ORDER_SYNC_JOB_PAYLOADS,
   [PRIVACY_EXPORT_JOB]: z.object({ dataRequestId: z.string() }),

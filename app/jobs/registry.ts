@@ -3,6 +3,7 @@ import type { JobContext } from "./context";
 import { cancelOrderJob } from "./handlers/cancel-order.server";
 import { offerSyncJob } from "./handlers/offer.server";
 import { backfillJob, reconcileJob } from "./handlers/order-sync.server";
+import { pixelMatchJob } from "./handlers/pixel-match.server";
 import { privacyExportJob, privacyRedactJob } from "./handlers/privacy.server";
 import { recordOrderJob } from "./handlers/record-order.server";
 import { refundOrderJob } from "./handlers/refund-order.server";
@@ -29,6 +30,7 @@ export const JOBS = {
   [offerSyncJob.kind]: offerSyncJob,
   [reconcileJob.kind]: reconcileJob,
   [backfillJob.kind]: backfillJob,
+  [pixelMatchJob.kind]: pixelMatchJob,
 } as const;
 
 export type { JobKind, JobPayload } from "./kinds";

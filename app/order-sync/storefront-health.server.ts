@@ -1,12 +1,12 @@
 import { adminCall, type AdminCallDeps } from "../offers/admin-call.server";
 import type { AdminForShop } from "../service-events/admin-access.server";
-import { AdminCallError } from "../service-events/admin-graphql.server";
+import { ensureWebPixel, type PixelSettings } from "./web-pixel.server";
 
 // What the Overview's setup guide can learn from the Admin API about the
 // storefront's tracking: whether the app embed is switched on in the live
 // theme (its config/settings_data.json, which needs read_themes) and whether
-// the app's web pixel is connected (webPixel). Anything else the guide says
-// it cannot check.
+// the app's web pixel is connected (webPixel; connected on the way if not,
+// see web-pixel.server.ts). Anything else the guide says it cannot check.
 
 export type Check = { state: "on" | "off"; detail: string } | { state: "unknown"; detail: string };
 
@@ -29,11 +29,6 @@ query LiveThemeSettings {
       }
     }
   }
-}`;
-
-export const WEB_PIXEL_QUERY = `#graphql
-query AppWebPixel {
-  webPixel { id settings }
 }`;
 
 interface ThemeSettingsAnswer {
@@ -73,19 +68,9 @@ async function embedCheck(admin: AdminCallDeps): Promise<Check> {
   }
 }
 
-async function pixelCheck(admin: AdminCallDeps): Promise<Check> {
-  try {
-    const data = await adminCall<{ webPixel: { id: string } | null }>(admin, WEB_PIXEL_QUERY);
-    return data.webPixel ? { state: "on", detail: "The app's web pixel is connected." } : { state: "off", detail: "The app's web pixel is not connected yet." };
-  } catch (error) {
-    if (error instanceof AdminCallError && /no web pixel/i.test(error.message)) return { state: "off", detail: "The app's web pixel is not connected yet." };
-    return { state: "unknown", detail: "Shopify didn't answer the check of the web pixel; it runs again when you open this page." };
-  }
-}
-
-export async function storefrontHealth(admin: AdminCallDeps): Promise<StorefrontHealth> {
-  const [embed, pixel] = await Promise.all([embedCheck(admin), pixelCheck(admin)]);
-  return { embed, pixel };
+export async function storefrontHealth(admin: AdminCallDeps, pixel: PixelSettings): Promise<StorefrontHealth> {
+  const [embed, pixelState] = await Promise.all([embedCheck(admin), ensureWebPixel(admin, pixel)]);
+  return { embed, pixel: pixelState };
 }
 
 /** Shopify's client, as authenticate.admin gives it. */
@@ -95,14 +80,14 @@ type AdminClient = AdminCallDeps["admin"];
  * The checks for a page: at most `ms`, so that a slow Shopify does not hold
  * up the Overview; what did not answer in time is "unknown".
  */
-export async function storefrontHealthWithin(admin: AdminClient, ms = 3_000): Promise<StorefrontHealth> {
+export async function storefrontHealthWithin(admin: AdminClient, pixel: PixelSettings, ms = 3_000): Promise<StorefrontHealth> {
   const late: Check = { state: "unknown", detail: "Shopify didn't answer the check in time; it runs again when you open this page." };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<StorefrontHealth>((resolve) => {
     timer = setTimeout(() => resolve({ embed: late, pixel: late }), ms);
   });
   // No pacing waits on a page: a throttled check is simply unknown this time.
-  const checks = storefrontHealth({ admin, sleep: async () => {} });
+  const checks = storefrontHealth({ admin, sleep: async () => {} }, pixel);
   try {
     return await Promise.race([checks, timeout]);
   } finally {
@@ -111,8 +96,8 @@ export async function storefrontHealthWithin(admin: AdminClient, ms = 3_000): Pr
 }
 
 /** The checks with the shop's offline Admin access; without any (uninstalled), both unknown. */
-export async function shopStorefrontHealth(adminForShop: AdminForShop, shop: string, ms?: number): Promise<StorefrontHealth> {
+export async function shopStorefrontHealth(adminForShop: AdminForShop, shop: string, pixel: PixelSettings, ms?: number): Promise<StorefrontHealth> {
   const access = await adminForShop(shop);
   if (!access.ok) return { embed: { state: "unknown", detail: access.reason }, pixel: { state: "unknown", detail: access.reason } };
-  return storefrontHealthWithin(access.admin, ms);
+  return storefrontHealthWithin(access.admin, pixel, ms);
 }

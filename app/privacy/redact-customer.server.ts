@@ -77,6 +77,7 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
   }
 
   const orderRecords = await tx.orderRecord.deleteMany({ where: { id: { in: ownOrders.map((r) => r.id) } } });
+  await tx.pixelSignal.deleteMany({ where: { shop, orderId: { in: orderIds } } });
   for (const row of otherOrders) {
     const data: Record<string, string | null> = {};
     for (const column of ["results", "explanation", "statusReason", "lastError"] as const) data[column] = row[column] && pattern ? scrub(row[column]!, pattern) : row[column];

@@ -8,7 +8,7 @@ import type { Logger } from "../logger.server";
  */
 export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop: string; webhookId: string | null }) {
   const where = { shop: hook.shop };
-  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs] = await db.$transaction([
+  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs, pixelSignals] = await db.$transaction([
     db.job.deleteMany({ where }),
     db.orderRecord.deleteMany({ where }),
     db.serviceEvent.deleteMany({ where }),
@@ -20,6 +20,7 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     db.offerCode.deleteMany({ where }),
     db.friendOffer.deleteMany({ where }),
     db.orderSync.deleteMany({ where }),
+    db.pixelSignal.deleteMany({ where }),
   ]);
   const deleted = {
     jobs: jobs.count,
@@ -33,6 +34,7 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     offerCodes: offerCodes.count,
     friendOffers: offers.count,
     orderSyncs: orderSyncs.count,
+    pixelSignals: pixelSignals.count,
   };
   logger.info({ shop: hook.shop, topic: "shop/redact", webhookId: hook.webhookId, deleted }, "shop redacted");
   return deleted;

@@ -18,6 +18,8 @@ export interface ReferralEvent {
   signals: OrderSignals;
   /** What the referral guard compares with the referrer. */
   buyer: BuyerFacts;
+  /** The order's checkout token, which a web pixel signal is joined on. */
+  checkoutToken?: string;
 }
 
 export interface OrderSignals {
@@ -50,8 +52,8 @@ function attribute(order: OrderPayload, name: string): string | undefined {
  * so a code is taken only in the shape codes have: letters, digits, "-", "_"
  * and ".", at most 64 characters. Anything else is no code at all.
  */
-const CODE_SHAPE = /^[A-Za-z0-9._-]{1,64}$/;
-const CAMPAIGN_SHAPE = /^[A-Za-z0-9_-]{1,32}$/;
+export const CODE_SHAPE = /^[A-Za-z0-9._-]{1,64}$/;
+export const CAMPAIGN_SHAPE = /^[A-Za-z0-9_-]{1,32}$/;
 
 const shaped = (value: string | undefined, shape: RegExp) => (value !== undefined && shape.test(value) ? value : undefined);
 const cartCode = (order: OrderPayload) => shaped(attribute(order, REFERRAL_CODE_ATTRIBUTE), CODE_SHAPE);
@@ -184,6 +186,7 @@ export function attributeOrder(order: OrderPayload, settings: PipelineSettings):
       discountCodes,
     },
     buyer: buyerFacts(order),
+    ...(order.checkout_token ? { checkoutToken: order.checkout_token } : {}),
     params: {
       email: email ?? "",
       shortCode,

@@ -4,7 +4,7 @@ import type { RuleVerdict } from "./guard";
 // referral signal on the order, which one won and why, and each guard
 // rule's verdict. Stored as JSON on the order's record.
 
-export type SignalSource = "cart_attribute" | "landing_page" | "discount_code" | "offer_code";
+export type SignalSource = "cart_attribute" | "pixel" | "landing_page" | "discount_code" | "offer_code";
 
 export interface SignalNote {
   source: SignalSource;
@@ -23,6 +23,7 @@ export interface Explanation {
 
 export const SIGNAL_NAMES: Record<SignalSource, string> = {
   cart_attribute: "Referral link (kept in the cart)",
+  pixel: "Referral link (seen by the web pixel at checkout)",
   landing_page: "Referral link (landing page)",
   discount_code: "Discount code",
   offer_code: "Offer code (the friend's discount)",

@@ -56,6 +56,9 @@ export interface OrderRecordRow {
   browserIp: string | null;
   taxesIncluded: boolean | null;
   placedAt: Date | null;
+  checkoutToken: string | null;
+  /** The event of an order judged not referred here (no job is queued), for a pixel signal that comes later. */
+  heldEvent: string | null;
   status: "queued" | "skipped" | "not_referred";
   statusReason: string | null;
 }
@@ -178,12 +181,16 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
     browserIp: order.browser_ip ?? null,
     taxesIncluded: order.taxes_included ?? null,
     placedAt: placedAt(order.created_at),
+    checkoutToken: order.checkout_token ?? null,
+    heldEvent: null,
     status: "queued",
     statusReason: null,
   };
   if (attribution.kind !== "record") {
     const status = attribution.kind === "skip" ? "skipped" : "not_referred";
-    return { outcome: status, detail: attribution.reason, write: { record: { ...record, status, statusReason: attribution.reason } } };
+    // Kept for a web pixel signal that may still name a referrer (app/referrals/pixel-signals.server.ts).
+    const heldEvent = status === "not_referred" && attribution.event ? JSON.stringify(attribution.event) : null;
+    return { outcome: status, detail: attribution.reason, write: { record: { ...record, heldEvent, status, statusReason: attribution.reason } } };
   }
   const job = orderJobRow("order.record", {
     shop: hook.shop,

@@ -18,6 +18,7 @@ export const ORDER_JOB_PAYLOADS = {
         .object({ cartAttribute: z.string().optional(), landingPage: z.string().optional(), discountCodes: z.array(z.string()) })
         .optional(),
       buyer: z.object({ phone: z.string().optional(), address: z.string().optional(), ordersCount: z.number().optional() }).optional(),
+      checkoutToken: z.string().optional(),
     }),
   }),
   "order.cancel": z.object({ orderId: z.string() }),
@@ -29,6 +30,13 @@ export const ORDER_JOB_PAYLOADS = {
     /** The tax within `amount` (taken out when the order's revenue was taken without tax). */
     tax: z.string().optional(),
   }),
+};
+
+export const PIXEL_MATCH_JOB = "pixel.match";
+
+export const PIXEL_JOB_PAYLOADS = {
+  /** A web pixel signal looking for its order (app/referrals/pixel-signals.server.ts). */
+  [PIXEL_MATCH_JOB]: z.object({ checkoutToken: z.string(), orderId: z.string().nullable(), receivedAt: z.string() }),
 };
 
 export type OrderJobKind = keyof typeof ORDER_JOB_PAYLOADS;

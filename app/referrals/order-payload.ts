@@ -149,6 +149,7 @@ export interface OrderPayload {
   shipping_address?: ShippingAddress | null;
   phone?: string | null;
   checkout_id?: string | null;
+  checkout_token?: string | null;
   created_at?: string | null;
   cancelled_at?: string | null;
 }
@@ -249,6 +250,7 @@ export function readOrderPayload(value: unknown): OrderPayload {
     shipping_address: field(f, "shipping_address", optionalShippingAddress),
     phone: field(f, "phone", optionalText),
     checkout_id: field(f, "checkout_id", optionalId),
+    checkout_token: field(f, "checkout_token", optionalText),
     created_at: field(f, "created_at", optionalText),
     cancelled_at: field(f, "cancelled_at", optionalText),
   };

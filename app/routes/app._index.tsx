@@ -5,7 +5,7 @@ import { readConnection } from "../admin/connection.server";
 import { appAdminContext } from "../admin/context.server";
 import { dailyReferrals, programFigures, syncHealth, trackingEmbedSeen } from "../admin/dashboard.server";
 import { readIntent } from "../admin/intent";
-import { orderSyncView, requestBackfill } from "../admin/order-sync.server";
+import { orderSyncView, requestBackfill, storefrontChecks } from "../admin/order-sync.server";
 import { readSettings } from "../admin/settings.server";
 import { withService } from "../admin/shop-service.server";
 import { DataList } from "../components/DataList";
@@ -19,8 +19,6 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
 import { SetupGuide, type SetupStep } from "../components/SetupGuide";
 import { CommissionStatusBadge, ConnectionBadge, OrderStatusBadge } from "../components/StatusBadges";
-import { shopStorefrontHealth } from "../order-sync/storefront-health.server";
-import { shopifyAdminForShop } from "../service-events/admin-access.server";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -35,7 +33,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     readSettings(ctx, shop),
     trackingEmbedSeen(ctx.db, shop),
     orderSyncView(ctx.db, shop),
-    shopStorefrontHealth(shopifyAdminForShop(ctx.db), shop),
+    storefrontChecks(ctx.db, shop),
   ]);
   return {
     store: shop.replace(/\.myshopify\.com$/, ""),

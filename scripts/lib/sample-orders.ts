@@ -2,6 +2,8 @@
 // demo and the benchmark: the fields Shopify sends for orders/paid at Admin
 // API 2026-10, trimmed of the ones nobody reads.
 
+import { createHash } from "node:crypto";
+
 let nextId = 5_640_000_000_001;
 let nextCustomerId = 7_210_000_000_017;
 
@@ -42,12 +44,19 @@ export interface OrderOptions {
   browserIp?: string | null;
   shipping?: ShippingOptions;
   checkoutId?: LongId;
+  /** The checkout's token (what the web pixel reports); by default one derived from the order id. */
+  checkoutToken?: string;
   /** When the buyer placed it; by default now, as for an order whose webhook arrives as it is paid. */
   createdAt?: Date;
 }
 
 /** A time as Shopify's payloads write it: to the second, with an offset. */
 const shopifyTime = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, "+00:00");
+
+/** A checkout token shaped as Shopify's (32 hex characters), the same for the same order id. */
+export function sampleCheckoutToken(orderId: LongId): string {
+  return createHash("md5").update(`checkout-${String(orderId)}`).digest("hex");
+}
 
 export function shopifyOrder(options: OrderOptions = {}) {
   const id = options.id ?? nextId++;
@@ -66,6 +75,7 @@ export function shopifyOrder(options: OrderOptions = {}) {
     app_id: 580111,
     browser_ip: options.browserIp === undefined ? "203.0.113.7" : options.browserIp,
     checkout_id: jsonId(options.checkoutId ?? 901414060),
+    checkout_token: options.checkoutToken ?? sampleCheckoutToken(id),
     buyer_accepts_marketing: false,
     cancel_reason: null,
     cancelled_at: null,

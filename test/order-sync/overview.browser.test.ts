@@ -41,7 +41,7 @@ describeInBrowser("order sync on the Overview", () => {
     await sandbox?.close();
   });
 
-  it("shows the embed on and the pixel not connected, and runs a backfill to the end with its progress", async () => {
+  it("shows the embed on and the pixel not connected (a permission missing), and runs a backfill to the end with its progress", async () => {
     await connectShop(sandbox);
     await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { guardDailyLimit: 1_000_000 } });
     await prisma.orderSync.create({ data: { shop: TEST_SHOP, reconciledAt: new Date(Date.now() - 120_000), watermark: new Date(), missedOrders: 4, missedChanges: 1 } });
@@ -52,6 +52,8 @@ describeInBrowser("order sync on the Overview", () => {
       const order = { ...shopifyOrder({ id: 6_900_000_000_000 + i, email: `buyer-${i}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }), browser_ip: `198.51.100.${i % 250}` };
       shopify.orders.add(order, { at: new Date(Date.now() - 20 * 86_400_000 + i * 60_000) });
     }
+    // The merchant has not approved the pixel's permissions yet: the app cannot connect it.
+    shopify.pixelScopesGranted = false;
     // A page at a time as the bucket refills, so that the progress is seen.
     shopify.setBucket(1_000, 800);
 
@@ -69,6 +71,7 @@ describeInBrowser("order sync on the Overview", () => {
 
     await expect.poll(() => page.getByText("Referral tracking is on in your live theme (Dawn).").isVisible()).toBe(true);
     expect(await page.getByText("What the app can't check through Shopify:").isVisible()).toBe(true);
+    expect(await page.getByText(/needs the write_pixels and read_customer_events permissions/).isVisible()).toBe(true);
     expect(await page.getByText(/Found 4 orders and 1 cancellation or refund/).isVisible()).toBe(true);
     await page.screenshot({ path: path.join(artifactsDir, "overview-order-sync.png"), fullPage: true });
 

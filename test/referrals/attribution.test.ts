@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { attributeOrder, findDiscountCodes, findShortCode, orderRevenue } from "../../app/referrals/attribution";
 import { readOrderPayload } from "../../app/referrals/order-payload";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../app/referrals/pipeline-settings";
-import { shopifyOrder, type OrderOptions } from "../support/orders";
+import { sampleCheckoutToken, shopifyOrder, type OrderOptions } from "../support/orders";
 
 const order = (options: OrderOptions = {}) => readOrderPayload(shopifyOrder(options));
 const settings = (overrides: Partial<Record<keyof typeof PIPELINE_DEFAULTS, string>> = {}) =>
@@ -79,6 +79,7 @@ describe("attributeOrder", () => {
         codeSource: "cart_attribute",
         signals: { cartAttribute: "ALICE10", discountCodes: ["ALICE-15"] },
         buyer: { address: "123 shipping street|k2p 1l4", phone: "555-555-0199" },
+        checkoutToken: sampleCheckoutToken(5001),
         params: {
           email: "jon@example.com",
           shortCode: "ALICE10",

@@ -48,6 +48,7 @@ export async function resetDatabase(): Promise<void> {
     prisma.offerCode.deleteMany(),
     prisma.friendOffer.deleteMany(),
     prisma.orderSync.deleteMany(),
+    prisma.pixelSignal.deleteMany(),
     prisma.shop.deleteMany(),
     prisma.session.deleteMany(),
   ]);

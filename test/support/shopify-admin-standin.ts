@@ -6,6 +6,7 @@
 // asynchronous bulk creation that is followed through its status query, a
 // code another discount already holds, and cost-based throttling reported in
 // `extensions.cost`.
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { execute, GraphQLError, Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from "graphql";
@@ -40,6 +41,14 @@ export interface StandInCall {
   outcome: "ok" | "throttled" | "invalid";
 }
 
+const WEB_PIXEL_ID = "gid://shopify/WebPixel/1";
+
+/** The setting names extensions/referral-pixel/shopify.extension.toml declares. */
+function pixelSettingFields(): string[] {
+  const toml = readFileSync(new URL("../../extensions/referral-pixel/shopify.extension.toml", import.meta.url), "utf8");
+  return [...toml.matchAll(/^\[settings\.fields\.([A-Za-z0-9_]+)\]/gm)].map((m) => m[1]!);
+}
+
 const TAKEN_MESSAGE = "Code must be unique. Please try a different code.";
 
 export class ShopifyAdminStandIn implements AdminGraphql {
@@ -61,6 +70,8 @@ export class ShopifyAdminStandIn implements AdminGraphql {
   themeSettingsData: string | null = null;
   /** The settings of the app's web pixel, once connected (webPixelCreate); null: none. */
   webPixelSettings: string | null = null;
+  /** write_pixels and read_customer_events granted; false: the pixel mutations are refused as Shopify refuses a missing scope. */
+  pixelScopesGranted = true;
   /** Status queries answered "not done yet" before a bulk creation shows its results. */
   bulkPollsBeforeDone = 0;
   private nextId = 1;
@@ -344,7 +355,17 @@ export class ShopifyAdminStandIn implements AdminGraphql {
       },
       webPixel: () => {
         if (this.webPixelSettings === null) throw new Error("No web pixel was found for this app.");
-        return { id: "gid://shopify/WebPixel/1", settings: this.webPixelSettings };
+        return { id: WEB_PIXEL_ID, settings: this.webPixelSettings };
+      },
+      webPixelCreate: ({ webPixel }) => {
+        this.requirePixelScopes();
+        if (this.webPixelSettings !== null) return { webPixel: null, userErrors: [{ field: ["webPixel"], message: "Web pixel is taken.", code: "TAKEN" }] };
+        return this.storePixelSettings((webPixel as Input).settings);
+      },
+      webPixelUpdate: ({ id, webPixel }) => {
+        this.requirePixelScopes();
+        if (this.webPixelSettings === null || id !== WEB_PIXEL_ID) return { webPixel: null, userErrors: [{ field: ["id"], message: "Web pixel not found.", code: "NOT_FOUND" }] };
+        return this.storePixelSettings((webPixel as Input).settings);
       },
       metafieldsSet: ({ metafields }) => {
         const list = metafields as { ownerId: string; namespace?: string; key: string; value: string }[];
@@ -361,6 +382,26 @@ export class ShopifyAdminStandIn implements AdminGraphql {
         return { job: { id: this.gid("Job"), done: false }, userErrors: [] };
       },
     };
+  }
+
+  private requirePixelScopes(): void {
+    if (!this.pixelScopesGranted) throw new Error("Access denied for webPixelCreate field. Required access: `write_pixels` access scope. Also: `read_customer_events` access scope.");
+  }
+
+  /** As Shopify checks them: JSON text whose keys and text values match the extension's [settings] (its shopify.extension.toml). */
+  private storePixelSettings(settings: unknown) {
+    let parsed: unknown;
+    try {
+      parsed = typeof settings === "string" ? JSON.parse(settings) : settings;
+    } catch {
+      return { webPixel: null, userErrors: [{ field: ["webPixel", "settings"], message: "Settings is not valid JSON.", code: "INVALID_CONFIGURATION_JSON" }] };
+    }
+    const fields = pixelSettingFields();
+    const entries = parsed && typeof parsed === "object" ? Object.entries(parsed as Input) : [];
+    const valid = entries.length > 0 && entries.every(([key, value]) => fields.includes(key) && typeof value === "string");
+    if (!valid) return { webPixel: null, userErrors: [{ field: ["webPixel", "settings"], message: "Settings do not match the extension's settings definition.", code: "INVALID_SETTINGS" }] };
+    this.webPixelSettings = JSON.stringify(parsed);
+    return { webPixel: { id: WEB_PIXEL_ID, settings: this.webPixelSettings }, userErrors: [] };
   }
 
   private setActive(id: string, active: boolean) {

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../../referral-api";
 import { findOfferCode } from "../../offers/offer-code-owner.server";
 import { codeDirectory, type CodeOwner } from "../../referrals/code-directory.server";
+import { findPixelSignal, type PixelSignalFound } from "../../referrals/pixel-signals.server";
 import { SIGNAL_NAMES, type Explanation, type SignalNote, type SignalSource } from "../../referrals/explanation";
 import { runGuard } from "../../referrals/guard";
 import { gatherGuardFacts } from "../../referrals/guard-facts.server";
@@ -19,11 +20,13 @@ type Payload = z.infer<typeof payload>;
 type Event = Payload["event"];
 type Params = Event["params"];
 
-// Precedence: a friend's offer code (a discount code the app itself put in
-// Shopify for one ambassador) settles it at once, without asking the service.
-// Otherwise the referral link (the code kept in the cart, else the landing
-// page's) comes first, then the discount codes in Shopify's order. The first
-// code the referral service knows as a referrer's wins; the others are noted.
+// Precedence (docs/decisions/009-attribution-precedence.md): a friend's offer
+// code (a discount code the app itself put in Shopify for one ambassador)
+// settles it at once, without asking the service. Otherwise the referral link
+// comes first: the code kept in the cart, else the one the web pixel sent for
+// this checkout, else the landing page's. Then the discount codes in Shopify's
+// order. The first code the referral service knows as a referrer's wins; the
+// others are noted.
 
 /** A campaign the service has settled for this order; it is not sent again. */
 const SETTLED = new Set<CampaignResult["state"]>(["recorded", "not_referred", "blocked"]);
@@ -34,7 +37,15 @@ interface Candidate {
   note: SignalNote;
 }
 
-function signalsOf(event: Event, offerCode: string | null): { notes: SignalNote[]; candidates: Candidate[] } {
+type LinkSource = "cart_attribute" | "pixel" | "landing_page";
+
+const LINK_WORDS: Record<LinkSource, { link: string; whose: string }> = {
+  cart_attribute: { link: "the link kept in the cart", whose: "the cart's" },
+  pixel: { link: "the link the web pixel sent", whose: "the web pixel's" },
+  landing_page: { link: "the landing page's link", whose: "the landing page's" },
+};
+
+function signalsOf(event: Event, offerCode: string | null, pixel: PixelSignalFound | null): { notes: SignalNote[]; candidates: Candidate[] } {
   const signals = event.signals ?? {
     ...(event.params.shortCode && event.codeSource === "landing_site" ? { landingPage: event.params.shortCode } : {}),
     ...(event.params.shortCode && event.codeSource !== "landing_site" ? { cartAttribute: event.params.shortCode } : {}),
@@ -47,11 +58,20 @@ function signalsOf(event: Event, offerCode: string | null): { notes: SignalNote[
     notes.push(note);
     if (candidate) candidates.push({ code, source, note });
   };
-  if (signals.cartAttribute) add("cart_attribute", signals.cartAttribute, true);
-  if (signals.landingPage) {
-    const same = signals.cartAttribute?.toUpperCase() === signals.landingPage.toUpperCase();
-    if (!signals.cartAttribute) add("landing_page", signals.landingPage, true);
-    else add("landing_page", signals.landingPage, false, same ? "Same code as the cart's" : "Not used: the link kept in the cart comes first");
+  // The referral link: the first of these present is the candidate; the others are noted.
+  const links: [LinkSource, string | undefined][] = [
+    ["cart_attribute", signals.cartAttribute],
+    ["pixel", pixel?.code],
+    ["landing_page", signals.landingPage],
+  ];
+  let first: { source: LinkSource; code: string } | undefined;
+  for (const [source, code] of links) {
+    if (!code) continue;
+    if (!first) {
+      first = { source, code };
+      add(source, code, true);
+    } else if (first.code.toUpperCase() === code.toUpperCase()) add(source, code, false, `Same code as ${LINK_WORDS[first.source].whose}`);
+    else add(source, code, false, `Not used: ${LINK_WORDS[first.source].link} comes first`);
   }
   for (const code of signals.discountCodes) add(code === offerCode ? "offer_code" : "discount_code", code, true);
   // The offer code goes first; the order of the others stays.
@@ -126,10 +146,11 @@ async function decideAndSend(
   results: CampaignResults,
   shopSettings: { guard: GuardSettings; sendWithoutCode: boolean },
   placedAt: Date,
+  pixel: PixelSignalFound | null,
 ): Promise<Decision> {
   const codes = codeDirectory();
   const offer = await findOfferCode(ctx.db, shop, event.signals?.discountCodes ?? []);
-  const { notes, candidates } = signalsOf(event, offer?.code ?? null);
+  const { notes, candidates } = signalsOf(event, offer?.code ?? null, pixel);
   const explanation: Explanation = { signals: notes, winner: null, guard: [], decision: "" };
   const flags: string[] = [];
   const base: Params = { ...event.params, shortCode: undefined, couponCode: undefined };
@@ -239,6 +260,18 @@ async function shopChoices(ctx: JobContext, shop: string) {
   return { campaignUids: pipeline.campaignUids, sendWithoutCode: pipeline.scope === "all_orders", guard: readGuardSettings(row ?? {}) };
 }
 
+/**
+ * The campaigns to record in. A campaign the link named goes alone when the
+ * shop tracks it: the cart's was applied at intake; the pixel's counts when
+ * the cart named none.
+ */
+function chooseCampaigns(event: Event, shopCampaigns: string[], pixel: PixelSignalFound | null): string[] {
+  const campaigns = event.campaignUids.length > 0 ? event.campaignUids : shopCampaigns;
+  const named = pixel?.campaign;
+  if (named && campaigns.length > 1 && !event.signals?.cartAttribute && campaigns.includes(named)) return [named];
+  return campaigns;
+}
+
 const COMMISSION_STATE = { true: "approved", false: "pending" } as const;
 
 async function handle(ctx: JobContext, shop: string, { orderId, event }: Payload): Promise<JobOutcome> {
@@ -248,14 +281,15 @@ async function handle(ctx: JobContext, shop: string, { orderId, event }: Payload
   if (!connection.ok) return { type: "pause", reason: connection.reason };
 
   const choices = await shopChoices(ctx, shop);
-  const campaigns = event.campaignUids.length > 0 ? event.campaignUids : choices.campaignUids;
+  const pixel = await findPixelSignal(ctx.db, shop, event.checkoutToken, orderId);
+  const campaigns = chooseCampaigns(event, choices.campaignUids, pixel);
   if (campaigns.length === 0) return { type: "pause", reason: "Choose the campaigns to record orders in (Settings)." };
   const results = parseJsonObject<CampaignResults>(record?.results);
   const todo = campaigns.filter((uid) => !SETTLED.has(results[uid]?.state as CampaignResult["state"]));
   let outcome: JobOutcome = done;
   let decision: Decision = { explanation: { signals: [], winner: null, guard: [], decision: "" }, flags: [] };
   try {
-    decision = await decideAndSend(ctx, shop, orderId, connection.client, event, todo, results, choices, record?.placedAt ?? ctx.now());
+    decision = await decideAndSend(ctx, shop, orderId, connection.client, event, todo, results, choices, record?.placedAt ?? ctx.now(), pixel);
   } catch (error) {
     outcome = outcomeOfServiceError(error);
   }
@@ -278,7 +312,7 @@ async function handle(ctx: JobContext, shop: string, { orderId, event }: Payload
           explanation: JSON.stringify(explanation),
           flags: flags.length > 0 ? flags.join(",") : null,
           ...(winner ? (winner.sentAs === "short_code" ? { shortCode: winner.code } : { couponCode: winner.code, shortCode: null }) : {}),
-          ...(winner?.source === "discount_code" || winner?.source === "offer_code" ? { codeSource: winner.source } : {}),
+          ...(winner?.source === "discount_code" || winner?.source === "offer_code" || winner?.source === "pixel" ? { codeSource: winner.source } : {}),
           recordedAt: summary.status === "recorded" ? ctx.now() : null,
           commissionState:
             summary.status === "recorded" && approval !== undefined ? COMMISSION_STATE[String(approval) as "true" | "false"] : null,

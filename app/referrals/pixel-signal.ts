@@ -1,0 +1,55 @@
+import { CAMPAIGN_SHAPE, CODE_SHAPE } from "./attribution";
+
+// What the web pixel posts at checkout_completed (extensions/referral-pixel):
+// {shop, checkoutToken, orderId, code, campaign}. Anyone can post anything
+// here, so every field is bounded and shaped before it is stored.
+
+export interface PixelSignalInput {
+  shop: string;
+  checkoutToken: string;
+  /** The order's numeric id, when the pixel knew it. */
+  orderId: string | null;
+  code: string;
+  campaign: string | null;
+}
+
+/** The largest body the endpoint reads; a real signal is about 200 bytes. */
+export const PIXEL_BODY_LIMIT = 2_048;
+
+const SHOP_SHAPE = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
+/** Shopify's checkout tokens are 32 hex characters; newer ones may be longer, never other characters. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
+/** The order id as a number, or as a global id ending in one (gid://shopify/Order/123). */
+const ORDER_ID_SHAPE = /^(?:gid:\/\/shopify\/[A-Za-z]+\/)?([0-9]{1,20})$/;
+
+export type PixelSignalRead = { ok: true; signal: PixelSignalInput } | { ok: false; problem: string };
+
+const text = (value: unknown) => (typeof value === "string" ? value.trim() : undefined);
+
+export function readPixelSignal(body: string): PixelSignalRead {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return { ok: false, problem: "The body is not JSON." };
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) return { ok: false, problem: "The body is not a JSON object." };
+  const fields = value as Record<string, unknown>;
+  const shop = text(fields.shop)?.toLowerCase();
+  if (!shop || !SHOP_SHAPE.test(shop)) return { ok: false, problem: "shop must be a myshopify.com domain." };
+  const checkoutToken = text(fields.checkoutToken);
+  if (!checkoutToken || !TOKEN_SHAPE.test(checkoutToken)) return { ok: false, problem: "checkoutToken is missing or malformed." };
+  const code = text(fields.code);
+  if (!code || !CODE_SHAPE.test(code)) return { ok: false, problem: "code is missing or malformed." };
+  const campaign = text(fields.campaign) || null;
+  if (campaign !== null && !CAMPAIGN_SHAPE.test(campaign)) return { ok: false, problem: "campaign is malformed." };
+  let orderId: string | null = null;
+  if (fields.orderId !== undefined && fields.orderId !== null && fields.orderId !== "") {
+    // A string only: a 64-bit id as a JSON number has lost its last digits already.
+    const raw = text(fields.orderId);
+    const match = raw ? ORDER_ID_SHAPE.exec(raw) : null;
+    if (!match) return { ok: false, problem: "orderId is malformed." };
+    orderId = match[1]!;
+  }
+  return { ok: true, signal: { shop, checkoutToken, orderId, code, campaign } };
+}
