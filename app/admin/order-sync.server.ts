@@ -69,5 +69,6 @@ export async function requestBackfill(db: PrismaClient, shop: string, form: Form
 export async function storefrontChecks(db: PrismaClient, shop: string): Promise<StorefrontHealth> {
   const row = await db.shop.findUnique({ where: { shop } });
   const { codeParams } = readPipelineSettings(row ?? PIPELINE_DEFAULTS);
-  return shopStorefrontHealth(shopifyAdminForShop(db), shop, pixelSettingsFor(getEnv().SHOPIFY_APP_URL, codeParams));
+  const appUrl = getEnv().SHOPIFY_APP_URL;
+  return shopStorefrontHealth(shopifyAdminForShop(db), shop, (embed) => pixelSettingsFor(appUrl, codeParams, embed));
 }

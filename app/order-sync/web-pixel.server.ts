@@ -16,9 +16,34 @@ export interface PixelSettings {
   lifetimeDays: string;
 }
 
-/** The embed's defaults (extensions/referral-theme/blocks/referral-tracking.liquid): the pixel keeps a code the same way. */
-export function pixelSettingsFor(appUrl: string, codeParams: string[]): PixelSettings {
-  return { appUrl: appUrl.replace(/\/$/, ""), codeParam: codeParams[0] ?? "mbsy", campaignParam: "campaignid", attribution: "first_touch", lifetimeDays: "30" };
+/** The embed's block settings as the theme editor stores them (only those the merchant changed). */
+export interface EmbedSettings {
+  code_param?: unknown;
+  campaign_param?: unknown;
+  lifetime_days?: unknown;
+  attribution?: unknown;
+}
+
+/** The pixel's settings for a shop, made from the theme embed's; without the embed's, its defaults. */
+export type PixelSettingsFor = (embed: EmbedSettings | null) => PixelSettings;
+
+const PARAM = /^[A-Za-z0-9_-]{1,40}$/;
+const param = (value: unknown, fallback: string) => (typeof value === "string" && PARAM.test(value.trim()) ? value.trim() : fallback);
+
+/**
+ * The embed's settings (extensions/referral-theme/blocks/referral-tracking.liquid,
+ * the same defaults), so both keep a code the same way; the link parameter
+ * falls back to the first the shop reads on orders.
+ */
+export function pixelSettingsFor(appUrl: string, codeParams: string[], embed: EmbedSettings | null = null): PixelSettings {
+  const days = Number(embed?.lifetime_days);
+  return {
+    appUrl: appUrl.replace(/\/$/, ""),
+    codeParam: param(embed?.code_param, codeParams[0] ?? "mbsy"),
+    campaignParam: param(embed?.campaign_param, "campaignid"),
+    attribution: embed?.attribution === "last_touch" ? "last_touch" : "first_touch",
+    lifetimeDays: String(Number.isInteger(days) && days >= 1 && days <= 90 ? days : 30),
+  };
 }
 
 export const WEB_PIXEL_QUERY = `#graphql

@@ -4,7 +4,7 @@ import { realSleep } from "../../app/referral-api/sleep";
 import { action as overviewAction, loader as overviewLoader } from "../../app/routes/app._index";
 import { BACKFILL_JOB } from "../../app/order-sync/job-kinds";
 import { embedState, storefrontHealth } from "../../app/order-sync/storefront-health.server";
-import { pixelSettingsFor } from "../../app/order-sync/web-pixel.server";
+import { pixelSettingsFor, type EmbedSettings } from "../../app/order-sync/web-pixel.server";
 import { adminRequest, callRoute, load } from "../admin/admin-requests";
 import { connectShop, useTestSandbox } from "../support/pipeline";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
@@ -14,7 +14,8 @@ import { TEST_SHOP } from "../support/shopify-requests";
 // reconciliation's figures, and the setup guide's checks through the Admin API.
 
 const sandbox = useTestSandbox();
-const pixel = pixelSettingsFor("https://bridge.example.com/", ["mbsy"]);
+const forShop = (embed: EmbedSettings | null) => pixelSettingsFor("https://bridge.example.com/", ["mbsy"], embed);
+const pixel = forShop(null);
 beforeEach(() => connectShop(sandbox));
 
 /** settings_data.json as the theme editor writes it, Shopify's comment on top. */
@@ -34,32 +35,32 @@ describe("the setup guide's checks", () => {
     const shopify = new ShopifyAdminStandIn();
     const admin = { admin: shopify, sleep: realSleep };
     shopify.pixelScopesGranted = false;
-    expect(await storefrontHealth(admin, pixel)).toMatchObject({
+    expect(await storefrontHealth(admin, forShop)).toMatchObject({
       embed: { state: "unknown", detail: expect.stringMatching(/read_themes/) },
       pixel: { state: "off", detail: expect.stringMatching(/write_pixels and read_customer_events/) },
     });
     shopify.pixelScopesGranted = true;
     shopify.themeSettingsData = settingsData({ "1": embed(false) });
-    expect(await storefrontHealth(admin, pixel)).toMatchObject({ embed: { state: "on", detail: expect.stringMatching(/Dawn/) }, pixel: { state: "on" } });
+    expect(await storefrontHealth(admin, forShop)).toMatchObject({ embed: { state: "on", detail: expect.stringMatching(/Dawn/) }, pixel: { state: "on" } });
     shopify.themeSettingsData = settingsData({ "1": embed(true) });
-    expect((await storefrontHealth(admin, pixel)).embed.state).toBe("off");
+    expect((await storefrontHealth(admin, forShop)).embed.state).toBe("off");
     expect(shopify.refused.filter((r) => !r.errors.some((e) => /read_themes|No web pixel|write_pixels/.test(e)))).toEqual([]);
   });
 
   it("connects the web pixel with the extension's settings, and keeps them current", async () => {
     const shopify = new ShopifyAdminStandIn();
     const admin = { admin: shopify, sleep: realSleep };
-    expect((await storefrontHealth(admin, pixel)).pixel).toEqual({ state: "on", detail: expect.stringMatching(/just connected it/) });
+    expect((await storefrontHealth(admin, forShop)).pixel).toEqual({ state: "on", detail: expect.stringMatching(/just connected it/) });
     expect(JSON.parse(shopify.webPixelSettings!)).toEqual(pixel);
     expect(shopify.callsOf("ConnectWebPixel", "ok")).toHaveLength(1);
 
     // Opened again with nothing changed: one query, no mutation.
-    expect((await storefrontHealth(admin, pixel)).pixel).toEqual({ state: "on", detail: "The app's web pixel is connected." });
+    expect((await storefrontHealth(admin, forShop)).pixel).toEqual({ state: "on", detail: "The app's web pixel is connected." });
     expect(shopify.callsOf("ConnectWebPixel")).toHaveLength(1);
     expect(shopify.callsOf("UpdateWebPixel")).toHaveLength(0);
 
     // The merchant changed the link's parameter in Settings: the pixel's settings follow.
-    const changed = pixelSettingsFor("https://bridge.example.com", ["ref", "mbsy"]);
+    const changed = (embed: EmbedSettings | null) => pixelSettingsFor("https://bridge.example.com", ["ref", "mbsy"], embed);
     expect((await storefrontHealth(admin, changed)).pixel.detail).toMatch(/settings were just updated/);
     expect(JSON.parse(shopify.webPixelSettings!)).toMatchObject({ codeParam: "ref", appUrl: "https://bridge.example.com" });
     expect(shopify.refused.filter((r) => !r.errors.some((e) => /read_themes|No web pixel/.test(e)))).toEqual([]);
@@ -67,12 +68,26 @@ describe("the setup guide's checks", () => {
 
   it("says so when Shopify refuses the pixel's settings", async () => {
     const shopify = new ShopifyAdminStandIn();
-    const wrong = { ...pixel, unknownSetting: "x" } as unknown as typeof pixel;
+    const wrong = () => ({ ...pixel, unknownSetting: "x" }) as unknown as typeof pixel;
     expect((await storefrontHealth({ admin: shopify, sleep: realSleep }, wrong)).pixel).toEqual({
       state: "off",
       detail: expect.stringMatching(/Shopify refused to connect the web pixel: Settings do not match/),
     });
     expect(shopify.webPixelSettings).toBeNull();
+  });
+
+  it("keeps a code the way the theme embed does: its parameters, first or last touch, and lifetime", async () => {
+    const shopify = new ShopifyAdminStandIn();
+    const merchantChose = { code_param: "ref", campaign_param: "cmp", lifetime_days: 60, attribution: "last_touch" };
+    shopify.themeSettingsData = settingsData({ "1": { ...embed(false), settings: merchantChose } });
+    await storefrontHealth({ admin: shopify, sleep: realSleep }, forShop);
+    expect(JSON.parse(shopify.webPixelSettings!)).toEqual({ appUrl: "https://bridge.example.com", codeParam: "ref", campaignParam: "cmp", attribution: "last_touch", lifetimeDays: "60" });
+    // Nonsense in the theme's settings falls back to the embed's defaults.
+    expect(pixelSettingsFor("https://a.example", ["mbsy"], { code_param: "<x>", lifetime_days: 500, attribution: "sometimes" })).toMatchObject({
+      codeParam: "mbsy",
+      attribution: "first_touch",
+      lifetimeDays: "30",
+    });
   });
 });
 
