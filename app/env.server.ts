@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_DATABASE_URL, databaseKind } from "./db/adapter.server";
+import { DEFAULT_SHOP_CONCURRENCY } from "./jobs/concurrency";
 import { DEFAULT_LEASE_MS } from "./jobs/lease";
 
 /**
@@ -49,7 +50,10 @@ const schema = z.object({
     ),
   CREDENTIALS_KEY: base64Key,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Jobs one worker runs side by side; most wait on the referral service, so many fit in one process. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+  /** Jobs of one shop running at once across every worker: the share of one service account, and what keeps one shop's backlog from taking every worker. */
+  SHOP_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_SHOP_CONCURRENCY),
   /** First retry delay of a failed job; later ones double (see app/jobs/backoff.ts). */
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
   /** How long a job's worker may be silent before another worker takes the job (a running job renews it every third of this). */

@@ -1,84 +1,130 @@
 import type { Job, PrismaClient } from "@prisma/client";
+import { databaseKind, type DatabaseKind } from "../db/adapter.server";
+import { getEnv } from "../env.server";
+import { SQLITE, type SqlValue } from "../db/sql-dialect";
+import { DEFAULT_SHOP_CONCURRENCY } from "./concurrency";
 import { isUniqueViolation } from "./enqueue.server";
 
 export interface ClaimOptions {
   workerId: string;
   leaseMs: number;
   now: Date;
-  /** How many due jobs to look at per claim round. */
-  batch?: number;
-  /**
-   * How many claims run side by side in this worker. Each starts at a random
-   * one of the first `spread` due jobs, so that they do not all race for the
-   * same job and leave the losers idle until the next poll.
-   */
-  spread?: number;
+  /** How many jobs to take at most. */
+  limit?: number;
+  /** How many jobs of one shop may run at once, across every worker (the service account's share). */
+  perShop?: number;
 }
 
-/** Jobs a claim tries before it gives up for this round. */
-const TRIES = 5;
+export { DEFAULT_SHOP_CONCURRENCY } from "./concurrency";
 
-/** Statuses of a job that is not finished: a later job of the same lane waits for it. */
-const UNFINISHED = ["queued", "running", "paused"];
 
 /**
- * Takes the next due job: queued and due, or running with an expired lease
- * (its worker crashed or stalled). The conditional update makes two workers,
- * even in two processes on one PostgreSQL, never take the same job.
- *
- * Jobs of one lane (one order: its record, cancellation and refunds) run one
- * at a time, in the order Shopify triggered them: a job is taken only when
- * no earlier job of its lane is unfinished, and a unique index on the lane of
- * running jobs refuses a second one however the claims interleave.
+ * The statement with its :names bound the dialect's way: PostgreSQL numbers
+ * its parameters ($1, reused), SQLite takes them in order (?).
  */
-export async function claimNextJob(db: PrismaClient, options: ClaimOptions): Promise<Job | null> {
-  const { now } = options;
-  const due = { OR: [{ status: "queued", runAt: { lte: now } }, { status: "running", leaseUntil: { lt: now } }] };
-  const candidates = await db.job.findMany({
-    where: due,
-    orderBy: { runAt: "asc" },
-    take: Math.max(options.batch ?? 5, options.spread ?? 1),
-    select: { id: true, lane: true, laneAt: true },
-  });
-  const start = Math.floor(Math.random() * Math.min(options.spread ?? 1, candidates.length));
-  for (let i = 0; i < Math.min(TRIES, candidates.length); i++) {
-    const candidate = candidates[(start + i) % candidates.length]!;
-    if (candidate.lane && (await waitsInLane(db, candidate))) continue;
-    try {
-      const claimed = await db.job.updateMany({
-        where: { id: candidate.id, ...due },
-        data: {
-          status: "running",
-          lockedBy: options.workerId,
-          leaseUntil: new Date(now.getTime() + options.leaseMs),
-          attempts: { increment: 1 },
-        },
-      });
-      if (claimed.count === 1) return db.job.findUnique({ where: { id: candidate.id } });
-    } catch (error) {
-      // Another job of the lane was taken meanwhile.
-      if (!isUniqueViolation(error)) throw error;
+function bind(sql: string, values: Record<string, SqlValue>, kind: DatabaseKind): [string, SqlValue[]] {
+  const params: SqlValue[] = [];
+  const numbered = new Map<string, number>();
+  const text = sql.replace(/:([a-zA-Z]+)/g, (_, name: string) => {
+    if (!(name in values)) throw new Error(`claim: no value for :${name}`);
+    if (kind === "sqlite") {
+      params.push(values[name]!);
+      return "?";
     }
-  }
-  return null;
+    if (!numbered.has(name)) {
+      params.push(values[name]!);
+      numbered.set(name, params.length);
+    }
+    return `$${numbered.get(name)}`;
+  });
+  return [text, params];
 }
 
-/** True when another job of the candidate's lane runs, or comes before it and is not finished. */
-async function waitsInLane(db: PrismaClient, job: { id: string; lane: string | null; laneAt: Date | null }): Promise<boolean> {
-  const at = job.laneAt ?? new Date(0);
-  const ahead = await db.job.findFirst({
-    where: {
-      lane: job.lane,
-      id: { not: job.id },
-      OR: [
-        { status: "running" },
-        { status: { in: UNFINISHED }, laneAt: { lt: at } },
-        { status: { in: UNFINISHED }, laneAt: at, id: { lt: job.id } },
-      ],
+/**
+ * One round trip for a batch. A job is due when queued and due, or running
+ * with an expired lease (its worker crashed or stalled). Jobs of one lane (one
+ * order: its record, cancellation and refunds) run one at a time, in the
+ * order Shopify triggered them: a job is due only when no other job of its
+ * lane runs and none before it is unfinished.
+ *
+ * Fair across shops: due jobs are numbered within their shop (oldest first)
+ * and taken round by round (every shop's first, then every shop's second...),
+ * so one shop's backlog never holds up another shop's new order; a shop never
+ * has more than `perShop` jobs running, however many workers there are.
+ *
+ * The outer condition repeats "due", so that two workers, even in two
+ * processes on one PostgreSQL, never take the same job: the second one's
+ * update finds the row no longer due. A unique index on the lane of running
+ * jobs refuses a second job of a lane however claims interleave.
+ */
+const CLAIM_SQL = `
+WITH busy AS (
+  SELECT "shop", COUNT(*) AS "running" FROM "Job" WHERE "status" = 'running' AND "leaseUntil" >= :now GROUP BY "shop"
+),
+due AS (
+  SELECT j."id", j."shop", j."runAt", ROW_NUMBER() OVER (PARTITION BY j."shop" ORDER BY j."runAt", j."id") AS "turn"
+  FROM "Job" j
+  WHERE ((j."status" = 'queued' AND j."runAt" <= :now) OR (j."status" = 'running' AND j."leaseUntil" < :now))
+    AND (j."lane" IS NULL OR NOT EXISTS (
+      SELECT 1 FROM "Job" a
+      WHERE a."lane" = j."lane" AND a."id" <> j."id"
+        AND (a."status" = 'running'
+          OR (a."status" IN ('queued', 'running', 'paused') AND (a."laneAt" < j."laneAt" OR (a."laneAt" = j."laneAt" AND a."id" < j."id"))))
+    ))
+),
+picked AS (
+  SELECT d."id" FROM due d LEFT JOIN busy b ON b."shop" = d."shop"
+  WHERE d."turn" + COALESCE(b."running", 0) <= :perShop
+  ORDER BY d."turn", d."runAt", d."id"
+  LIMIT :limit
+)
+UPDATE "Job"
+SET "status" = 'running', "lockedBy" = :worker, "leaseUntil" = :leaseUntil, "attempts" = "attempts" + 1, "updatedAt" = :now
+WHERE "id" IN (SELECT "id" FROM picked)
+  AND (("status" = 'queued' AND "runAt" <= :now) OR ("status" = 'running' AND "leaseUntil" < :now))
+RETURNING *`;
+
+const DATES = ["runAt", "leaseUntil", "triggeredAt", "laneAt", "createdAt", "updatedAt"] as const;
+
+/** A row as the database returned it, as Prisma's Job (times as Dates, counts as numbers). */
+function jobOf(row: Record<string, unknown>): Job {
+  const job = { ...row } as Record<string, unknown>;
+  for (const key of DATES) {
+    const value = row[key];
+    job[key] = value === null || value === undefined ? null : value instanceof Date ? value : new Date(String(value).replace(" ", "T"));
+  }
+  job.attempts = Number(row.attempts);
+  return job as unknown as Job;
+}
+
+/** Takes up to `limit` due jobs at once (see CLAIM_SQL), oldest turn first. */
+export async function claimJobs(db: PrismaClient, options: ClaimOptions): Promise<Job[]> {
+  const kind = databaseKind(getEnv().DATABASE_URL);
+  const time = (date: Date) => (kind === "sqlite" ? SQLITE.time(date) : date);
+  const [sql, params] = bind(
+    CLAIM_SQL,
+    {
+      now: time(options.now),
+      leaseUntil: time(new Date(options.now.getTime() + options.leaseMs)),
+      worker: options.workerId,
+      perShop: options.perShop ?? DEFAULT_SHOP_CONCURRENCY,
+      limit: options.limit ?? 1,
     },
-    select: { id: true },
-  });
-  return ahead !== null;
+    kind,
+  );
+  try {
+    const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
+    return rows.map(jobOf).sort((a, b) => a.runAt.getTime() - b.runAt.getTime());
+  } catch (error) {
+    // Another job of a lane was taken meanwhile: nothing is taken this round.
+    if (isUniqueViolation(error) || /unique constraint/i.test(String(error))) return [];
+    throw error;
+  }
+}
+
+/** Takes the next due job (claimJobs with a limit of one). */
+export async function claimNextJob(db: PrismaClient, options: Omit<ClaimOptions, "limit">): Promise<Job | null> {
+  return (await claimJobs(db, { ...options, limit: 1 }))[0] ?? null;
 }
 
 /** Extends a running job's lease; false when this worker no longer holds it. */

@@ -20,11 +20,12 @@ export function appJobContext(): JobContext {
   };
 }
 
-/** Worker settings from the environment (WORKER_CONCURRENCY, JOB_RETRY_BASE_MS, JOB_LEASE_MS). */
+/** Worker settings from the environment (WORKER_CONCURRENCY, SHOP_CONCURRENCY, JOB_RETRY_BASE_MS, JOB_LEASE_MS). */
 export function appWorkerOptions(): WorkerOptions {
   const env = getEnv();
   return {
     concurrency: env.WORKER_CONCURRENCY,
+    perShop: env.SHOP_CONCURRENCY,
     backoff: { ...DEFAULT_BACKOFF, baseMs: env.JOB_RETRY_BASE_MS },
     leaseMs: env.JOB_LEASE_MS,
     shouldYield: () => answeringWebhooks(),

@@ -54,6 +54,7 @@ export async function runJob(ctx: JobContext, job: Job, options: RunOptions): Pr
       }
       break;
     case "retry": {
+      if (outcome.shopWaits && outcome.afterMs) await holdShopCalls(ctx, job.shop, new Date(now.getTime() + outcome.afterMs));
       const delay = Math.max(retryDelayMs(job.attempts, policy, options.random), outcome.afterMs ?? 0);
       if ((await settle({ status: "queued", lastError: outcome.reason, runAt: new Date(now.getTime() + delay) })) && definition && payload !== undefined) {
         await definition.onAttempt?.(ctx, job.shop, payload, job.attempts, outcome.reason);
@@ -72,6 +73,18 @@ export async function runJob(ctx: JobContext, job: Job, options: RunOptions): Pr
   }
   log.info({ outcome: outcome.type, reason: "reason" in outcome ? outcome.reason : undefined }, "job finished");
   return outcome;
+}
+
+/** Jobs that call the referral service for a shop. */
+const SERVICE_CALLS = ["order.record", "order.cancel", "order.refund"];
+
+/**
+ * The service asked this account to slow down (429 with Retry-After): the
+ * shop's other queued calls wait as long, instead of each being refused in
+ * turn; other shops go on.
+ */
+async function holdShopCalls(ctx: JobContext, shop: string, until: Date): Promise<void> {
+  await ctx.db.job.updateMany({ where: { shop, status: "queued", kind: { in: SERVICE_CALLS }, runAt: { lt: until } }, data: { runAt: until } });
 }
 
 /** Holds every queued job of a shop that cannot send; refused credentials also mark its connection broken. */

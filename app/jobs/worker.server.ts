@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { BackoffPolicy } from "./backoff";
-import { claimNextJob, releaseLeases, renewLease } from "./claim.server";
+import type { Job } from "@prisma/client";
+import { claimJobs, claimNextJob, DEFAULT_SHOP_CONCURRENCY, releaseLeases, renewLease } from "./claim.server";
 import type { JobContext } from "./context";
 import { DEFAULT_LEASE_MS } from "./lease";
 import { runJob } from "./run-job.server";
@@ -10,6 +11,8 @@ export interface WorkerOptions {
   workerId?: string;
   /** Jobs run side by side in this process. */
   concurrency?: number;
+  /** Jobs of one shop running at once, across every worker. */
+  perShop?: number;
   pollIntervalMs?: number;
   /** A job whose worker has not renewed its lease for this long is taken by another worker. */
   leaseMs?: number;
@@ -37,6 +40,10 @@ export interface Worker {
 export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Worker {
   const id = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   const concurrency = options.concurrency ?? 4;
+  const perShop = options.perShop ?? DEFAULT_SHOP_CONCURRENCY;
+  // Claims wait for a few free slots, so that one round trip takes several jobs.
+  const batchMin = Math.max(1, Math.floor(concurrency / 4));
+  const inFlight = new Set<Promise<void>>();
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const heartbeatMs = options.heartbeatMs ?? Math.max(10, Math.floor(leaseMs / 3));
@@ -62,15 +69,21 @@ export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Work
     return () => clearInterval(timer);
   }
 
-  async function runOne(): Promise<boolean> {
-    const job = await claimNextJob(ctx.db, { workerId: id, leaseMs, now: ctx.now(), spread: concurrency });
-    if (!job) return false;
+  async function run(job: Job): Promise<void> {
     const release = keepLease(job.id);
     try {
       await runJob(ctx, job, { workerId: id, backoff: options.backoff });
+    } catch (error) {
+      ctx.logger.error({ err: error, workerId: id, jobId: job.id }, "worker could not store a job's outcome");
     } finally {
       release();
     }
+  }
+
+  async function runOne(): Promise<boolean> {
+    const job = await claimNextJob(ctx.db, { workerId: id, leaseMs, now: ctx.now(), perShop });
+    if (!job) return false;
+    await run(job);
     return true;
   }
 
@@ -103,17 +116,37 @@ export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Work
     return yielding;
   }
 
-  async function loop(): Promise<void> {
+  /** Claims as many jobs as there are free slots, in one round trip, and starts them; how many it took. */
+  async function fill(): Promise<number> {
+    let jobs: Job[] = [];
+    try {
+      jobs = await claimJobs(ctx.db, { workerId: id, leaseMs, now: ctx.now(), limit: concurrency - inFlight.size, perShop });
+    } catch (error) {
+      ctx.logger.error({ err: error, workerId: id }, "worker could not claim jobs");
+    }
+    for (const job of jobs) {
+      const done: Promise<void> = run(job).finally(() => {
+        inFlight.delete(done);
+        // A finished job frees a slot and may let the next job of its lane run.
+        sleepers.values().next().value?.();
+      });
+      inFlight.add(done);
+    }
+    return jobs.length;
+  }
+
+  async function pump(): Promise<void> {
     while (running) {
       await giveWay();
-      let worked = false;
-      try {
-        worked = await runOne();
-      } catch (error) {
-        ctx.logger.error({ err: error, workerId: id }, "worker could not claim or run a job");
+      const free = concurrency - inFlight.size;
+      if (free >= batchMin || (free > 0 && inFlight.size === 0)) {
+        const taken = await fill();
+        if (taken === free) continue;
       }
-      if (!worked && running) await nap();
+      // Nothing due, or too few slots free: wait for a job to end, a new job, or the poll.
+      if (running) await nap();
     }
+    await Promise.all(inFlight);
   }
 
   return {
@@ -122,7 +155,7 @@ export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Work
       if (running) return;
       running = true;
       unsubscribe = onJobEnqueued(() => sleepers.values().next().value?.());
-      loops = Array.from({ length: concurrency }, () => loop());
+      loops = [pump()];
       ctx.logger.info({ workerId: id, concurrency, leaseMs }, "worker started");
     },
     async stop({ deadlineMs = Infinity } = {}) {

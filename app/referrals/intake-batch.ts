@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { SqlDialect } from "../db/sql-dialect";
 import type { NewJob } from "../jobs/job-row";
 import { batchOutcomes, planBatch, type IntakeResult, type IntakeWrite, type OrderRecordRow, type OrderWebhook, type ShopState } from "./order-intake";
 import { PIPELINE_DEFAULTS, readPipelineSettings, type PipelineSettings } from "./pipeline-settings";
@@ -11,13 +12,9 @@ import { PIPELINE_DEFAULTS, readPipelineSettings, type PipelineSettings } from "
 // writes them.
 
 export type Value = string | number | boolean | Date | null;
+export { POSTGRES, SQLITE, type SqlDialect } from "../db/sql-dialect";
 export type Row = Record<string, Value>;
 
-export interface SqlDialect {
-  placeholder(index: number): string;
-  time(date: Date): Value;
-  flag(value: boolean): Value;
-}
 
 /** A write's rows, in the order they are inserted: the statement of each (an index into Batch.sqls) and its values. */
 type Group = [sqlIndex: number, params: Value[]][];
@@ -100,22 +97,6 @@ function lastOfInstant(format: (ms: number) => string): (ms: number) => string {
 }
 
 const idPrefix = lastOfInstant((ms) => `c${ms.toString(36).padStart(9, "0")}${processTag}`);
-
-const sqliteTimeAt = lastOfInstant((ms) => `${new Date(ms).toISOString().slice(0, -1)}+00:00`);
-
-export const SQLITE: SqlDialect = {
-  placeholder: () => "?",
-  /** As Prisma's SQLite adapter stores a DateTime (so that its comparisons keep working). */
-  time: (date) => sqliteTimeAt(date.getTime()),
-  /** As Prisma stores a Boolean in SQLite. */
-  flag: (value) => (value ? 1 : 0),
-};
-
-export const POSTGRES: SqlDialect = {
-  placeholder: (index) => `$${index + 1}`,
-  time: (date) => date,
-  flag: (value) => value,
-};
 
 function insertSql(table: string, columns: string[], dialect: SqlDialect): string {
   return `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((_, i) => dialect.placeholder(i)).join(", ")}) ON CONFLICT DO NOTHING`;

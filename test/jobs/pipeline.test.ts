@@ -111,6 +111,25 @@ describe("recording orders", () => {
     expect((await record(orderId)).status).toBe("recorded");
   });
 
+  it("holds the shop's other calls for as long as a 429's Retry-After says, and records them after", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const first = await receiveOrder(byLink);
+    const second = await receiveOrder({ ...byLink, email: "li@example.com", customerEmail: "li@example.com" });
+    await sandboxFaults(sandbox, { rateLimitNext: 1 });
+    const before = Date.now();
+    await pipeline.drain();
+    // The 429 (Retry-After: 1) came on the first call: the second order was not sent into it.
+    expect((await record(first)).lastError).toMatch(/rate limited/);
+    expect((await record(second)).status).toBe("queued");
+    const held = await prisma.job.findFirstOrThrow({ where: { key: { endsWith: `:order.record:${second}` } } });
+    expect(held).toMatchObject({ status: "queued", attempts: 0 });
+    expect(held.runAt.getTime()).toBeGreaterThanOrEqual(before + 1_000);
+    pipeline.advance(2 * 60_000);
+    await pipeline.drain();
+    expect([(await record(first)).status, (await record(second)).status]).toEqual(["recorded", "recorded"]);
+  });
+
   it("stops an order the service rejects for a reason the merchant must fix, with the service's own words", async () => {
     await connectShop(sandbox, { campaignUids: "1005" });
     const pipeline = testPipeline();

@@ -1,0 +1,35 @@
+// How plain SQL (the order intake, the job claim) writes values the way
+// Prisma stores them, on each database.
+
+export type SqlValue = string | number | boolean | Date | null;
+
+export interface SqlDialect {
+  placeholder(index: number): string;
+  time(date: Date): SqlValue;
+  flag(value: boolean): SqlValue;
+}
+
+/** The last answer of `format`, kept: the rows of a batch share a few instants, so most calls repeat the one before. */
+function lastOfInstant(format: (ms: number) => string): (ms: number) => string {
+  let last = { ms: NaN, text: "" };
+  return (ms) => {
+    if (ms !== last.ms) last = { ms, text: format(ms) };
+    return last.text;
+  };
+}
+
+const sqliteTimeAt = lastOfInstant((ms) => `${new Date(ms).toISOString().slice(0, -1)}+00:00`);
+
+export const SQLITE: SqlDialect = {
+  placeholder: () => "?",
+  /** As Prisma's SQLite adapter stores a DateTime (so that its comparisons keep working). */
+  time: (date) => sqliteTimeAt(date.getTime()),
+  /** As Prisma stores a Boolean in SQLite. */
+  flag: (value) => (value ? 1 : 0),
+};
+
+export const POSTGRES: SqlDialect = {
+  placeholder: (index) => `$${index + 1}`,
+  time: (date) => date,
+  flag: (value) => value,
+};
