@@ -14,13 +14,16 @@ export async function connectDemoShop(options: {
   credentialsKey: string;
   service: { baseUrl: string; username: string; token: string };
   campaignUids: string;
+  /** Another shop on the same service account (the bench's fairness scenario). */
+  shop?: string;
 }): Promise<void> {
   const db = new PrismaClient({ adapter: createAdapter(options.databaseUrl) });
+  const shop = options.shop ?? DEMO_SHOP;
   try {
     await db.session.create({
       data: {
-        id: `offline_${DEMO_SHOP}`,
-        shop: DEMO_SHOP,
+        id: `offline_${shop}`,
+        shop,
         state: "demo",
         isOnline: false,
         scope: DEFAULT_SCOPES,
@@ -29,10 +32,10 @@ export async function connectDemoShop(options: {
     });
     await db.shop.create({
       data: {
-        shop: DEMO_SHOP,
+        shop,
         serviceBaseUrl: options.service.baseUrl,
         serviceUsername: options.service.username,
-        serviceTokenSealed: sealToken(options.service.token, options.credentialsKey, { shop: DEMO_SHOP, column: "Shop.serviceTokenSealed" }),
+        serviceTokenSealed: sealToken(options.service.token, options.credentialsKey, { shop, column: "Shop.serviceTokenSealed" }),
         companyName: "Demo Outfitters",
         connectionStatus: "connected",
         campaignUids: options.campaignUids,
