@@ -1,9 +1,10 @@
-import type { PrismaClient } from "@prisma/client";
+import type { PrismaClient, Shop } from "@prisma/client";
 import { createReferralClient, type ReferralClient, type ServiceNetworkPolicy } from "../referral-api";
 import { openToken } from "./credentials.server";
 
 export type ShopClient =
-  | { ok: true; client: ReferralClient }
+  /** `shop`: the shop's row as it was read, for a caller that needs its settings too (one read, not two). */
+  | { ok: true; client: ReferralClient; shop?: Shop }
   | { ok: false; reason: string };
 
 export interface ShopClientOptions {
@@ -27,6 +28,7 @@ export async function referralClientForShop(
   }
   return {
     ok: true,
+    shop: row,
     client: createReferralClient({
       baseUrl: row.serviceBaseUrl,
       username: row.serviceUsername,

@@ -1,3 +1,4 @@
+import type { Shop } from "@prisma/client";
 import type { z } from "zod";
 import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../../referral-api";
 import { findOfferCode } from "../../offers/offer-code-owner.server";
@@ -254,8 +255,11 @@ function decisionText(summary: ReturnType<typeof summarise>, explanation: Explan
   return summary.reason ?? "";
 }
 
-async function shopChoices(ctx: JobContext, shop: string) {
-  const row = await ctx.db.shop.findUnique({ where: { shop }, select: { campaignUids: true, scope: true, guardRules: true, guardDailyLimit: true } });
+type ChoiceColumns = Pick<Shop, "campaignUids" | "scope" | "guardRules" | "guardDailyLimit">;
+
+/** The shop's choices, from the row the connection was read with when it came along. */
+async function shopChoices(ctx: JobContext, shop: string, read?: ChoiceColumns) {
+  const row = read ?? (await ctx.db.shop.findUnique({ where: { shop }, select: { campaignUids: true, scope: true, guardRules: true, guardDailyLimit: true } }));
   const pipeline = readPipelineSettings({ ...PIPELINE_DEFAULTS, ...(row ? { campaignUids: row.campaignUids, scope: row.scope } : {}) });
   return { campaignUids: pipeline.campaignUids, sendWithoutCode: pipeline.scope === "all_orders", guard: readGuardSettings(row ?? {}) };
 }
@@ -280,7 +284,7 @@ async function handle(ctx: JobContext, shop: string, { orderId, event }: Payload
   const connection = await ctx.clientForShop(shop);
   if (!connection.ok) return { type: "pause", reason: connection.reason };
 
-  const choices = await shopChoices(ctx, shop);
+  const choices = await shopChoices(ctx, shop, connection.shop);
   const pixel = await findPixelSignal(ctx.db, shop, event.checkoutToken, orderId);
   const campaigns = chooseCampaigns(event, choices.campaignUids, pixel);
   if (campaigns.length === 0) return { type: "pause", reason: "Choose the campaigns to record orders in (Settings)." };
