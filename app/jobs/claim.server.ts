@@ -44,37 +44,57 @@ function bind(sql: string, values: Record<string, SqlValue>, kind: DatabaseKind)
  * One round trip for a batch. A job is due when queued and due, or running
  * with an expired lease (its worker crashed or stalled). Jobs of one lane (one
  * order: its record, cancellation and refunds) run one at a time, in the
- * order Shopify triggered them: a job is due only when no other job of its
+ * order Shopify triggered them: a job is taken only when no other job of its
  * lane runs and none before it is unfinished.
  *
- * Fair across shops: due jobs are numbered within their shop (oldest first)
- * and taken round by round (every shop's first, then every shop's second...),
- * so one shop's backlog never holds up another shop's new order; a shop never
- * has more than `perShop` jobs running, however many workers there are.
+ * Fair across shops: each shop's oldest due jobs are numbered (its turns)
+ * and taken round by round (every shop's first, then every shop's
+ * second...), so one shop's backlog never holds up another shop's new order;
+ * a shop never has more than `perShop` jobs running, however many workers.
+ * The shops with due jobs are found by skipping through the index on
+ * (status, shop, runAt), and only the first few jobs of each are read: the
+ * cost follows the number of shops, not the length of a backlog.
  *
  * The outer condition repeats "due", so that two workers, even in two
  * processes on one PostgreSQL, never take the same job: the second one's
  * update finds the row no longer due. A unique index on the lane of running
  * jobs refuses a second job of a lane however claims interleave.
  */
-const CLAIM_SQL = `
-WITH busy AS (
-  SELECT "shop", COUNT(*) AS "running" FROM "Job" WHERE "status" = 'running' AND "leaseUntil" >= :now GROUP BY "shop"
+function claimSql(kind: DatabaseKind): string {
+  const firstOfShop = `SELECT q."id", q."shop", q."runAt", q."lane", q."laneAt" FROM "Job" q
+      WHERE q."status" = 'queued' AND q."shop" = s."shop" AND q."runAt" <= :now ORDER BY q."runAt", q."id" LIMIT :scan`;
+  // PostgreSQL reads each shop's first jobs with LATERAL; SQLite, which has no LATERAL, with a correlated IN.
+  const heads =
+    kind === "postgresql"
+      ? `SELECT h.* FROM shops s CROSS JOIN LATERAL (${firstOfShop}) h WHERE s."shop" IS NOT NULL`
+      : `SELECT k."id", k."shop", k."runAt", k."lane", k."laneAt" FROM shops s JOIN "Job" k ON k."id" IN (SELECT "id" FROM (${firstOfShop})) WHERE s."shop" IS NOT NULL`;
+  return `
+WITH RECURSIVE shops("shop") AS (
+  SELECT MIN("shop") FROM "Job" WHERE "status" = 'queued' AND "runAt" <= :now
+  UNION ALL
+  SELECT (SELECT MIN(j."shop") FROM "Job" j WHERE j."status" = 'queued' AND j."runAt" <= :now AND j."shop" > s."shop")
+  FROM shops s WHERE s."shop" IS NOT NULL
 ),
 due AS (
-  SELECT j."id", j."shop", j."runAt", ROW_NUMBER() OVER (PARTITION BY j."shop" ORDER BY j."runAt", j."id") AS "turn"
-  FROM "Job" j
-  WHERE ((j."status" = 'queued' AND j."runAt" <= :now) OR (j."status" = 'running' AND j."leaseUntil" < :now))
-    AND (j."lane" IS NULL OR NOT EXISTS (
-      SELECT 1 FROM "Job" a
-      WHERE a."lane" = j."lane" AND a."id" <> j."id"
-        AND (a."status" = 'running'
-          OR (a."status" IN ('queued', 'running', 'paused') AND (a."laneAt" < j."laneAt" OR (a."laneAt" = j."laneAt" AND a."id" < j."id"))))
-    ))
+  SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c."shop" ORDER BY c."runAt", c."id") AS "turn"
+  FROM (
+    ${heads}
+    UNION ALL
+    SELECT r."id", r."shop", r."runAt", r."lane", r."laneAt" FROM "Job" r WHERE r."status" = 'running' AND r."leaseUntil" < :now
+  ) c
+),
+busy AS (
+  SELECT "shop", COUNT(*) AS "running" FROM "Job" WHERE "status" = 'running' AND "leaseUntil" >= :now GROUP BY "shop"
 ),
 picked AS (
   SELECT d."id" FROM due d LEFT JOIN busy b ON b."shop" = d."shop"
   WHERE d."turn" + COALESCE(b."running", 0) <= :perShop
+    AND (d."lane" IS NULL OR NOT EXISTS (
+      SELECT 1 FROM "Job" a
+      WHERE a."lane" = d."lane" AND a."id" <> d."id"
+        AND (a."status" = 'running'
+          OR (a."status" IN ('queued', 'running', 'paused') AND (a."laneAt" < d."laneAt" OR (a."laneAt" = d."laneAt" AND a."id" < d."id"))))
+    ))
   ORDER BY d."turn", d."runAt", d."id"
   LIMIT :limit
 )
@@ -83,6 +103,7 @@ SET "status" = 'running', "lockedBy" = :worker, "leaseUntil" = :leaseUntil, "att
 WHERE "id" IN (SELECT "id" FROM picked)
   AND (("status" = 'queued' AND "runAt" <= :now) OR ("status" = 'running' AND "leaseUntil" < :now))
 RETURNING *`;
+}
 
 const DATES = ["runAt", "leaseUntil", "triggeredAt", "laneAt", "createdAt", "updatedAt"] as const;
 
@@ -97,18 +118,20 @@ function jobOf(row: Record<string, unknown>): Job {
   return job as unknown as Job;
 }
 
-/** Takes up to `limit` due jobs at once (see CLAIM_SQL), oldest turn first. */
+/** Takes up to `limit` due jobs at once (see claimSql), oldest turn first. */
 export async function claimJobs(db: PrismaClient, options: ClaimOptions): Promise<Job[]> {
   const kind = databaseKind(getEnv().DATABASE_URL);
   const time = (date: Date) => (kind === "sqlite" ? SQLITE.time(date) : date);
   const [sql, params] = bind(
-    CLAIM_SQL,
+    claimSql(kind),
     {
       now: time(options.now),
       leaseUntil: time(new Date(options.now.getTime() + options.leaseMs)),
       worker: options.workerId,
       perShop: options.perShop ?? DEFAULT_SHOP_CONCURRENCY,
       limit: options.limit ?? 1,
+      // Jobs waiting for an earlier one of their lane are passed over: reading this many of each shop leaves room for them.
+      scan: 4 * (options.limit ?? 1) + 16,
     },
     kind,
   );
