@@ -1,11 +1,26 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import type { loader as embeddedAppLoader } from "./routes/app";
+
+/** Shopify's App Bridge (the same address @shopify/shopify-app-remix's AppProvider uses). */
+const APP_BRIDGE_URL = "https://cdn.shopify.com/shopifycloud/app-bridge.js";
 
 export default function App() {
+  // Embedded admin pages (under routes/app) load App Bridge as the first
+  // script of <head>, before anything render-blocking, as Shopify requires:
+  // the admin shows the app only once App Bridge runs. routes/app tells
+  // AppProvider not to add the script again.
+  const embedded = useRouteLoaderData<typeof embeddedAppLoader>("routes/app");
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />
+        {embedded ? (
+          <>
+            <meta name="shopify-api-key" content={embedded.apiKey} />
+            <script src={APP_BRIDGE_URL} />
+          </>
+        ) : null}
         <link rel="preconnect" href="https://cdn.shopify.com/" />
         <Meta />
         <Links />

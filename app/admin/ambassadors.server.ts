@@ -89,6 +89,14 @@ export async function listAmbassadorsPage(client: ReferralClient, { filters, pag
 
 export const statsRangeShape = { from: isoDate, to: isoDate };
 
+/** The ambassador page's optional date range, each field checked on its own. */
+export function parseStatsRange(params: URLSearchParams) {
+  return parseQueryFields(statsRangeShape, params);
+}
+
+/** The ambassador page's URL names the ambassador by email. */
+export const ambassadorEmailParam = z.email();
+
 export interface Figures {
   clicks: number;
   shares: number;

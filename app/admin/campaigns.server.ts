@@ -1,5 +1,12 @@
+import { z } from "zod";
 import { describeReward, type Campaign, type CompanyDetails } from "../referral-api";
 import { webUrlOrNull } from "../referrals/web-url";
+
+/** The Campaigns page's track / untrack form. */
+export const campaignTrackingSchema = z.object({
+  intent: z.enum(["track", "untrack"], { message: "Choose track or untrack." }),
+  campaignUid: z.string().regex(/^[\w-]{1,40}$/, "This campaign id isn't valid."),
+});
 
 /** A campaign as the admin shows it: rewards in words, dates as ISO text. */
 export interface CampaignView {

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import { fieldErrorsOf } from "../admin/form-data";
-import { offerFormSchema } from "./offer-settings";
+import { offerFormSchema } from "./offer-form.server";
 import { saveOffer, setOfferPaused } from "./offer-page.server";
 
 export const OFFER_INTENTS = ["save-offer", "pause-offer", "resume-offer"] as const;

@@ -1,7 +1,6 @@
-import { z } from "zod";
-
 // What the merchant chooses for a campaign's friend's offer, as the card's
-// form sends it and as the discount in Shopify is written from it.
+// form sends it and as the discount in Shopify is written from it. The card
+// imports this module, so the form's schema lives in offer-form.server.ts.
 
 export const OFFER_KINDS = ["percentage", "fixed_amount", "free_shipping"] as const;
 export type OfferKind = (typeof OFFER_KINDS)[number];
@@ -44,37 +43,15 @@ export const OFFER_DEFAULTS: OfferSettings = {
   combinesShipping: true,
 };
 
-const decimal = /^\d{1,9}(\.\d{1,2})?$/;
-const blankToNull = (v: unknown) => (typeof v === "string" && v.trim() === "" ? null : typeof v === "string" ? v.trim() : v);
-const checkbox = z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean());
-
-export const offerFormSchema = z
-  .object({
-    campaignUid: z.string().regex(/^[\w-]{1,40}$/, "This campaign id isn't valid."),
-    kind: z.enum(OFFER_KINDS, { message: "Choose what the friend gets." }),
-    value: z.preprocess(blankToNull, z.string().regex(decimal, "Enter the amount as a number, e.g. 10 or 7.50.").nullable()),
-    eligibility: z.enum(ELIGIBILITIES, { message: "Choose who may use the offer." }),
-    oncePerCustomer: checkbox,
-    minimumSubtotal: z.preprocess(blankToNull, z.string().regex(decimal, "Enter the minimum as a number, e.g. 50.").nullable()),
-    combinesOrder: checkbox,
-    combinesProduct: checkbox,
-    combinesShipping: checkbox,
-  })
-  .refine((o) => o.kind !== "percentage" || o.value === null || (Number(o.value) > 0 && Number(o.value) <= 100), {
-    path: ["value"],
-    message: "A percentage is more than 0 and at most 100.",
-  })
-  .refine((o) => o.kind !== "fixed_amount" || o.value === null || Number(o.value) > 0, {
-    path: ["value"],
-    message: "The amount off must be more than 0.",
-  });
+/** An amount as the card's form takes it: up to 9 digits and 2 decimals. */
+export const DECIMAL_AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
 
 /** The value the discount gives: the merchant's, else the campaign's discount_value when it is a number. */
 export function effectiveValue(settings: Pick<OfferSettings, "kind" | "value">, campaignDiscountValue: string | null): string | null {
   if (settings.kind === "free_shipping") return null;
   if (settings.value !== null) return settings.value;
   const fromCampaign = campaignDiscountValue?.trim().replace(/%$/, "");
-  return fromCampaign && decimal.test(fromCampaign) && Number(fromCampaign) > 0 ? fromCampaign : null;
+  return fromCampaign && DECIMAL_AMOUNT.test(fromCampaign) && Number(fromCampaign) > 0 ? fromCampaign : null;
 }
 
 /** The offer in the merchant's words, e.g. "10% off" or "Free shipping". */

@@ -1,7 +1,18 @@
 import type { PrismaClient } from "@prisma/client";
+import { z } from "zod";
 import { jobKey } from "../jobs/job-row";
 import { notifyJobEnqueued } from "../jobs/wake";
 import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
+
+/** The Data requests page's query: which request's report is open, if any. */
+export const dataRequestViewQuery = z.object({ id: z.string().min(1).max(64).optional().catch(undefined) });
+
+/** The Data requests page's forms: the setting, and starting a failed request or redaction again. */
+export const dataRequestActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("settings"), redactAtService: z.enum(["true", "false"]).transform((v) => v === "true") }),
+  z.object({ intent: z.literal("retry-request"), id: z.string().min(1).max(64) }),
+  z.object({ intent: z.literal("retry-redaction"), id: z.string().min(1).max(64) }),
+]);
 
 export interface RedactionRow {
   id: string;

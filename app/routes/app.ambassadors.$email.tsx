@@ -16,10 +16,8 @@ import {
   Text,
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
-import { z } from "zod";
-import { ambassadorDetail, statsRangeShape, updateAmbassador, type Figures } from "../admin/ambassadors.server";
+import { ambassadorDetail, ambassadorEmailParam, parseStatsRange, updateAmbassador, type Figures } from "../admin/ambassadors.server";
 import { appAdminContext } from "../admin/context.server";
-import { parseQueryFields } from "../admin/query-fields";
 import { withService } from "../admin/shop-service.server";
 import { EmptyListState, NotConnectedState } from "../components/EmptyStates";
 import { EmbeddedParamsFields, useEmbeddedHref } from "../components/embedded-url";
@@ -32,13 +30,11 @@ import { AmbassadorStatusBadge } from "../components/StatusBadges";
 import { DataList } from "../components/DataList";
 import { authenticate } from "../shopify.server";
 
-const emailParam = z.email();
-
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const email = emailParam.safeParse(params.email);
+  const email = ambassadorEmailParam.safeParse(params.email);
   if (!email.success) return { ok: false as const, reason: "invalid" as const, email: params.email ?? "" };
-  const range = parseQueryFields(statsRangeShape, new URL(request.url).searchParams);
+  const range = parseStatsRange(new URL(request.url).searchParams);
   const errors = { ...range.errors };
   if (range.values.from && range.values.to && range.values.from > range.values.to)
     errors.to = "The end date must be on or after the start date.";
@@ -58,7 +54,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const email = emailParam.safeParse(params.email);
+  const email = ambassadorEmailParam.safeParse(params.email);
   if (!email.success)
     return json({ ok: false as const, fieldErrors: { email: "This ambassador's email isn't valid." } }, { status: 400 });
   const form = await request.formData();

@@ -14,8 +14,7 @@ import {
   Page,
   Text,
 } from "@shopify/polaris";
-import { z } from "zod";
-import { campaignViews, missingTrackedCampaigns, type CampaignView } from "../admin/campaigns.server";
+import { campaignTrackingSchema, campaignViews, missingTrackedCampaigns, type CampaignView } from "../admin/campaigns.server";
 import { appAdminContext } from "../admin/context.server";
 import { formFields, fieldErrorsOf } from "../admin/form-data";
 import { readSettings, setCampaignTracked } from "../admin/settings.server";
@@ -49,11 +48,6 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   };
 };
 
-const trackingSchema = z.object({
-  intent: z.enum(["track", "untrack"], { message: "Choose track or untrack." }),
-  campaignUid: z.string().regex(/^[\w-]{1,40}$/, "This campaign id isn't valid."),
-});
-
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
@@ -63,7 +57,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     const result = await offerAction(ctx.db, session.shop, offerIntent, formFields(form));
     return json({ offer: result }, { status: result.ok ? 200 : 400 });
   }
-  const parsed = trackingSchema.safeParse(formFields(form));
+  const parsed = campaignTrackingSchema.safeParse(formFields(form));
   if (!parsed.success) return json({ ok: false as const, fieldErrors: fieldErrorsOf(parsed.error.issues) }, { status: 400 });
   const { intent, campaignUid } = parsed.data;
   if (intent === "track") {

@@ -2,20 +2,25 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link as RemixLink, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, DataTable, InlineStack, Layout, Page, Text, type BadgeProps } from "@shopify/polaris";
 import { useState } from "react";
-import { z } from "zod";
 import { useEmbeddedHref } from "../components/embedded-url";
 import { formatDateTime } from "../components/format";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import prisma from "../db.server";
 import { getDataRequest, listDataRequests } from "../privacy/data-requests.server";
-import { listRedactions, readRedactAtService, retryDataRequest, retryRedaction, saveRedactAtService } from "../privacy/privacy-admin.server";
+import {
+  dataRequestActionSchema,
+  dataRequestViewQuery,
+  listRedactions,
+  readRedactAtService,
+  retryDataRequest,
+  retryRedaction,
+  saveRedactAtService,
+} from "../privacy/privacy-admin.server";
 import { authenticate } from "../shopify.server";
-
-const viewQuery = z.object({ id: z.string().min(1).max(64).optional().catch(undefined) });
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const { id } = viewQuery.parse({ id: new URL(request.url).searchParams.get("id") ?? undefined });
+  const { id } = dataRequestViewQuery.parse({ id: new URL(request.url).searchParams.get("id") ?? undefined });
   const [requests, redactions, redactAtService, selected] = await Promise.all([
     listDataRequests(prisma, session.shop),
     listRedactions(prisma, session.shop),
@@ -25,15 +30,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return { requests, redactions, redactAtService, selected };
 };
 
-const actionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("settings"), redactAtService: z.enum(["true", "false"]).transform((v) => v === "true") }),
-  z.object({ intent: z.literal("retry-request"), id: z.string().min(1).max(64) }),
-  z.object({ intent: z.literal("retry-redaction"), id: z.string().min(1).max(64) }),
-]);
-
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = dataRequestActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return { ok: false, message: "That request could not be understood. Reload the page and try again." };
   const input = parsed.data;
   if (input.intent === "settings") {

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, DataTable, Layout, Page, Text, type BadgeProps } from "@shopify/polaris";
 import { useState } from "react";
-import { z } from "zod";
 import { useEmbeddedHref } from "../components/embedded-url";
 import { formatDateTime } from "../components/format";
 import { PagingBar } from "../components/PagingBar";
@@ -11,14 +10,19 @@ import { ServiceWebhookCard } from "../components/ServiceWebhookCard";
 import prisma from "../db.server";
 import { getEnv } from "../env.server";
 import { serviceWebhookCardData } from "../service-events/endpoint.server";
-import { listServiceEvents, readServiceEventOptions, retryServiceEvent, saveServiceEventOptions } from "../service-events/events.server";
+import {
+  eventsPageQuery,
+  listServiceEvents,
+  readServiceEventOptions,
+  retryServiceEvent,
+  saveServiceEventOptions,
+  serviceEventActionSchema,
+} from "../service-events/events.server";
 import { authenticate } from "../shopify.server";
-
-const pageQuery = z.object({ page: z.coerce.number().int().min(1).catch(1) });
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const { page } = pageQuery.parse({ page: new URL(request.url).searchParams.get("page") ?? undefined });
+  const { page } = eventsPageQuery.parse({ page: new URL(request.url).searchParams.get("page") ?? undefined });
   const env = getEnv();
   const [events, options, endpoint] = await Promise.all([
     listServiceEvents(prisma, session.shop, { page }),
@@ -28,15 +32,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return { events, options, endpoint };
 };
 
-const flag = z.enum(["true", "false"]).transform((v) => v === "true");
-const actionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("options"), storeCreditPayouts: flag, tagContacts: flag }),
-  z.object({ intent: z.literal("retry"), id: z.string().min(1).max(64) }),
-]);
-
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = serviceEventActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return { ok: false, message: "That request could not be understood. Reload the page and try again." };
   if (parsed.data.intent === "options") {
     const { storeCreditPayouts, tagContacts } = parsed.data;

@@ -23,7 +23,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export default function App() {
   const { apiKey } = useLoaderData<typeof loader>();
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey}>
+    // isEmbeddedApp={false} only stops AppProvider adding App Bridge's script
+    // at the top of <body>: root.tsx loads it first in <head>, as Shopify requires.
+    <AppProvider isEmbeddedApp={false} apiKey={apiKey}>
       <NavMenu>
         <Link to="/app" rel="home">
           Home

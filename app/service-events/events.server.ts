@@ -1,9 +1,20 @@
 import type { PrismaClient } from "@prisma/client";
+import { z } from "zod";
 import { jobKey } from "../jobs/job-row";
 import { notifyJobEnqueued } from "../jobs/wake";
 import { SERVICE_EVENT_JOB } from "./job-kind";
 
 export const EVENTS_PAGE_SIZE = 25;
+
+/** The Service events page's query: a bad page number shows the first page. */
+export const eventsPageQuery = z.object({ page: z.coerce.number().int().min(1).catch(1) });
+
+const flag = z.enum(["true", "false"]).transform((v) => v === "true");
+/** The Service events page's forms: its options, and retrying one failed event. */
+export const serviceEventActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("options"), storeCreditPayouts: flag, tagContacts: flag }),
+  z.object({ intent: z.literal("retry"), id: z.string().min(1).max(64) }),
+]);
 
 export interface ServiceEventRow {
   id: string;
