@@ -55,7 +55,7 @@ export interface OrderRecordRow {
   currency: string | null;
   browserIp: string | null;
   taxesIncluded: boolean | null;
-  placedAt: Date | null;
+  placedAt: Date;
   checkoutToken: string | null;
   /** The event of an order judged not referred here (no job is queued), for a pixel signal that comes later. */
   heldEvent: string | null;
@@ -202,10 +202,10 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
   return { outcome: "queued", write: { record, job } };
 }
 
-/** The order's created_at, never later than now (a clock ahead of ours would put it outside every "last day" window). */
-function placedAt(createdAt: string | null | undefined): Date | null {
+/** The order's created_at, never later than now (a clock ahead of ours would put it outside every "last day" window); now when it has none. */
+function placedAt(createdAt: string | null | undefined): Date {
   const ms = createdAt ? Date.parse(createdAt) : NaN;
-  return Number.isNaN(ms) ? null : new Date(Math.min(ms, Date.now()));
+  return new Date(Number.isNaN(ms) ? Date.now() : Math.min(ms, Date.now()));
 }
 
 function planCancellation(hook: OrderWebhook): IntakePlan {
