@@ -139,8 +139,9 @@ process.exit(0);
 async function waitForQueue(database: typeof db, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    // Due jobs: the next reconciliation pass waits for its time on purpose.
-    const open = await database.job.count({ where: { status: { in: ["queued", "running"] }, runAt: { lte: new Date() } } });
+    // Jobs due now or in a few seconds (a retry after the service's Retry-After); the next reconciliation pass waits for its time on purpose.
+    const soon = new Date(Date.now() + 15_000);
+    const open = await database.job.count({ where: { status: { in: ["queued", "running"] }, runAt: { lte: soon }, kind: { not: "orders.reconcile" } } });
     if (open === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
