@@ -5,6 +5,7 @@ import {
   type Campaign,
   type Commission,
   type CommissionStatus,
+  type ListCommissionsFilter,
   type ListCommissionsParams,
   type ReferralClient,
 } from "../referral-api";
@@ -103,6 +104,18 @@ export function parseCommissionQuery(params: URLSearchParams) {
 
 const flag = (v: "only" | "exclude" | undefined) => (v === undefined ? undefined : v === "only");
 
+/** The merchant's filters as commission/all's (the order filter aside). */
+export function commissionListFilter(filters: CommissionFilters["filters"]): ListCommissionsFilter {
+  return {
+    status: filters.status,
+    sandbox: flag(filters.sandbox),
+    isWelcomeBonus: flag(filters.welcome),
+    email: filters.email,
+    createdAfter: filters.from,
+    createdBefore: filters.to ? dayAfter(filters.to) : undefined,
+  };
+}
+
 /**
  * One page (100) of commission/all with the merchant's filters; or, with an
  * `order` filter, every commission of that order of this shop.
@@ -157,15 +170,7 @@ async function commissionsPage(ctx: Pick<AdminContext, "db">, shop: string, clie
       orderFilter: { id: filters.order, name: record?.orderName ?? null, known: Boolean(record) },
     };
   }
-  const params: ListCommissionsParams = {
-    page,
-    status: filters.status,
-    sandbox: flag(filters.sandbox),
-    isWelcomeBonus: flag(filters.welcome),
-    email: filters.email,
-    createdAfter: filters.from,
-    createdBefore: filters.to ? dayAfter(filters.to) : undefined,
-  };
+  const params: ListCommissionsParams = { page, ...commissionListFilter(filters) };
   const result = await client.listCommissions(params);
   return {
     rows: await withOrderLinks(ctx, shop, result.items.map(rowOf)),
@@ -198,6 +203,48 @@ const NOT_PENDING = /pending commission only/i;
 const DONE_WORD = { approve: "Approved", deny: "Denied" } as const;
 
 /**
+ * Approves or denies one commission ("uid" or "uid:transaction") with
+ * commission/update. Refused credentials throw; so does a failure that is
+ * worth retrying when `throwRetryable` (the bulk job retries it later). A
+ * commission that is no longer pending is `skipped`: deciding it again is
+ * what a retried bulk job does, and nothing changes.
+ */
+export async function decideCommission(
+  ctx: Pick<AdminContext, "db">,
+  shop: string,
+  client: ReferralClient,
+  entry: string,
+  decision: "approve" | "deny",
+  { throwRetryable = false } = {}
+): Promise<DecisionRowResult & { skipped: boolean }> {
+  const [uid, transactionId] = entry.split(":") as [string, string | undefined];
+  const status = decision === "approve" ? "approved" : "denied";
+  try {
+    await client.updateCommission({ commissionUid: uid, status });
+    if (transactionId) {
+      await ctx.db.orderRecord.updateMany({ where: { shop, orderId: transactionId }, data: { commissionState: status } });
+    }
+    return { uid, ok: true, message: DONE_WORD[decision], skipped: false };
+  } catch (error) {
+    if (!isReferralApiError(error) || error.kind === "authentication") throw error;
+    if (error.errors.some((e) => NOT_PENDING.test(e))) {
+      return {
+        uid,
+        ok: false,
+        skipped: true,
+        message: "Not changed: only pending commissions can be approved or denied, and this one already was.",
+      };
+    }
+    if (throwRetryable && error.retryable) throw error;
+    const message =
+      error.kind === "not_found"
+        ? "Not changed: the referral service doesn't know this commission."
+        : `Not changed: ${describeServiceError(error).message}`;
+    return { uid, ok: false, skipped: false, message };
+  }
+}
+
+/**
  * Approves or denies pending commissions one by one with commission/update and
  * says what happened to each. Refused credentials stop the whole batch.
  */
@@ -210,25 +257,10 @@ export async function decideCommissions(
   const parsed = commissionDecisionSchema.safeParse(formFields(form, ["commissions"]));
   if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error.issues) };
   const { decision } = parsed.data;
-  const status = decision === "approve" ? "approved" : "denied";
   const results: DecisionRowResult[] = [];
   for (const entry of new Set(parsed.data.commissions)) {
-    const [uid, transactionId] = entry.split(":") as [string, string | undefined];
-    try {
-      await client.updateCommission({ commissionUid: uid, status });
-      results.push({ uid, ok: true, message: DONE_WORD[decision] });
-      if (transactionId) {
-        await ctx.db.orderRecord.updateMany({ where: { shop, orderId: transactionId }, data: { commissionState: status } });
-      }
-    } catch (error) {
-      if (!isReferralApiError(error) || error.kind === "authentication") throw error;
-      const message = error.errors.some((e) => NOT_PENDING.test(e))
-        ? "Not changed: only pending commissions can be approved or denied, and this one already was."
-        : error.kind === "not_found"
-        ? "Not changed: the referral service doesn't know this commission."
-        : `Not changed: ${describeServiceError(error).message}`;
-      results.push({ uid, ok: false, message });
-    }
+    const { uid, ok, message } = await decideCommission(ctx, shop, client, entry, decision);
+    results.push({ uid, ok, message });
   }
   const succeeded = results.filter((r) => r.ok).length;
   ctx.logger?.info({ shop, decision, succeeded, failed: results.length - succeeded }, "commissions decided by the merchant");

@@ -1,7 +1,9 @@
 import { useNavigation, useSubmit } from "@remix-run/react";
-import { Badge, BlockStack, Button, IndexTable, InlineStack, Link, Text, useIndexResourceState } from "@shopify/polaris";
+import { Badge, BlockStack, Button, IndexTable, InlineStack, Link, Text, type IndexTableProps } from "@shopify/polaris";
+import { memo, useCallback, useMemo, useRef } from "react";
 import type { CommissionRow, DecisionRowResult } from "../admin/commissions.server";
 import { EmptyListState } from "./EmptyStates";
+import { useRowSelection } from "./row-selection";
 import { formatAmount, formatDate, formatPoints } from "./format";
 import { CommissionStatusBadge, FraudBadge } from "./StatusBadges";
 
@@ -34,183 +36,287 @@ function Fraud({ fraud, guardFlag }: { fraud: CommissionRow["fraud"]; guardFlag:
   );
 }
 
+type Decision = "approve" | "deny";
+
+const HEADINGS: IndexTableProps["headings"] = [
+  { title: "Created" },
+  { title: "Ambassador" },
+  { title: "Referred customer" },
+  { title: "Campaign" },
+  { title: "Commission", alignment: "end" },
+  { title: "Status" },
+  { title: "Fraud check" },
+  { title: "Order" },
+  { title: "Actions", alignment: "end" },
+];
+
+const RESOURCE_NAME = { singular: "commission", plural: "commissions" };
+
+interface RowProps {
+  row: CommissionRow;
+  position: number;
+  selected: boolean;
+  result: DecisionRowResult | undefined;
+  busy: boolean;
+  pointName: string;
+  onDecide(decision: Decision, row: CommissionRow): void;
+}
+
+/**
+ * One row. Memoised, with props that stay the same object between renders
+ * (the loader's row, a stable callback): a change of selection renders only
+ * the rows whose `selected` changed.
+ */
+const CommissionTableRow = memo(function CommissionTableRow({
+  row,
+  position,
+  selected,
+  result,
+  busy,
+  pointName,
+  onDecide,
+}: RowProps) {
+  return (
+    <IndexTable.Row id={row.uid} position={position} selected={selected} disabled={row.status !== "pending"}>
+      <IndexTable.Cell>
+        <Text as="span" variant="bodySm">
+          {formatDate(row.createdAt)}
+        </Text>
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <BlockStack gap="050">
+          <Text as="span" fontWeight="semibold">
+            {row.ambassadorName ?? row.ambassadorEmail ?? "—"}
+          </Text>
+          {row.ambassadorName ? (
+            <Text as="span" variant="bodySm" tone="subdued">
+              {row.ambassadorEmail}
+            </Text>
+          ) : null}
+        </BlockStack>
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        {row.customerEmail || (
+          <Text as="span" tone="subdued">
+            —
+          </Text>
+        )}
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <BlockStack gap="050">
+          <Text as="span">{row.campaignName ?? `#${row.campaignUid ?? "?"}`}</Text>
+          {row.sandbox || row.welcomeBonus ? (
+            <Text as="span" variant="bodySm" tone="subdued">
+              {[row.sandbox ? "Sandbox" : null, row.welcomeBonus ? "Welcome bonus" : null].filter(Boolean).join(" · ")}
+            </Text>
+          ) : null}
+        </BlockStack>
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <BlockStack gap="050" inlineAlign="end">
+          <Text as="span" alignment="end" numeric fontWeight="semibold">
+            {row.amountUnit === "points" ? `${formatPoints(row.amount)} ${pointName}` : formatAmount(row.amount)}
+          </Text>
+          <Text as="span" alignment="end" variant="bodySm" tone="subdued" numeric>
+            of {formatAmount(row.revenue)}
+          </Text>
+        </BlockStack>
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <BlockStack gap="100">
+          <CommissionStatusBadge status={row.status} />
+          {result ? (
+            <div className="rb-wrap" role="status">
+              <Text as="span" variant="bodySm" tone={result.ok ? "success" : "critical"}>
+                {result.ok ? `Just ${result.message.toLowerCase()}` : result.message}
+              </Text>
+            </div>
+          ) : null}
+        </BlockStack>
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <Fraud fraud={row.fraud} guardFlag={row.guardFlag} />
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        {row.order ? (
+          <Link
+            url={row.order.url}
+            target="_top"
+            removeUnderline
+            accessibilityLabel={`Open order ${row.order.name ?? row.order.id} in Shopify`}
+          >
+            {row.order.name ?? `Order ${row.order.id}`}
+          </Link>
+        ) : (
+          <Text as="span" variant="bodySm" tone="subdued">
+            {row.transactionId ?? "—"}
+          </Text>
+        )}
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        {row.status === "pending" ? (
+          // Clicks on the buttons must not toggle the row's selection.
+          <div onClick={(event) => event.stopPropagation()} role="presentation">
+            <InlineStack gap="200" align="end" wrap={false}>
+              <Button
+                size="slim"
+                onClick={() => onDecide("approve", row)}
+                loading={busy}
+                accessibilityLabel={`Approve commission ${row.uid}`}
+              >
+                Approve
+              </Button>
+              <Button
+                size="slim"
+                tone="critical"
+                variant="plain"
+                onClick={() => onDecide("deny", row)}
+                disabled={busy}
+                accessibilityLabel={`Deny commission ${row.uid}`}
+              >
+                Deny
+              </Button>
+            </InlineStack>
+          </div>
+        ) : null}
+      </IndexTable.Cell>
+    </IndexTable.Row>
+  );
+});
+// Kept in the minified build: the browser test counts the renders of this component.
+CommissionTableRow.displayName = "CommissionTableRow";
+
 export function CommissionsTable({
   rows,
   results,
   pointName,
   emptyAction,
+  hasMore = false,
+  filterQuery = "",
+  bulkBusy = false,
 }: {
   rows: CommissionRow[];
   pointName: string;
   /** What happened to each row in the last approve/deny, by commission uid. */
   results: Record<string, DecisionRowResult>;
   emptyAction?: { content: string; url: string };
+  /** More pages match the filters: "select all" can reach past this page. */
+  hasMore?: boolean;
+  /** The page's filters as a query string, for a decision on all matching commissions. */
+  filterQuery?: string;
+  /** A decision on all matching commissions is running: no second one. */
+  bulkBusy?: boolean;
 }) {
   const submit = useSubmit();
   const navigation = useNavigation();
-  const pending = rows.filter((r) => r.status === "pending");
-  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(
-    pending.map((r) => ({ id: r.uid }))
+  const ids = useMemo(() => rows.map((r) => (r.status === "pending" ? r.uid : null)), [rows]);
+  const pendingCount = useMemo(() => ids.filter(Boolean).length, [ids]);
+  const { selection, onSelectionChange, clearSelection } = useRowSelection(ids);
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+
+  const formData = navigation.state === "submitting" ? navigation.formData : undefined;
+  const deciding = formData?.get("intent") === "decide";
+  const decidingUids = useMemo(
+    () => new Set(formData?.get("intent") === "decide" ? formData.getAll("commissions").map((v) => String(v).split(":")[0]) : []),
+    [formData]
   );
-  const deciding = navigation.state === "submitting" && navigation.formData?.get("intent") === "decide";
-  const decidingUids = deciding ? navigation.formData!.getAll("commissions").map((v) => String(v).split(":")[0]) : [];
 
-  function decide(decision: "approve" | "deny", uids: string[]) {
-    const form = new FormData();
-    form.set("intent", "decide");
-    form.set("decision", decision);
-    for (const row of rows) if (uids.includes(row.uid)) form.append("commissions", selectionValue(row));
-    submit(form, { method: "post" });
-    clearSelection();
-  }
+  const decide = useCallback(
+    (decision: Decision, uids: ReadonlySet<string>) => {
+      const form = new FormData();
+      form.set("intent", "decide");
+      form.set("decision", decision);
+      for (const row of rowsRef.current) if (uids.has(row.uid)) form.append("commissions", selectionValue(row));
+      submit(form, { method: "post" });
+      clearSelection();
+    },
+    [submit, clearSelection]
+  );
+  const decideAll = useCallback(
+    (decision: Decision) => {
+      const form = new FormData();
+      form.set("intent", "decide-all");
+      form.set("decision", decision);
+      form.set("filters", filterQuery);
+      submit(form, { method: "post" });
+      clearSelection();
+    },
+    [submit, clearSelection, filterQuery]
+  );
+  const onDecide = useCallback((decision: Decision, row: CommissionRow) => decide(decision, new Set([row.uid])), [decide]);
 
-  const chosen = allResourcesSelected ? pending.map((r) => r.uid) : selectedResources;
+  // The bulk actions stay the same objects while the selection changes:
+  // Polaris measures their widths (a layout of the whole table) whenever
+  // they change.
+  const selectedRef = useRef(selection.selected);
+  selectedRef.current = selection.selected;
+  const acrossPages = selection.all && hasMore;
+  const promotedBulkActions = useMemo(
+    () =>
+      acrossPages
+        ? [
+            {
+              content: "Approve all matching",
+              onAction: () => decideAll("approve"),
+              disabled: bulkBusy,
+            },
+            {
+              content: "Deny all matching",
+              onAction: () => decideAll("deny"),
+              disabled: bulkBusy,
+            },
+          ]
+        : [
+            {
+              content: "Approve",
+              onAction: () => decide("approve", selectedRef.current),
+            },
+            {
+              content: "Deny",
+              onAction: () => decide("deny", selectedRef.current),
+            },
+          ],
+    [acrossPages, bulkBusy, decide, decideAll]
+  );
+  const emptyState = useMemo(
+    () => (
+      <EmptyListState heading="No commissions found" action={emptyAction}>
+        <p>Commissions appear when referred orders are recorded. Try other filters, or clear them.</p>
+      </EmptyListState>
+    ),
+    [emptyAction]
+  );
+
   return (
-    <IndexTable
-      resourceName={{ singular: "commission", plural: "commissions" }}
-      itemCount={rows.length}
-      selectable={pending.length > 0}
-      selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
-      onSelectionChange={handleSelectionChange}
-      promotedBulkActions={[
-        { content: "Approve", onAction: () => decide("approve", chosen) },
-        { content: "Deny", onAction: () => decide("deny", chosen) },
-      ]}
-      loading={deciding}
-      lastColumnSticky
-      emptyState={
-        <EmptyListState heading="No commissions found" action={emptyAction}>
-          <p>Commissions appear when referred orders are recorded. Try other filters, or clear them.</p>
-        </EmptyListState>
-      }
-      headings={[
-        { title: "Created" },
-        { title: "Ambassador" },
-        { title: "Referred customer" },
-        { title: "Campaign" },
-        { title: "Commission", alignment: "end" },
-        { title: "Status" },
-        { title: "Fraud check" },
-        { title: "Order" },
-        { title: "Actions", alignment: "end" },
-      ]}
-    >
-      {rows.map((row, index) => {
-        const result = results[row.uid];
-        const busy = decidingUids.includes(row.uid);
-        return (
-          <IndexTable.Row
-            id={row.uid}
+    <div className="rb-commissions">
+      <IndexTable
+        resourceName={RESOURCE_NAME}
+        itemCount={rows.length}
+        selectable={pendingCount > 0}
+        selectedItemsCount={selection.all ? "All" : selection.selected.size}
+        onSelectionChange={onSelectionChange}
+        hasMoreItems={hasMore && pendingCount > 0 && !bulkBusy}
+        paginatedSelectAllText="Every pending commission matching these filters is selected, on every page."
+        promotedBulkActions={promotedBulkActions}
+        loading={deciding}
+        lastColumnSticky
+        emptyState={emptyState}
+        headings={HEADINGS}
+      >
+        {rows.map((row, index) => (
+          <CommissionTableRow
             key={row.uid}
+            row={row}
             position={index}
-            selected={selectedResources.includes(row.uid)}
-            disabled={row.status !== "pending"}
-          >
-            <IndexTable.Cell>
-              <Text as="span" variant="bodySm">
-                {formatDate(row.createdAt)}
-              </Text>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <BlockStack gap="050">
-                <Text as="span" fontWeight="semibold">
-                  {row.ambassadorName ?? row.ambassadorEmail ?? "—"}
-                </Text>
-                {row.ambassadorName ? (
-                  <Text as="span" variant="bodySm" tone="subdued">
-                    {row.ambassadorEmail}
-                  </Text>
-                ) : null}
-              </BlockStack>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              {row.customerEmail || (
-                <Text as="span" tone="subdued">
-                  —
-                </Text>
-              )}
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <BlockStack gap="050">
-                <Text as="span">{row.campaignName ?? `#${row.campaignUid ?? "?"}`}</Text>
-                {row.sandbox || row.welcomeBonus ? (
-                  <Text as="span" variant="bodySm" tone="subdued">
-                    {[row.sandbox ? "Sandbox" : null, row.welcomeBonus ? "Welcome bonus" : null].filter(Boolean).join(" · ")}
-                  </Text>
-                ) : null}
-              </BlockStack>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <BlockStack gap="050" inlineAlign="end">
-                <Text as="span" alignment="end" numeric fontWeight="semibold">
-                  {row.amountUnit === "points" ? `${formatPoints(row.amount)} ${pointName}` : formatAmount(row.amount)}
-                </Text>
-                <Text as="span" alignment="end" variant="bodySm" tone="subdued" numeric>
-                  of {formatAmount(row.revenue)}
-                </Text>
-              </BlockStack>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <BlockStack gap="100">
-                <CommissionStatusBadge status={row.status} />
-                {result ? (
-                  <div className="rb-wrap" role="status">
-                    <Text as="span" variant="bodySm" tone={result.ok ? "success" : "critical"}>
-                      {result.ok ? `Just ${result.message.toLowerCase()}` : result.message}
-                    </Text>
-                  </div>
-                ) : null}
-              </BlockStack>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              <Fraud fraud={row.fraud} guardFlag={row.guardFlag} />
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              {row.order ? (
-                <Link
-                  url={row.order.url}
-                  target="_top"
-                  removeUnderline
-                  accessibilityLabel={`Open order ${row.order.name ?? row.order.id} in Shopify`}
-                >
-                  {row.order.name ?? `Order ${row.order.id}`}
-                </Link>
-              ) : (
-                <Text as="span" variant="bodySm" tone="subdued">
-                  {row.transactionId ?? "—"}
-                </Text>
-              )}
-            </IndexTable.Cell>
-            <IndexTable.Cell>
-              {row.status === "pending" ? (
-                // Clicks on the buttons must not toggle the row's selection.
-                <div onClick={(event) => event.stopPropagation()} role="presentation">
-                  <InlineStack gap="200" align="end" wrap={false}>
-                    <Button
-                      size="slim"
-                      onClick={() => decide("approve", [row.uid])}
-                      loading={busy}
-                      accessibilityLabel={`Approve commission ${row.uid}`}
-                    >
-                      Approve
-                    </Button>
-                    <Button
-                      size="slim"
-                      tone="critical"
-                      variant="plain"
-                      onClick={() => decide("deny", [row.uid])}
-                      disabled={busy}
-                      accessibilityLabel={`Deny commission ${row.uid}`}
-                    >
-                      Deny
-                    </Button>
-                  </InlineStack>
-                </div>
-              ) : null}
-            </IndexTable.Cell>
-          </IndexTable.Row>
-        );
-      })}
-    </IndexTable>
+            selected={selection.selected.has(row.uid)}
+            result={results[row.uid]}
+            busy={decidingUids.has(row.uid)}
+            pointName={pointName}
+            onDecide={onDecide}
+          />
+        ))}
+      </IndexTable>
+    </div>
   );
 }

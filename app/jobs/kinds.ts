@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { COMMISSION_BULK_JOB_PAYLOADS } from "../admin/commission-bulk-job";
 import { OFFER_JOB_PAYLOADS } from "../offers/job-kinds";
 import { ORDER_SYNC_JOB_PAYLOADS } from "../order-sync/job-kinds";
 import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "../privacy/job-kinds";
@@ -15,6 +16,7 @@ export const JOB_PAYLOADS = {
   ...PIXEL_JOB_PAYLOADS,
   ...OFFER_JOB_PAYLOADS,
   ...ORDER_SYNC_JOB_PAYLOADS,
+  ...COMMISSION_BULK_JOB_PAYLOADS,
   [PRIVACY_EXPORT_JOB]: z.object({ dataRequestId: z.string() }),
   [PRIVACY_REDACT_JOB]: z.object({ redactionId: z.string() }),
   [SERVICE_EVENT_JOB]: z.object({ serviceEventId: z.string() }),

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { JobContext } from "./context";
 import { cancelOrderJob } from "./handlers/cancel-order.server";
+import { commissionBulkJob } from "./handlers/commission-bulk.server";
 import { offerSyncJob } from "./handlers/offer.server";
 import { backfillJob, reconcileJob } from "./handlers/order-sync.server";
 import { pixelMatchJob } from "./handlers/pixel-match.server";
@@ -31,6 +32,7 @@ export const JOBS = {
   [reconcileJob.kind]: reconcileJob,
   [backfillJob.kind]: backfillJob,
   [pixelMatchJob.kind]: pixelMatchJob,
+  [commissionBulkJob.kind]: commissionBulkJob,
 } as const;
 
 export type { JobKind, JobPayload } from "./kinds";

@@ -1,7 +1,21 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
-import { Banner, BlockStack, Box, Card, Divider, FormLayout, List, Page, Select, Tabs, Text } from "@shopify/polaris";
-import { useMemo, useState } from "react";
+import { useActionData, useLoaderData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
+import {
+  Banner,
+  BlockStack,
+  Box,
+  Card,
+  Divider,
+  FormLayout,
+  List,
+  Page,
+  ProgressBar,
+  Select,
+  Tabs,
+  Text,
+} from "@shopify/polaris";
+import { useEffect, useMemo, useState } from "react";
+import { commissionBulkView, startCommissionBulk, type CommissionBulkView } from "../admin/commission-bulk.server";
 import { COMMISSION_STATUSES } from "../admin/commission-status";
 import { decideCommissions, listCommissionsPage, parseCommissionQuery } from "../admin/commissions.server";
 import { appAdminContext } from "../admin/context.server";
@@ -22,8 +36,12 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
   const query = parseCommissionQuery(new URL(request.url).searchParams);
-  const list = await withService(ctx, session.shop, (client) => listCommissionsPage(ctx, session.shop, client, query));
+  const [list, bulk] = await Promise.all([
+    withService(ctx, session.shop, (client) => listCommissionsPage(ctx, session.shop, client, query)),
+    commissionBulkView(ctx.db, session.shop),
+  ]);
   return {
+    bulk,
     filters: query.filters,
     filterErrors: query.errors,
     rawFilters: query.raw,
@@ -37,7 +55,14 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
   const form = await request.formData();
-  if (readIntent(form, ["decide"]) !== "decide") {
+  const intent = readIntent(form, ["decide", "decide-all"]);
+  if (intent === "decide-all") {
+    const started = await startCommissionBulk(ctx.db, session.shop, form);
+    return started.ok
+      ? json({ ok: true as const, bulkStarted: started.runId })
+      : json({ ok: false as const, error: started.error }, { status: 400 });
+  }
+  if (intent !== "decide") {
     return json({ ok: false as const, fieldErrors: { form: "Unknown form." } }, { status: 400 });
   }
   const result = await withService(ctx, session.shop, (client) => decideCommissions(ctx, session.shop, client, form));
@@ -50,8 +75,84 @@ const STATUS_TABS = [
   ...COMMISSION_STATUSES.map((s) => ({ id: s, content: `${s[0]!.toUpperCase()}${s.slice(1)}` })),
 ];
 
+/** How often the page reloads its data while a decision on all matching commissions runs. */
+const BULK_POLL_MS = 1_500;
+
+/** The decision on all matching commissions: its progress while it runs, then what it did. */
+function BulkBanner({ bulk }: { bulk: CommissionBulkView }) {
+  const verb = bulk.decision === "approve" ? "approved" : "denied";
+  const decided = bulk.succeeded + bulk.skipped + bulk.failed;
+  if (bulk.status === "running") {
+    const reading = bulk.phase === "collect" || bulk.total === null;
+    const progress = reading ? 0 : bulk.total === 0 ? 100 : Math.round((decided / bulk.total!) * 100);
+    return (
+      <Banner tone="info" title={`${bulk.decision === "approve" ? "Approving" : "Denying"} every matching pending commission`}>
+        <BlockStack gap="200">
+          <Text as="p">
+            {reading
+              ? bulk.pagesRead === 0
+                ? "Starting: the list of matching pending commissions is read first. You can leave this page; it carries on."
+                : `Reading the list of matching pending commissions: ${plural(bulk.pagesRead, "page")} of 100 read so far.`
+              : `${decided} of ${plural(bulk.total!, "commission")} done (${
+                  bulk.succeeded
+                } ${verb}). You can leave this page; it carries on.`}
+          </Text>
+          <ProgressBar progress={progress} size="small" />
+        </BlockStack>
+      </Banner>
+    );
+  }
+  if (bulk.status === "failed") {
+    return (
+      <Banner
+        tone="critical"
+        title={`The ${bulk.decision === "approve" ? "approval" : "denial"} of all matching commissions stopped`}
+      >
+        <Text as="p">
+          {bulk.error ?? "It stopped."} {decided > 0 ? `${bulk.succeeded} ${verb} before it stopped.` : null}
+        </Text>
+      </Banner>
+    );
+  }
+  return (
+    <Banner
+      tone={bulk.failed === 0 ? "success" : "warning"}
+      title={`${plural(bulk.succeeded, "commission")} ${verb}${
+        bulk.failed > 0 ? `, ${plural(bulk.failed, "commission")} not changed` : ""
+      }`}
+    >
+      <BlockStack gap="200">
+        <Text as="p">
+          {bulk.decision === "approve" ? "The ambassadors' balances include them now." : "They won't be paid out."}
+          {bulk.skipped > 0 ? ` ${plural(bulk.skipped, "commission")} had already been approved or denied.` : null}
+        </Text>
+        {bulk.failures.length > 0 ? (
+          <List type="bullet">
+            {bulk.failures.map((f) => (
+              <List.Item key={f.uid}>
+                Commission {f.uid}: {f.message.replace(/^Not changed: /, "")}
+              </List.Item>
+            ))}
+          </List>
+        ) : null}
+      </BlockStack>
+    </Banner>
+  );
+}
+
+/** Reloads the page's data now and then while `active`. */
+function useRevalidateWhile(active: boolean) {
+  const { revalidate, state } = useRevalidator();
+  useEffect(() => {
+    if (!active || state !== "idle") return;
+    const timer = setTimeout(revalidate, BULK_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [active, revalidate, state]);
+}
+
 function DecisionBanner({ result }: { result: NonNullable<ReturnType<typeof useActionData<typeof action>>> }) {
   if ("error" in result) return <ServiceErrorBanner error={result.error} />;
+  if ("bulkStarted" in result) return null;
   if (!("results" in result)) {
     return (
       <Banner tone="critical" title="Nothing was changed">
@@ -88,7 +189,9 @@ function DecisionBanner({ result }: { result: NonNullable<ReturnType<typeof useA
 }
 
 export default function Commissions() {
-  const { filters, filterErrors, rawFilters, list, error, notConnected } = useLoaderData<typeof loader>();
+  const { bulk, filters, filterErrors, rawFilters, list, error, notConnected } = useLoaderData<typeof loader>();
+  const bulkRunning = bulk?.status === "running";
+  useRevalidateWhile(bulkRunning);
   const filterQuery = { raw: rawFilters, errors: filterErrors };
   const result = useActionData<typeof action>();
   const href = useEmbeddedHref();
@@ -102,6 +205,11 @@ export default function Commissions() {
     [result]
   );
   const filterParams = { ...filters, page: undefined } as Record<string, string | undefined>;
+  const bulkFilters = new URLSearchParams(
+    Object.entries(filterParams).filter((entry): entry is [string, string] => typeof entry[1] === "string")
+  ).toString();
+  const clearHref = href("/app/commissions");
+  const emptyAction = useMemo(() => ({ content: "Clear filters", url: clearHref }), [clearHref]);
   const hrefWith = (changes: Record<string, string | number | undefined>) =>
     href("/app/commissions", { ...filterParams, ...changes });
 
@@ -119,6 +227,7 @@ export default function Commissions() {
   return (
     <Page title="Commissions" subtitle="Approve or deny what your ambassadors earned. Only pending commissions can change.">
       <BlockStack gap="400">
+        {bulk ? <BulkBanner bulk={bulk} /> : null}
         {result ? <DecisionBanner result={result} /> : null}
         {error ? <ServiceErrorBanner error={error} /> : null}
         {list?.orderFilter ? (
@@ -135,36 +244,24 @@ export default function Commissions() {
           </Banner>
         ) : null}
         <Card padding="0">
-          <Tabs
-            tabs={STATUS_TABS}
-            selected={selectedTab}
-            onSelect={(i) =>
-              navigate(hrefWith({ status: STATUS_TABS[i]!.id === "all" ? undefined : STATUS_TABS[i]!.id, order: undefined }))
-            }
-          />
+          {/* Polaris draws the tabs once it has measured them, after hydration; the space is kept from the start. */}
+          <div className="rb-tabs">
+            <Tabs
+              tabs={STATUS_TABS}
+              selected={selectedTab}
+              onSelect={(i) =>
+                navigate(hrefWith({ status: STATUS_TABS[i]!.id === "all" ? undefined : STATUS_TABS[i]!.id, order: undefined }))
+              }
+            />
+          </div>
           <Divider />
           {list?.orderFilter ? null : (
             <FilterBar label="Filter commissions" clearTo={location.pathname} keep={{ status: filters.status }}>
               <FormLayout>
                 <FormLayout.Group condensed>
-                  <FilterField
-                    query={filterQuery}
-                    label="Ambassador email"
-                    name="email"
-                    type="email"
-                  />
-                  <FilterField
-                    query={filterQuery}
-                    label="Created from"
-                    name="from"
-                    type="date"
-                  />
-                  <FilterField
-                    query={filterQuery}
-                    label="Created to"
-                    name="to"
-                    type="date"
-                  />
+                  <FilterField query={filterQuery} label="Ambassador email" name="email" type="email" />
+                  <FilterField query={filterQuery} label="Created from" name="from" type="date" />
+                  <FilterField query={filterQuery} label="Created to" name="to" type="date" />
                   <Select
                     label="Sandbox"
                     name="sandbox"
@@ -197,7 +294,10 @@ export default function Commissions() {
                 rows={list.rows}
                 results={results}
                 pointName={list.pointName}
-                emptyAction={{ content: "Clear filters", url: href("/app/commissions") }}
+                emptyAction={emptyAction}
+                hasMore={list.hasMore}
+                filterQuery={bulkFilters}
+                bulkBusy={bulkRunning}
               />
               {list.page > 1 || list.hasMore ? (
                 <Box padding="400">

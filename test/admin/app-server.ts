@@ -40,10 +40,11 @@ export function testAppEnv(): Record<string, string> {
 
 /**
  * The built app on this test's database and secrets, with no worker in its
- * process (the test runs jobs itself when it wants them run).
+ * process (the test runs jobs itself when it wants them run). `from`: a
+ * checkout other than this one, built (to compare a change with before it).
  */
-export function startTestAppServer(): Promise<AppServer> {
-  return startAppServer(testAppEnv());
+export function startTestAppServer(from?: string): Promise<AppServer> {
+  return startAppServer(testAppEnv(), from);
 }
 
 /**
@@ -52,11 +53,11 @@ export function startTestAppServer(): Promise<AppServer> {
  * node_modules linked in. It sits outside the project, so no TypeScript
  * source is there to fall back on.
  */
-export async function startAppServer(env: Record<string, string>): Promise<AppServer> {
+export async function startAppServer(env: Record<string, string>, from = repoRoot): Promise<AppServer> {
   const root = path.join(tmpdir(), `referral-bridge-deploy-${process.pid}-${randomUUID().slice(0, 8)}`);
   mkdirSync(path.join(root, "public"), { recursive: true });
   for (const part of ["build", "public/build", "prisma", "package.json", "server.mjs"]) {
-    cpSync(path.join(repoRoot, part), path.join(root, part), { recursive: true });
+    cpSync(path.join(from, part), path.join(root, part), { recursive: true });
   }
   symlinkSync(path.join(repoRoot, "node_modules"), path.join(root, "node_modules"), "dir");
 

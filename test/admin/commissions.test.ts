@@ -1,5 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { runCommissionBulk } from "../../app/admin/commission-bulk.server";
 import prisma from "../../app/db.server";
+import { getEnv } from "../../app/env.server";
+import { referralClientForShop } from "../../app/referrals/shop-client.server";
 import { action, loader } from "../../app/routes/app.commissions";
 import { connectShop, rotateSandboxToken, sandboxCommissions, SEED, testPipeline, useTestSandbox } from "../support/pipeline";
 import { installShop } from "../support/sessions";
@@ -152,5 +155,101 @@ describe("commissions page", () => {
     });
     expect((await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).connectionStatus).toBe("broken");
     expect((await list()).notConnected).toBe(true);
+  });
+});
+
+describe("commissions page: lists longer than a page, and decisions on all of them", () => {
+  async function shopClient() {
+    const access = await referralClientForShop(prisma, TEST_SHOP, {
+      credentialsKey: getEnv().CREDENTIALS_KEY,
+      timeoutMs: 5_000,
+      network: { allowLoopback: true },
+    });
+    if (!access.ok) throw new Error(access.reason);
+    return access.client;
+  }
+
+  async function addPending(count: number, email = (i: number) => `ambassador${i}@example.com`) {
+    const client = await shopClient();
+    for (let i = 0; i < count; i += 1) {
+      await client.addCommission({ email: email(i), autoCreate: true, campaignUid: "1001", amount: "5.00", revenue: "50.00", isApproved: false });
+    }
+  }
+
+  const decideAll = (decision: string, filters = "") => submit(action, "/app/commissions", { intent: "decide-all", decision, filters });
+
+  it("pages the list by 100 on the server", async () => {
+    await addPending(120);
+    const first = await list();
+    expect(first.rows).toHaveLength(100);
+    expect(first.list).toMatchObject({ page: 1, hasMore: true });
+    const second = await list("?page=2");
+    expect(second.rows).toHaveLength(25);
+    expect(second.list).toMatchObject({ page: 2, hasMore: false });
+    expect(new Set([...first.rows, ...second.rows].map((r) => r.uid)).size).toBe(125);
+  });
+
+  it("approves every pending commission matching the filters, on every page, as a job with its progress on the page", async () => {
+    // GIVEN 150 more pending commissions, 30 of them bob's
+    await addPending(150, (i) => (i % 5 === 0 ? "bob@example.com" : `ambassador${i}@example.com`));
+    const bobsBefore = (await sandboxCommissions(sandbox)).filter((c) => c.affiliate_email === "bob@example.com" && c.state === "pending").length;
+    expect(bobsBefore).toBe(31);
+
+    // WHEN the merchant approves all of bob's
+    const started = await decideAll("approve", "email=bob%40example.com&page=2");
+    expect(started).toMatchObject({ status: 200, body: { ok: true, bulkStarted: expect.any(String) } });
+    // THEN nothing changed yet: the page shows the run, and a second one is refused while it runs
+    expect((await list()).bulk).toMatchObject({ status: "running", decision: "approve", phase: "collect" });
+    expect(await decideAll("deny")).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/running/) } } });
+
+    await testPipeline().drain();
+    const { bulk } = await list();
+    expect(bulk).toMatchObject({ status: "done", total: 31, position: 31, succeeded: 31, skipped: 0, failed: 0, failures: [] });
+    const ledger = await sandboxCommissions(sandbox);
+    expect(ledger.filter((c) => c.affiliate_email === "bob@example.com" && c.state === "pending")).toEqual([]);
+    expect(ledger.filter((c) => c.affiliate_email !== "bob@example.com" && c.state === "pending")).toHaveLength(121);
+  });
+
+  it("resumes where it stopped after a crash, and decides nothing twice", async () => {
+    await addPending(130);
+    const started = await decideAll("deny", "status=pending");
+    const runId = (started.body as { bulkStarted: string }).bulkStarted;
+    const client = await shopClient();
+    let updates = 0;
+    // GIVEN a run cut off right after the service denied its 40th commission, before the app stored it
+    const crashing = {
+      ...client,
+      async updateCommission(params: Parameters<typeof client.updateCommission>[0]) {
+        const answer = await client.updateCommission(params);
+        updates += 1;
+        if (updates === 40) throw new Error("killed");
+        return answer;
+      },
+    };
+    const deps = { db: prisma, client: crashing, now: () => new Date() };
+    await expect(runCommissionBulk(deps, TEST_SHOP, runId)).rejects.toThrow("killed");
+    expect(await prisma.commissionBulkRun.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: "running", phase: "decide", total: 132, position: 39 });
+
+    // WHEN it runs again
+    await runCommissionBulk({ ...deps, client }, TEST_SHOP, runId);
+    // THEN the 40th is found already denied, and every other one is denied once
+    expect(await prisma.commissionBulkRun.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+      status: "done",
+      position: 132,
+      succeeded: 131,
+      skipped: 1,
+      failed: 0,
+    });
+    const ledger = await sandboxCommissions(sandbox);
+    expect(ledger.filter((c) => c.state === "pending")).toEqual([]);
+    expect(ledger.filter((c) => c.state === "denied")).toHaveLength(133);
+  });
+
+  it("refuses what it can't do", async () => {
+    expect(await decideAll("approve", "status=approved")).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/Only pending/) } } });
+    expect(await decideAll("approve", "email=not-an-email")).toMatchObject({ status: 400 });
+    expect(await decideAll("refund")).toMatchObject({ status: 400 });
+    expect(await prisma.commissionBulkRun.count()).toBe(0);
+    expect(await prisma.job.count({ where: { kind: "commissions.bulk-decide" } })).toBe(0);
   });
 });

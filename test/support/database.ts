@@ -49,6 +49,7 @@ export async function resetDatabase(): Promise<void> {
     prisma.friendOffer.deleteMany(),
     prisma.orderSync.deleteMany(),
     prisma.pixelSignal.deleteMany(),
+    prisma.commissionBulkRun.deleteMany(),
     prisma.shop.deleteMany(),
     prisma.session.deleteMany(),
   ]);
