@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { transform } from "esbuild";
 import { check, Severity, type Offense } from "@shopify/theme-check-node";
@@ -46,5 +46,36 @@ describe("theme app extension referral-theme", () => {
       expect(keys.length).toBeGreaterThan(5);
       for (const key of keys) expect(typeof lookup(key), `${name}: t:${key}`).toBe("string");
     }
+  });
+});
+
+// theme-check limits only a block's `javascript` key; a <script> written by
+// hand escapes it. Every script the extension loads, either way, is listed
+// here with a budget (minified bytes) and must load deferred.
+const SCRIPT_BUDGETS: Record<string, number> = {
+  "referral-tracking.js": 3 * 1024,
+  "referral-links.js": 5 * 1024,
+};
+
+describe("the scripts the theme extension loads", () => {
+  const blocks = readdirSync(path.join(extensionDir, "blocks")).filter((file) => file.endsWith(".liquid"));
+  const loaded = blocks.flatMap((file) => {
+    const liquid = readFileSync(path.join(extensionDir, "blocks", file), "utf8");
+    const byHand = [...liquid.matchAll(/<script\b([^>]*)>/g)].map((tag) => ({ file, tag: tag[1]!, asset: /\{\{\s*'([^']+)'\s*\|\s*asset_url\s*\}\}/.exec(tag[1]!)?.[1] }));
+    const bySchema = readBlock(file.replace(/\.liquid$/, "")).schema as { javascript?: string };
+    return [...byHand, ...(bySchema.javascript ? [{ file, tag: "defer", asset: bySchema.javascript }] : [])];
+  });
+
+  it("finds every script it loads, each deferred", () => {
+    expect(loaded.map((s) => s.asset).sort()).toEqual(Object.keys(SCRIPT_BUDGETS).sort());
+    for (const script of loaded) expect(script.tag, `${script.file} loads ${script.asset}`).toMatch(/\b(defer|async)\b/);
+  });
+
+  it.each(Object.entries(SCRIPT_BUDGETS))("keeps %s within its budget (%d bytes minified)", async (asset, budget) => {
+    const source = readFileSync(path.join(extensionDir, "assets", asset), "utf8");
+    expect(Buffer.byteLength(source)).toBeLessThan(10_000);
+    const { code } = await transform(source, { minify: true, loader: "js", target: "es2019" });
+    expect(Buffer.byteLength(code)).toBeGreaterThan(500);
+    expect(Buffer.byteLength(code)).toBeLessThanOrEqual(budget);
   });
 });
