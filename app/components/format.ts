@@ -30,12 +30,24 @@ export function formatAmount(amount: string | null | undefined, currency?: strin
   if (!Number.isFinite(value)) return amount;
   if (currency) {
     try {
-      return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(value);
+      return currencyFormat(currency).format(value);
     } catch {
       // an unknown currency code: fall through to a plain amount
     }
   }
-  return new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+  return AMOUNT.format(value);
+}
+
+// Building an Intl formatter costs far more than using one (a table formats hundreds of amounts).
+const AMOUNT = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const CURRENCY_FORMATS = new Map<string, Intl.NumberFormat>();
+function currencyFormat(currency: string): Intl.NumberFormat {
+  let format = CURRENCY_FORMATS.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { style: "currency", currency });
+    CURRENCY_FORMATS.set(currency, format);
+  }
+  return format;
 }
 
 /** Points are whole numbers in practice; show them without ".00". */
