@@ -102,7 +102,6 @@ if (onPostgres) generatePrismaClient("postgresql");
 process.on("exit", () => onPostgres && generatePrismaClient("sqlite"));
 // Loaded after the client is generated for the database of this run.
 const { connectDemoShop, demoDatabase, DEMO_SHOP } = await import("../lib/demo-shop");
-let appDb: ReturnType<typeof demoDatabase>;
 
 const sandboxPort = await freePort();
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
@@ -122,7 +121,7 @@ const workers: ChildProcess[] = onPostgres
   : [];
 await connectDemoShop({ databaseUrl, credentialsKey: first.credentialsKey, service, campaignUids: "1001" });
 await connectDemoShop({ databaseUrl, credentialsKey: first.credentialsKey, service, campaignUids: "1001", shop: SMALL_SHOP });
-appDb = demoDatabase(databaseUrl);
+const appDb = demoDatabase(databaseUrl);
 
 const baselines: ChildProcess[] = [];
 const baselinePorts: number[] = [];
