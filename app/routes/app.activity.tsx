@@ -101,11 +101,13 @@ export default function Activity() {
           </Banner>
         ) : null}
         <Card padding="0">
-          <Tabs
-            tabs={tabs}
-            selected={selected}
-            onSelect={(i) => navigate(href("/app/activity", { status: TABS[i]!.id === "all" ? undefined : TABS[i]!.id }))}
-          />
+          <div className="rb-tabs">
+            <Tabs
+              tabs={tabs}
+              selected={selected}
+              onSelect={(i) => navigate(href("/app/activity", { status: TABS[i]!.id === "all" ? undefined : TABS[i]!.id }))}
+            />
+          </div>
           <ActivityTable rows={data.rows} shop={data.shop} emptyState={emptyState} />
           {data.total > 0 ? (
             <Box padding="400" borderBlockStartWidth="025" borderColor="border">
