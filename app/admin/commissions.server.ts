@@ -117,8 +117,17 @@ export function commissionListFilter(filters: CommissionFilters["filters"]): Lis
 }
 
 /**
- * One page (100) of commission/all with the merchant's filters; or, with an
- * `order` filter, every commission of that order of this shop.
+ * Rows on a page of the list. The service pages by 100; the list shows a
+ * quarter of one of its pages at a time, so that selecting a whole page stays
+ * within INP's 200 ms on a slow laptop (100 rows took about 370 ms at 4× CPU).
+ */
+export const COMMISSIONS_PER_PAGE = 25;
+const SERVICE_PAGE_SIZE = 100;
+
+/**
+ * One page (COMMISSIONS_PER_PAGE) of commission/all with the merchant's
+ * filters; or, with an `order` filter, every commission of that order of
+ * this shop.
  */
 export async function listCommissionsPage(
   ctx: Pick<AdminContext, "db">,
@@ -137,6 +146,7 @@ export async function listCommissionsPage(
   const campaigns = new Map((company?.campaigns ?? []).map((c) => [c.campaignUid, c]));
   return {
     ...page,
+    perPage: COMMISSIONS_PER_PAGE,
     pointName: company?.company.pointName ?? "points",
     rows: page.rows.map((row) => {
       const campaign = row.campaignUid ? campaigns.get(row.campaignUid) : undefined;
@@ -170,14 +180,22 @@ async function commissionsPage(ctx: Pick<AdminContext, "db">, shop: string, clie
       orderFilter: { id: filters.order, name: record?.orderName ?? null, known: Boolean(record) },
     };
   }
-  const params: ListCommissionsParams = { page, ...commissionListFilter(filters) };
+  const { servicePage, from } = servicePageOf(page);
+  const params: ListCommissionsParams = { page: servicePage, ...commissionListFilter(filters) };
   const result = await client.listCommissions(params);
+  const items = result.items.slice(from, from + COMMISSIONS_PER_PAGE);
   return {
-    rows: await withOrderLinks(ctx, shop, result.items.map(rowOf)),
-    page: result.page,
-    hasMore: result.hasMore,
+    rows: await withOrderLinks(ctx, shop, items.map(rowOf)),
+    page,
+    hasMore: from + COMMISSIONS_PER_PAGE < result.items.length || result.hasMore,
     orderFilter: null,
   };
+}
+
+/** Where the list's page `page` lies in the service's pages: which page, and the first row of it. */
+export function servicePageOf(page: number): { servicePage: number; from: number } {
+  const first = (page - 1) * COMMISSIONS_PER_PAGE;
+  return { servicePage: Math.floor(first / SERVICE_PAGE_SIZE) + 1, from: first % SERVICE_PAGE_SIZE };
 }
 
 /** Each selected commission as "uid" or "uid:transaction" (the transaction updates the shop's own record). */

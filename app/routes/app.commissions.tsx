@@ -305,7 +305,7 @@ export default function Commissions() {
                     page={list.page}
                     hasMore={list.hasMore}
                     hrefOf={(page) => hrefWith({ page })}
-                    label={`Page ${list.page} · up to 100 per page`}
+                    label={`Page ${list.page} · up to ${list.perPage} per page`}
                   />
                 </Box>
               ) : null}

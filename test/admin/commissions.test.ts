@@ -178,15 +178,17 @@ describe("commissions page: lists longer than a page, and decisions on all of th
 
   const decideAll = (decision: string, filters = "") => submit(action, "/app/commissions", { intent: "decide-all", decision, filters });
 
-  it("pages the list by 100 on the server", async () => {
+  it("pages the list by 25 on the server, four pages to each of the service's pages of 100", async () => {
+    // GIVEN 125 commissions: the seed's five and 120 more
     await addPending(120);
-    const first = await list();
-    expect(first.rows).toHaveLength(100);
-    expect(first.list).toMatchObject({ page: 1, hasMore: true });
-    const second = await list("?page=2");
-    expect(second.rows).toHaveLength(25);
-    expect(second.list).toMatchObject({ page: 2, hasMore: false });
-    expect(new Set([...first.rows, ...second.rows].map((r) => r.uid)).size).toBe(125);
+    // WHEN the merchant pages through the list
+    const pages = [];
+    for (let page = 1; page <= 6; page += 1) pages.push(await list(`?page=${page}`));
+    // THEN five pages of 25 hold every commission once, and the last says so
+    expect(pages.map((p) => p.rows.length)).toEqual([25, 25, 25, 25, 25, 0]);
+    expect(pages.map((p) => p.list?.hasMore)).toEqual([true, true, true, true, false, false]);
+    expect(pages.map((p) => p.list?.page)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(new Set(pages.flatMap((p) => p.rows.map((r) => r.uid))).size).toBe(125);
   });
 
   it("approves every pending commission matching the filters, on every page, as a job with its progress on the page", async () => {
