@@ -87,14 +87,15 @@ try {
   // The session tokens are signed as the admin signs them, for this app.
   Object.assign(process.env, { SHOPIFY_APP_URL: app.url, SHOPIFY_API_KEY: app.env.SHOPIFY_API_KEY, SHOPIFY_API_SECRET: app.secret });
   // Only loopback answers: every other name fails to resolve, so App Bridge's CDN script fails fast.
-  browser = await launchBrowser({ args: ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"] });
+  const chromium = await launchBrowser({ args: ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"] });
+  browser = chromium;
   const vitalsScript = vitalsInitScript();
 
   const loads = new Map<string, Load[]>();
   const profiles = new Map<string, Load>();
   const keyOf = (mode: Mode, target: AdminPage) => `${mode.name}|${target.name}`;
   const open = async (target: AdminPage, mode: Mode, profile: boolean) => {
-    const load = await loadPage(browser!, vitalsScript, target, mode, profile);
+    const load = await loadPage(chromium, vitalsScript, target, mode, profile);
     // The Campaigns interaction tracks or stops tracking a campaign: put the shop back as it was.
     if (target.name === "Campaigns") await db.shop.update({ where: { shop: DEMO_SHOP }, data: { campaignUids: CAMPAIGN } });
     return load;
