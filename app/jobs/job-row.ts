@@ -14,6 +14,7 @@ export interface NewJob {
   runAt: Date;
   lane: string | null;
   laneAt: Date | null;
+  arrivedBy: string | null;
 }
 
 export interface JobRowInput<Payload> {
@@ -27,6 +28,8 @@ export interface JobRowInput<Payload> {
   runAt?: Date;
   /** Jobs of one lane run one at a time, in the order of their trigger (see claimNextJob). */
   lane?: string | null;
+  /** reconciliation | backfill: the change was read from the Admin API, no webhook having brought it. */
+  arrivedBy?: string | null;
 }
 
 export function jobKey(shop: string, kind: string, subject: string): string {
@@ -47,5 +50,6 @@ export function jobRowChecked<Schema extends z.ZodType>(schema: Schema, input: J
     runAt,
     lane,
     laneAt: lane === null ? null : (input.triggeredAt ?? runAt),
+    arrivedBy: input.arrivedBy ?? null,
   };
 }

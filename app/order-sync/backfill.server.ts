@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { enqueueJob } from "../jobs/enqueue.server";
 import { BACKFILL_JOB, orderSyncLane } from "./job-kinds";
+import { countFound } from "./found-counts.server";
 import { countOrders, readOrdersPage, searchTime, storeOrdersPage, type OrderSyncDeps } from "./order-pages.server";
 
 // The backfill a merchant asks for on connect: the orders of the last N
@@ -63,7 +64,8 @@ export async function startBackfill(db: PrismaClient, shop: string, days: number
 
 /**
  * Runs (or resumes) the backfill started at `startedAt`: each page is
- * stored, then the cursor and the counts move past it in one update.
+ * stored and what it added counted, then the cursor and the pages' count
+ * move past it in one update.
  */
 export async function runBackfill(deps: OrderSyncDeps, shop: string, startedAt: Date): Promise<void> {
   const state = await deps.db.orderSync.findUnique({ where: { shop } });
@@ -75,7 +77,8 @@ export async function runBackfill(deps: OrderSyncDeps, shop: string, startedAt: 
   let cursor = state.backfillCursor;
   for (;;) {
     const page = await readOrdersPage(deps.admin, query, "CREATED_AT", cursor);
-    const stored = await storeOrdersPage(deps, shop, page.orders);
+    await storeOrdersPage(deps, shop, page.orders, "backfill");
+    await countFound(deps.db, shop);
     const finished = !page.pageInfo.hasNextPage || !page.pageInfo.endCursor;
     const moved = await deps.db.orderSync.updateMany({
       // Only from the cursor this run read: a second runner of the same backfill cannot count a page twice.
@@ -83,7 +86,6 @@ export async function runBackfill(deps: OrderSyncDeps, shop: string, startedAt: 
       data: {
         backfillCursor: finished ? cursor : page.pageInfo.endCursor,
         backfillSeen: { increment: page.orders.length },
-        backfillAdded: { increment: stored.newOrders },
         ...(finished ? { backfillStatus: "done", backfillFinishedAt: deps.now() } : {}),
       },
     });

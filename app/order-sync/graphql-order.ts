@@ -1,4 +1,4 @@
-import type { OrderWebhook } from "../referrals/order-intake";
+import type { OrderSource, OrderWebhook } from "../referrals/order-intake";
 import type { GraphqlLineItem, GraphqlOrder, GraphqlRefund, Money } from "./order-query";
 
 // An order as the Admin GraphQL API gives it, turned into what the order
@@ -133,6 +133,8 @@ export interface OrderDetails {
   lineItems: GraphqlLineItem[];
   /** The refunds read in full: those the app had not stored yet. */
   refunds: GraphqlRefund[];
+  /** Which sync read the order. */
+  arrivedBy: OrderSource;
 }
 
 /**
@@ -145,7 +147,14 @@ export interface OrderDetails {
 export function orderWebhooks(shop: string, order: GraphqlOrder, details: OrderDetails): OrderWebhook[] {
   const payload = restOrder(order, details.lineItems);
   const orderId = payload.id as string;
-  const hook = (topic: string, body: unknown, at: string | null): OrderWebhook => ({ topic, shop, payload: body, webhookId: null, triggeredAt: at ? new Date(at) : null });
+  const hook = (topic: string, body: unknown, at: string | null): OrderWebhook => ({
+    topic,
+    shop,
+    payload: body,
+    webhookId: null,
+    triggeredAt: at ? new Date(at) : null,
+    arrivedBy: details.arrivedBy,
+  });
   const hooks = [hook("ORDERS_CREATE", payload, order.createdAt)];
   if (isPaid(order)) hooks.push(hook("ORDERS_PAID", payload, order.processedAt));
   if (order.cancelledAt) hooks.push(hook("ORDERS_CANCELLED", { id: orderId, cancelled_at: order.cancelledAt }, order.cancelledAt));

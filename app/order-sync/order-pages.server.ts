@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { jobKey } from "../jobs/job-row";
 import type { Logger } from "../logger.server";
 import { adminCall, type AdminCallDeps } from "../offers/admin-call.server";
-import type { IntakeResult, OrderWebhook } from "../referrals/order-intake";
+import type { IntakeResult, OrderSource, OrderWebhook } from "../referrals/order-intake";
 import { GraphqlOrderError, numericId, orderWebhooks } from "./graphql-order";
 import {
   ORDER_LINE_ITEMS_QUERY,
@@ -78,7 +78,7 @@ async function unseenRefunds(db: PrismaClient, shop: string, orders: GraphqlOrde
 }
 
 export interface StoredPage {
-  /** Orders the intake had not seen (no webhook brought them). */
+  /** Orders the intake had not seen (no webhook brought them), as it answered; the Overview's counts are the rows' (found-counts.server.ts). */
   newOrders: number;
   /** Cancellations and refunds the intake had not seen. */
   newChanges: number;
@@ -94,7 +94,7 @@ const FRESH = new Set(["queued", "skipped", "not_referred"]);
  * webhook already brought comes back "duplicate" and changes nothing.
  * Resolves once the page is stored.
  */
-export async function storeOrdersPage(deps: OrderSyncDeps, shop: string, orders: GraphqlOrder[]): Promise<StoredPage> {
+export async function storeOrdersPage(deps: OrderSyncDeps, shop: string, orders: GraphqlOrder[], arrivedBy: OrderSource): Promise<StoredPage> {
   const stored: StoredPage = { newOrders: 0, newChanges: 0, unreadable: 0 };
   const refundIds = await unseenRefunds(deps.db, shop, orders);
   const hooks: OrderWebhook[] = [];
@@ -106,7 +106,7 @@ export async function storeOrdersPage(deps: OrderSyncDeps, shop: string, orders:
         const data = await adminCall<{ refund: GraphqlRefund | null }>(deps.admin, REFUND_QUERY, { id: refund.id });
         if (data.refund) refunds.push(data.refund);
       }
-      hooks.push(...orderWebhooks(shop, order, { lineItems: await allLineItems(deps.admin, order), refunds }));
+      hooks.push(...orderWebhooks(shop, order, { lineItems: await allLineItems(deps.admin, order), refunds, arrivedBy }));
     } catch (error) {
       if (!(error instanceof GraphqlOrderError)) throw error;
       stored.unreadable += 1;

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import { enqueueJob } from "../jobs/enqueue.server";
+import { countFound } from "./found-counts.server";
 import { readOrdersPage, searchTime, storeOrdersPage, type OrderSyncDeps } from "./order-pages.server";
 import { orderSyncLane, RECONCILE_JOB } from "./job-kinds";
 
@@ -75,14 +76,12 @@ export async function reconcileShop(deps: OrderSyncDeps, shop: string, settings:
   let after: string | null = null;
   for (;;) {
     const page = await readOrdersPage(deps.admin, query, "UPDATED_AT", after);
-    const stored = await storeOrdersPage(deps, shop, page.orders);
+    const stored = await storeOrdersPage(deps, shop, page.orders, "reconciliation");
     const latest = page.orders.reduce((max, order) => Math.max(max, Date.parse(order.updatedAt)), 0);
     const state = await deps.db.orderSync.findUniqueOrThrow({ where: { shop }, select: { watermark: true } });
     const watermark = latest > (state.watermark?.getTime() ?? 0) ? new Date(latest) : state.watermark;
-    await deps.db.orderSync.update({
-      where: { shop },
-      data: { watermark, missedOrders: { increment: stored.newOrders }, missedChanges: { increment: stored.newChanges } },
-    });
+    await countFound(deps.db, shop);
+    await deps.db.orderSync.update({ where: { shop }, data: { watermark } });
     result.pages += 1;
     result.orders += page.orders.length;
     result.newOrders += stored.newOrders;

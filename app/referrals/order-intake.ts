@@ -26,7 +26,12 @@ export interface OrderWebhook {
   payload: unknown;
   webhookId: string | null;
   triggeredAt: Date | null;
+  /** Set when the app read the order from the Admin API instead of receiving the webhook. */
+  arrivedBy?: OrderSource;
 }
+
+/** How an order reached the app when no webhook brought it: a reconciliation pass, or the backfill a merchant asked for. */
+export type OrderSource = "reconciliation" | "backfill";
 
 /** The body of a webhook as it came over the wire, not yet parsed. */
 export class RawJson {
@@ -59,6 +64,7 @@ export interface OrderRecordRow {
   checkoutToken: string | null;
   /** The event of an order judged not referred here (no job is queued), for a pixel signal that comes later. */
   heldEvent: string | null;
+  arrivedBy: OrderSource | null;
   status: "queued" | "skipped" | "not_referred";
   statusReason: string | null;
 }
@@ -183,6 +189,7 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
     placedAt: placedAt(order.created_at),
     checkoutToken: order.checkout_token ?? null,
     heldEvent: null,
+    arrivedBy: hook.arrivedBy ?? null,
     status: "queued",
     statusReason: null,
   };
@@ -198,6 +205,7 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
     payload: { orderId: order.id, event: attribution.event },
     webhookId: hook.webhookId,
     triggeredAt: hook.triggeredAt,
+    arrivedBy: hook.arrivedBy,
   });
   return { outcome: "queued", write: { record, job } };
 }
@@ -218,6 +226,7 @@ function planCancellation(hook: OrderWebhook): IntakePlan {
     payload: { orderId },
     webhookId: hook.webhookId,
     triggeredAt: hook.triggeredAt,
+    arrivedBy: hook.arrivedBy,
   });
   return { outcome: "queued", write: { job } };
 }
@@ -293,6 +302,7 @@ function planRefund(hook: OrderWebhook): IntakePlan {
     payload: { orderId: refund.order_id, refundId: refund.id, amount, ...(moneyToCents(tax) > 0n ? { tax } : {}) },
     webhookId: hook.webhookId,
     triggeredAt: hook.triggeredAt,
+    arrivedBy: hook.arrivedBy,
   });
   return { outcome: "queued", write: { job } };
 }

@@ -56,7 +56,7 @@ describe("a GraphQL order as the intake reads it", () => {
 
   it("makes the webhooks Shopify would have sent: created, paid once paid, cancelled once cancelled", () => {
     const { order } = bothWays();
-    const topics = (o: GraphqlOrder) => orderWebhooks("shop.myshopify.com", o, { lineItems: o.lineItems.nodes, refunds: [] }).map((h) => h.topic);
+    const topics = (o: GraphqlOrder) => orderWebhooks("shop.myshopify.com", o, { lineItems: o.lineItems.nodes, refunds: [], arrivedBy: "reconciliation" }).map((h) => h.topic);
     expect(topics(order)).toEqual(["ORDERS_CREATE", "ORDERS_PAID"]);
     expect(topics({ ...order, fullyPaid: false, displayFinancialStatus: "PENDING" })).toEqual(["ORDERS_CREATE"]);
     expect(topics({ ...order, cancelledAt: "2026-11-22T10:00:00Z" })).toEqual(["ORDERS_CREATE", "ORDERS_PAID", "ORDERS_CANCELLED"]);

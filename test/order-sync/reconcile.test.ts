@@ -2,6 +2,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
 import { RECONCILE_JOB } from "../../app/order-sync/job-kinds";
+import { runBackfill, startBackfill } from "../../app/order-sync/backfill.server";
+import { readOrdersPage, searchTime, storeOrdersPage } from "../../app/order-sync/order-pages.server";
 import { reconcileShop } from "../../app/order-sync/reconcile.server";
 import { realSleep } from "../../app/referral-api/sleep";
 import { createLogger } from "../../app/logger.server";
@@ -130,5 +132,54 @@ describe("reconciliation", () => {
     expect(pass.newOrders).toBe(30);
     expect(shopify.callsOf("OrdersPage", "throttled").length).toBeGreaterThanOrEqual(1);
     expect(shopify.callsOf("OrdersPage", "ok")).toHaveLength(2);
+  }, 60_000);
+});
+
+describe("the Overview's counts after a crash", () => {
+  // A page stored just before a crash is read again after it; the intake
+  // then answers "duplicate" for each of its orders, which no webhook brought.
+  const storedBeforeTheCrash = async (query: string, sortKey: "UPDATED_AT" | "CREATED_AT", arrivedBy: "reconciliation" | "backfill") => {
+    const page = await readOrdersPage(deps().admin, query, sortKey, null);
+    await storeOrdersPage(deps(), TEST_SHOP, page.orders, arrivedBy);
+    return page.orders.length;
+  };
+
+  it("a reconciliation pass counts the orders of a page an interrupted pass stored", async () => {
+    for (let i = 0; i < 30; i++) shopify.orders.add(referred(6_450_000_000_000 + i), { at: new Date(Date.now() - 60_000) });
+    // GIVEN a pass that stored its first page, then stopped before it counted or moved the watermark
+    expect(await storedBeforeTheCrash(`updated_at:>=${searchTime(new Date(Date.now() - 3_600_000))}`, "UPDATED_AT", "reconciliation")).toBe(25);
+
+    // WHEN the next pass runs
+    const pass = await reconcileShop(deps(), TEST_SHOP, settings);
+
+    // THEN the intake saw 5 new orders, and all 30 count as found
+    expect(pass.newOrders).toBe(5);
+    expect((await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).missedOrders).toBe(30);
+    // AND a second pass counts none again
+    await reconcileShop(deps(), TEST_SHOP, settings);
+    expect((await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).missedOrders).toBe(30);
+  }, 60_000);
+
+  it("a resumed backfill counts the orders of the page stored before it stopped", async () => {
+    for (let i = 0; i < 30; i++) shopify.orders.add(referred(6_460_000_000_000 + i), { at: new Date(Date.now() - 3 * 86_400_000) });
+    const startedAt = new Date();
+    expect(await startBackfill(prisma, TEST_SHOP, 30, startedAt)).toEqual({ ok: true });
+    const state = await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } });
+    // GIVEN the backfill's first page stored, the process gone before its cursor moved
+    const query = `created_at:>=${searchTime(state.backfillSince!)} created_at:<=${searchTime(state.backfillUntil!)}`;
+    expect(await storedBeforeTheCrash(query, "CREATED_AT", "backfill")).toBe(25);
+
+    // WHEN it resumes
+    await runBackfill(deps(), TEST_SHOP, startedAt);
+
+    // THEN it added all 30, and reconciliation none
+    expect(await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({
+      backfillStatus: "done",
+      backfillTotal: 30,
+      backfillSeen: 30,
+      backfillAdded: 30,
+      missedOrders: 0,
+    });
+    expect(await prisma.orderRecord.count({ where: { arrivedBy: "backfill" } })).toBe(30);
   }, 60_000);
 });

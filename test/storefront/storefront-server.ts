@@ -2,9 +2,9 @@
 // and hands every other request to the test's own route handler.
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { extensionDir } from "./liquid-lite";
+import { listenOnLoopback, type LoopbackServer } from "../support/loopback-server";
 
 export interface StorefrontRequest {
   method: string;
@@ -16,10 +16,7 @@ export interface StorefrontRequest {
 
 export type Route = (req: StorefrontRequest, res: ServerResponse) => void | Promise<void>;
 
-export interface Storefront {
-  origin: string;
-  close(): Promise<void>;
-}
+export type Storefront = LoopbackServer;
 
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -63,14 +60,5 @@ export async function startStorefront(route: Route): Promise<Storefront> {
       res.end(String(error));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }

@@ -5,12 +5,7 @@
 // shift when the rest lands; with a plain local server they do so only when
 // the machine happens to be busy.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-
-export interface SlowDocumentProxy {
-  origin: string;
-  close(): Promise<void>;
-}
+import { listenOnLoopback, type LoopbackServer } from "./loopback-server";
 
 /**
  * `splitBefore(html)` says where to pause (a character offset); the pause is
@@ -20,7 +15,7 @@ export async function startSlowDocumentProxy(
   upstream: string,
   splitBefore: (html: string) => number,
   pauseMs = 600
-): Promise<SlowDocumentProxy> {
+): Promise<LoopbackServer> {
   const target = new URL(upstream);
   const server = http.createServer((req, res) => {
     const forwarded = http.request(
@@ -54,16 +49,7 @@ export async function startSlowDocumentProxy(
     forwarded.on("error", () => res.destroy());
     req.pipe(forwarded);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 /** The offset of the `n`th (1-based) occurrence of `needle`, or the end when there are fewer. */
