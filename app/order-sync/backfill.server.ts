@@ -81,7 +81,7 @@ export async function runBackfill(deps: OrderSyncDeps, shop: string, startedAt: 
     await countFound(deps.db, shop);
     const finished = !page.pageInfo.hasNextPage || !page.pageInfo.endCursor;
     const moved = await deps.db.orderSync.updateMany({
-      // Only from the cursor this run read: a second runner of the same backfill cannot count a page twice.
+      // Only from the cursor this run read: a second runner of the same backfill cannot count a page's orders as seen twice.
       where: { shop, backfillStartedAt: startedAt, backfillCursor: cursor, backfillStatus: "running" },
       data: {
         backfillCursor: finished ? cursor : page.pageInfo.endCursor,

@@ -15,18 +15,25 @@ export interface FoundSince {
   changes: number;
 }
 
-/** Adds what was stored since the last count to the shop's counts. Order-sync jobs of a shop run one at a time, so nothing else counts meanwhile. */
+/**
+ * Adds what was stored since the last count to the shop's counts. The reads
+ * are outside a transaction and the counts move only if no one else moved
+ * them meanwhile (a second runner of a job whose lease ran out): one
+ * conditional UPDATE, which on SQLite also waits its turn for the write lock
+ * rather than failing to upgrade a read.
+ */
 export async function countFound(db: PrismaClient, shop: string): Promise<FoundSince> {
-  return db.$transaction(async (tx) => {
+  for (;;) {
+    const state = await db.orderSync.findUnique({ where: { shop }, select: { countedUntil: true, backfillStartedAt: true } });
     const found: FoundSince = { orders: { reconciliation: 0, backfill: 0 }, changes: 0 };
-    const state = await tx.orderSync.findUnique({ where: { shop }, select: { countedUntil: true, backfillStartedAt: true } });
     if (!state) return found;
     const where = { shop, arrivedBy: { not: null }, createdAt: { gt: state.countedUntil ?? new Date(0) } };
     const select = { arrivedBy: true, createdAt: true } as const;
-    const records = await tx.orderRecord.findMany({ where, select });
-    const jobs = await tx.job.findMany({ where: { ...where, kind: { in: CHANGE_KINDS } }, select });
+    const records = await db.orderRecord.findMany({ where, select });
+    const jobs = await db.job.findMany({ where: { ...where, kind: { in: CHANGE_KINDS } }, select });
     let until = state.countedUntil;
     for (const row of [...records, ...jobs]) if (!until || row.createdAt > until) until = row.createdAt;
+    if (until === state.countedUntil) return found;
     // A backfill counts the orders it stored itself, not those of one started before it.
     const backfillFrom = state.backfillStartedAt?.getTime() ?? Infinity;
     for (const record of records) {
@@ -34,17 +41,15 @@ export async function countFound(db: PrismaClient, shop: string): Promise<FoundS
       else if (record.arrivedBy === "backfill" && record.createdAt.getTime() >= backfillFrom) found.orders.backfill += 1;
     }
     found.changes = jobs.filter((job) => job.arrivedBy === "reconciliation").length;
-    if (until !== state.countedUntil) {
-      await tx.orderSync.update({
-        where: { shop },
-        data: {
-          countedUntil: until,
-          missedOrders: { increment: found.orders.reconciliation },
-          missedChanges: { increment: found.changes },
-          backfillAdded: { increment: found.orders.backfill },
-        },
-      });
-    }
-    return found;
-  });
+    const moved = await db.orderSync.updateMany({
+      where: { shop, countedUntil: state.countedUntil },
+      data: {
+        countedUntil: until,
+        missedOrders: { increment: found.orders.reconciliation },
+        missedChanges: { increment: found.changes },
+        backfillAdded: { increment: found.orders.backfill },
+      },
+    });
+    if (moved.count === 1) return found;
+  }
 }

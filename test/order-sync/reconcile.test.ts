@@ -3,6 +3,7 @@ import prisma from "../../app/db.server";
 import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
 import { RECONCILE_JOB } from "../../app/order-sync/job-kinds";
 import { runBackfill, startBackfill } from "../../app/order-sync/backfill.server";
+import { countFound } from "../../app/order-sync/found-counts.server";
 import { readOrdersPage, searchTime, storeOrdersPage } from "../../app/order-sync/order-pages.server";
 import { reconcileShop } from "../../app/order-sync/reconcile.server";
 import { realSleep } from "../../app/referral-api/sleep";
@@ -158,6 +159,15 @@ describe("the Overview's counts after a crash", () => {
     // AND a second pass counts none again
     await reconcileShop(deps(), TEST_SHOP, settings);
     expect((await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).missedOrders).toBe(30);
+  }, 60_000);
+
+  it("two runners counting at once count each order once", async () => {
+    for (let i = 0; i < 25; i++) shopify.orders.add(referred(6_470_000_000_000 + i), { at: new Date(Date.now() - 60_000) });
+    await prisma.orderSync.create({ data: { shop: TEST_SHOP } });
+    expect(await storedBeforeTheCrash(`updated_at:>=${searchTime(new Date(Date.now() - 3_600_000))}`, "UPDATED_AT", "reconciliation")).toBe(25);
+    const counted = await Promise.all([countFound(prisma, TEST_SHOP), countFound(prisma, TEST_SHOP), countFound(prisma, TEST_SHOP)]);
+    expect(counted.map((c) => c.orders.reconciliation).sort()).toEqual([0, 0, 25]);
+    expect((await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).missedOrders).toBe(25);
   }, 60_000);
 
   it("a resumed backfill counts the orders of the page stored before it stopped", async () => {
