@@ -62,6 +62,11 @@ export async function startBackfill(db: PrismaClient, shop: string, days: number
   return { ok: true };
 }
 
+/** Shopify's search for the orders of a backfill's period. */
+export function backfillQuery(since: Date, until: Date): string {
+  return `created_at:>=${searchTime(since)} created_at:<=${searchTime(until)}`;
+}
+
 /**
  * Runs (or resumes) the backfill started at `startedAt`: each page is
  * stored and what it added counted, then the cursor and the pages' count
@@ -70,7 +75,7 @@ export async function startBackfill(db: PrismaClient, shop: string, days: number
 export async function runBackfill(deps: OrderSyncDeps, shop: string, startedAt: Date): Promise<void> {
   const state = await deps.db.orderSync.findUnique({ where: { shop } });
   if (!state || state.backfillStatus !== "running" || state.backfillStartedAt?.getTime() !== startedAt.getTime()) return;
-  const query = `created_at:>=${searchTime(state.backfillSince!)} created_at:<=${searchTime(state.backfillUntil!)}`;
+  const query = backfillQuery(state.backfillSince!, state.backfillUntil!);
   if (state.backfillTotal === null) {
     await deps.db.orderSync.update({ where: { shop }, data: { backfillTotal: await countOrders(deps.admin, query) } });
   }

@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import type { OrderSource } from "../../app/referrals/order-intake";
 import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
 import { RECONCILE_JOB } from "../../app/order-sync/job-kinds";
-import { runBackfill, startBackfill } from "../../app/order-sync/backfill.server";
+import { backfillQuery, runBackfill, startBackfill } from "../../app/order-sync/backfill.server";
 import { countFound } from "../../app/order-sync/found-counts.server";
 import { readOrdersPage, searchTime, storeOrdersPage } from "../../app/order-sync/order-pages.server";
 import { reconcileShop } from "../../app/order-sync/reconcile.server";
@@ -139,7 +140,7 @@ describe("reconciliation", () => {
 describe("the Overview's counts after a crash", () => {
   // A page stored just before a crash is read again after it; the intake
   // then answers "duplicate" for each of its orders, which no webhook brought.
-  const storedBeforeTheCrash = async (query: string, sortKey: "UPDATED_AT" | "CREATED_AT", arrivedBy: "reconciliation" | "backfill") => {
+  const storedBeforeTheCrash = async (query: string, sortKey: "UPDATED_AT" | "CREATED_AT", arrivedBy: OrderSource) => {
     const page = await readOrdersPage(deps().admin, query, sortKey, null);
     await storeOrdersPage(deps(), TEST_SHOP, page.orders, arrivedBy);
     return page.orders.length;
@@ -176,8 +177,7 @@ describe("the Overview's counts after a crash", () => {
     expect(await startBackfill(prisma, TEST_SHOP, 30, startedAt)).toEqual({ ok: true });
     const state = await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } });
     // GIVEN the backfill's first page stored, the process gone before its cursor moved
-    const query = `created_at:>=${searchTime(state.backfillSince!)} created_at:<=${searchTime(state.backfillUntil!)}`;
-    expect(await storedBeforeTheCrash(query, "CREATED_AT", "backfill")).toBe(25);
+    expect(await storedBeforeTheCrash(backfillQuery(state.backfillSince!, state.backfillUntil!), "CREATED_AT", "backfill")).toBe(25);
 
     // WHEN it resumes
     await runBackfill(deps(), TEST_SHOP, startedAt);
