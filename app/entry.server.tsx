@@ -3,13 +3,13 @@ import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { startAppProcess } from "./lifecycle.server";
+import { startAppProcess } from "./wiring/process.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
 // For server.mjs: the order webhooks answered before Remix sees them, and the process's start and stop.
 export { serveOrderWebhook } from "./webhooks/order-webhooks.server";
-export { startAppProcess, stopAppProcess } from "./lifecycle.server";
-export { accessLogLine } from "./access-log";
+export { startAppProcess, stopAppProcess } from "./wiring/process.server";
+export { accessLogLine } from "./wiring/access-log";
 
 const RENDER_TIMEOUT_MS = 5000;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_DATABASE_URL, databaseKind } from "./db/adapter.server";
-import { DEFAULT_SHOP_CONCURRENCY } from "./jobs/concurrency";
-import { DEFAULT_LEASE_MS } from "./jobs/lease";
+import { DEFAULT_SHOP_CONCURRENCY } from "./queue/concurrency";
+import { DEFAULT_LEASE_MS } from "./queue/lease";
 
 /**
  * Development and the demo run with these; production refuses to start

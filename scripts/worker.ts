@@ -5,10 +5,10 @@
 import "./lib/require-node";
 import prisma from "../app/db.server";
 import { getEnv } from "../app/env.server";
-import { appJobContext, appWorkerOptions } from "../app/jobs/context.server";
-import { createWorker } from "../app/jobs/worker.server";
+import { appJobContext, appWorkerOptions } from "../app/wiring/job-context.server";
+import { createWorker } from "../app/queue/worker.server";
 import { logger } from "../app/logger.server";
-import { logStrayRejections } from "../app/stray-rejections.server";
+import { logStrayRejections } from "../app/wiring/stray-rejections.server";
 
 logStrayRejections(logger);
 const worker = createWorker(appJobContext(), appWorkerOptions());

@@ -1,7 +1,7 @@
 import type { Job, OrderRecord, PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { jobKey } from "../jobs/job-row";
-import { notifyJobEnqueued } from "../jobs/wake";
+import { jobKey } from "../queue/job-row";
+import { notifyJobEnqueued } from "../queue/wake";
 import { isReferralApiError, type Commission, type ReferralClient } from "../referral-api";
 import {
   findOrderRecord,
@@ -12,7 +12,7 @@ import {
 } from "../referrals/order-records.server";
 import { readExplanation, type Explanation } from "../referrals/explanation";
 import { GUARD_LABELS, type GuardRule } from "../referrals/guard-settings";
-import { nowOf, type AdminContext } from "./context";
+import { nowOf, type AdminContext } from "./admin-context";
 import { describeServiceError } from "./service-errors.server";
 import { withService } from "./shop-service.server";
 

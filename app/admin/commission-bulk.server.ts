@@ -1,9 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { enqueueJob } from "../jobs/enqueue.server";
+import { enqueueJob } from "../queue/enqueue.server";
 import type { Logger } from "../logger.server";
 import type { ListCommissionsFilter, ReferralClient } from "../referral-api";
-import { COMMISSION_BULK_JOB, commissionBulkLane } from "./commission-bulk-job";
+import { COMMISSION_BULK_JOB, commissionBulkLane } from "./job-kinds";
 import { commissionListFilter, decideCommission, parseCommissionQuery } from "./commissions.server";
 import type { MerchantError } from "./merchant-error";
 

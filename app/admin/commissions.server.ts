@@ -12,7 +12,7 @@ import {
 import { findOrderRecord } from "../referrals/order-records.server";
 import { commissionsOfOrder } from "./activity.server";
 import { COMMISSION_STATUSES } from "./commission-status";
-import type { AdminContext } from "./context";
+import type { AdminContext } from "./admin-context";
 import { fieldErrorsOf, formFields } from "./form-data";
 import { shopifyOrderUrl } from "./order-links";
 import { dayAfter, isoDate, pageNumber, parseQueryFields } from "./query-fields";

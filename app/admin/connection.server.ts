@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { notifyJobEnqueued } from "../jobs/wake";
-import { resumeShopJobs } from "../jobs/run-job.server";
+import { notifyJobEnqueued } from "../queue/wake";
+import { resumeShopJobs } from "../queue/run-job.server";
 import {
   ADDRESS_REFUSED,
   type AddressProblem,
@@ -11,8 +11,8 @@ import {
   SERVICE_REDIRECT,
   STRICT_NETWORK,
 } from "../referral-api";
-import { openToken, sealToken } from "../referrals/credentials.server";
-import { nowOf, type AdminContext } from "./context";
+import { openToken, sealToken } from "../crypto/sealing.server";
+import { nowOf, type AdminContext } from "./admin-context";
 import { fieldErrorsOf } from "./form-data";
 import type { MerchantError } from "./merchant-error";
 import { ADMIN_TIMEOUT_MS } from "./service-errors.server";

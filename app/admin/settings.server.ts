@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { notifyJobEnqueued } from "../jobs/wake";
-import { resumeShopJobs } from "../jobs/run-job.server";
+import { notifyJobEnqueued } from "../queue/wake";
+import { resumeShopJobs } from "../queue/run-job.server";
 import {
   APPROVALS,
   PIPELINE_DEFAULTS,
@@ -11,7 +11,7 @@ import {
   TRIGGERS,
 } from "../referrals/pipeline-settings";
 import { GUARD_MODES, GUARD_RULES, readGuardSettings, writeGuardRules, type GuardMode, type GuardRule } from "../referrals/guard-settings";
-import type { AdminContext } from "./context";
+import type { AdminContext } from "./admin-context";
 import { fieldErrorsOf } from "./form-data";
 import { guardField } from "./settings-options";
 

@@ -1,6 +1,6 @@
 import { createReferralClient, type ReferralClient } from "../referral-api";
-import { openToken } from "../referrals/credentials.server";
-import { nowOf, type AdminContext } from "./context";
+import { openToken } from "../crypto/sealing.server";
+import { nowOf, type AdminContext } from "./admin-context";
 import { notConnectedError, SETTINGS_ACTION, type MerchantError } from "./merchant-error";
 import { ADMIN_TIMEOUT_MS, attempt } from "./service-errors.server";
 

@@ -2,7 +2,7 @@ import { Form, useNavigation, useRevalidator } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, InlineStack, ProgressBar, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import type { MerchantError } from "../admin/merchant-error";
-import type { OrderSyncView } from "../admin/order-sync.server";
+import type { OrderSyncView } from "../admin/order-sync-view.server";
 import { formatCount, formatDateTime, plural } from "./format";
 
 /** Sidebar: when the app last read the shop's orders back from Shopify, and what webhooks had missed. */

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import { randomUUID } from "node:crypto";
-import { enqueueJob } from "../jobs/enqueue.server";
+import { enqueueJob } from "../queue/enqueue.server";
 import { OFFER_RESYNC_MS, OFFER_SYNC_JOB, offerLane } from "./job-kinds";
 
 /** A sync of the offer now (the merchant changed it, or the app was connected). */

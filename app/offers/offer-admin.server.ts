@@ -1,5 +1,5 @@
-import { AdminCallError } from "../service-events/admin-graphql.server";
-import { adminCall, type AdminCallDeps } from "./admin-call.server";
+import { AdminCallError } from "../shopify-admin/admin-graphql.server";
+import { adminCall, type AdminCallDeps } from "../shopify-admin/admin-call.server";
 import type { DiscountMutation } from "./discount-input";
 
 // The Admin GraphQL operations of the friend's offer. Each returns plain

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
-import { AdminCallError } from "../service-events/admin-graphql.server";
-import { adminCall, type AdminCallDeps } from "./admin-call.server";
+import { AdminCallError } from "../shopify-admin/admin-graphql.server";
+import { adminCall, type AdminCallDeps } from "../shopify-admin/admin-call.server";
 
 // The campaigns with a live friend's offer, kept in an app-data metafield
 // (owned by the app's installation) that the tracking embed reads as

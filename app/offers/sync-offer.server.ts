@@ -1,6 +1,6 @@
 import type { FriendOffer, PrismaClient } from "@prisma/client";
 import type { Campaign, ReferralClient } from "../referral-api";
-import type { AdminCallDeps } from "./admin-call.server";
+import type { AdminCallDeps } from "../shopify-admin/admin-call.server";
 import { discountInput, discountMutationOf, discountTitle, NEW_CUSTOMERS_SEGMENT, type DiscountMutation } from "./discount-input";
 import {
   addCodes,

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import { enqueueJob } from "../jobs/enqueue.server";
+import { enqueueJob } from "../queue/enqueue.server";
 import { BACKFILL_JOB, orderSyncLane } from "./job-kinds";
 import { countFound } from "./found-counts.server";
 import { countOrders, readOrdersPage, searchTime, storeOrdersPage, type OrderSyncDeps } from "./order-pages.server";

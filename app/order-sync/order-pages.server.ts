@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
-import { jobKey } from "../jobs/job-row";
+import { jobKey } from "../queue/job-row";
 import type { Logger } from "../logger.server";
-import { adminCall, type AdminCallDeps } from "../offers/admin-call.server";
+import { adminCall, type AdminCallDeps } from "../shopify-admin/admin-call.server";
 import type { IntakeResult, OrderSource, OrderWebhook } from "../referrals/order-intake";
 import { GraphqlOrderError, numericId, orderWebhooks } from "./graphql-order";
 import {

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import { enqueueJob } from "../jobs/enqueue.server";
+import { enqueueJob } from "../queue/enqueue.server";
 import { countFound } from "./found-counts.server";
 import { readOrdersPage, searchTime, storeOrdersPage, type OrderSyncDeps } from "./order-pages.server";
 import { orderSyncLane, RECONCILE_JOB } from "./job-kinds";

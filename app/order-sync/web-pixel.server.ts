@@ -1,5 +1,5 @@
-import { adminCall, type AdminCallDeps } from "../offers/admin-call.server";
-import { AdminCallError } from "../service-events/admin-graphql.server";
+import { adminCall, type AdminCallDeps } from "../shopify-admin/admin-call.server";
+import { AdminCallError } from "../shopify-admin/admin-graphql.server";
 
 // The app's web pixel (extensions/referral-pixel) runs on a shop's storefront
 // only once the app has created it for the shop (webPixelCreate, scope

@@ -1,6 +1,6 @@
 import type { DataRequest, PrismaClient } from "@prisma/client";
-import { insertJob, isUniqueViolation } from "../jobs/enqueue.server";
-import { notifyJobEnqueued } from "../jobs/wake";
+import { insertJob, isUniqueViolation } from "../queue/enqueue.server";
+import { notifyJobEnqueued } from "../queue/wake";
 import type { Logger } from "../logger.server";
 import { readDataRequest } from "./compliance-payloads";
 import { PRIVACY_EXPORT_JOB } from "./job-kinds";

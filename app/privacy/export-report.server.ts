@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
-import type { JobContext } from "../jobs/context";
-import { done, outcomeOfServiceError, type JobOutcome } from "../jobs/outcome";
+import type { JobContext } from "../wiring/job-context";
+import { done, outcomeOfServiceError, type JobOutcome } from "../queue/outcome";
 import { isReferralApiError } from "../referral-api";
 import { customerOrderRecordsWhere, serviceEventIdsByEmail, type CustomerKey } from "./customer-rows.server";
 

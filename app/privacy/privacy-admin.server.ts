@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { jobKey } from "../jobs/job-row";
-import { notifyJobEnqueued } from "../jobs/wake";
+import { jobKey } from "../queue/job-row";
+import { notifyJobEnqueued } from "../queue/wake";
 import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
 
 /** The Data requests page's query: which request's report is open, if any. */

@@ -1,11 +1,11 @@
 import { createHmac } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
-import { insertJob } from "../jobs/enqueue.server";
-import { jobKey } from "../jobs/job-row";
-import { notifyJobEnqueued } from "../jobs/wake";
+import { insertJob } from "../queue/enqueue.server";
+import { jobKey } from "../queue/job-row";
+import { notifyJobEnqueued } from "../queue/wake";
 import type { Logger } from "../logger.server";
-import { derivedKey, sealToken } from "../referrals/credentials.server";
-import { SERVICE_EVENT_JOB } from "../service-events/job-kind";
+import { derivedKey, sealToken } from "../crypto/sealing.server";
+import { SERVICE_EVENT_JOB } from "../service-events/job-kinds";
 import { readCustomerRedact, type CustomerIdentity } from "./compliance-payloads";
 import { customerOrderRecordsWhere, serviceEventIdsByEmail } from "./customer-rows.server";
 import { type FoundRow, type PersonalTable, rowsMentioning } from "./person-sweep.server";

@@ -1,8 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
-import type { JobContext } from "../jobs/context";
-import { done, outcomeOfServiceError, type JobOutcome } from "../jobs/outcome";
+import type { JobContext } from "../wiring/job-context";
+import { done, outcomeOfServiceError, type JobOutcome } from "../queue/outcome";
 import { isReferralApiError } from "../referral-api";
-import { openToken } from "../referrals/credentials.server";
+import { openToken } from "../crypto/sealing.server";
 
 /**
  * The job half of customers/redact: compliance/remove with confirm=1. The

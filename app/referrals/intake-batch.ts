@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { SqlDialect } from "../db/sql-dialect";
-import type { NewJob } from "../jobs/job-row";
+import type { NewJob } from "../queue/job-row";
 import { batchOutcomes, planBatch, type IntakeResult, type IntakeWrite, type OrderRecordRow, type OrderWebhook, type ShopState } from "./order-intake";
 import { PIPELINE_DEFAULTS, readPipelineSettings, type PipelineSettings } from "./pipeline-settings";
 

@@ -1,9 +1,9 @@
-import { jobRowChecked, type JobRowInput, type NewJob } from "../jobs/job-row";
+import { jobRowChecked, type JobRowInput, type NewJob } from "../queue/job-row";
 import type { z } from "zod";
 import { moneyFromCents, moneyToCents } from "../referral-api/money";
 import { attributeOrder } from "./attribution";
 import { emailKey } from "./email-key";
-import { ORDER_JOB_PAYLOADS, orderLane, type OrderJobKind } from "./order-jobs";
+import { ORDER_JOB_PAYLOADS, orderLane, type OrderJobKind } from "./job-kinds";
 import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount, type MoneySet, type RefundPayload } from "./order-payload";
 import { parseShopifyJson } from "./lossless-json";
 import type { PipelineSettings } from "./pipeline-settings";

@@ -1,8 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
-import { insertJob, enqueueJob, isUniqueViolation } from "../jobs/enqueue.server";
-import { jobKey } from "../jobs/job-row";
-import { notifyJobEnqueued } from "../jobs/wake";
-import { ORDER_JOB_PAYLOADS, orderLane, PIXEL_MATCH_JOB } from "./order-jobs";
+import { insertJob, enqueueJob, isUniqueViolation } from "../queue/enqueue.server";
+import { jobKey } from "../queue/job-row";
+import { notifyJobEnqueued } from "../queue/wake";
+import { ORDER_JOB_PAYLOADS, orderLane, PIXEL_MATCH_JOB } from "./job-kinds";
 import { parseJsonObject, type CampaignResults } from "./order-records.server";
 import type { PixelSignalInput } from "./pixel-signal";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { authenticate } from "../shopify.server";
-import { methodNotAllowed, sessionTokenShareLinks } from "../storefront/session-token-links.server";
+import { methodNotAllowed, sessionTokenShareLinks } from "../wiring/session-token-links.server";
 
 /**
  * GET /api/checkout/share-link: the buyer's share links for the checkout UI

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { authenticate } from "../shopify.server";
-import { methodNotAllowed, sessionTokenShareLinks } from "../storefront/session-token-links.server";
+import { methodNotAllowed, sessionTokenShareLinks } from "../wiring/session-token-links.server";
 
 /**
  * GET /api/customer-account/links: the share links of the customer account

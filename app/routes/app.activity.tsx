@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { Banner, BlockStack, Box, Card, EmptyState, Page, Tabs, Text } from "@shopify/polaris";
 import { activityActionSchema, activityQuerySchema, listActivity, retryOrder, skipOrder } from "../admin/activity.server";
-import { appAdminContext } from "../admin/context.server";
+import { appAdminContext } from "../wiring/admin-context.server";
 import { fieldErrorsOf, formFields } from "../admin/form-data";
 import { ActivityTable } from "../components/ActivityTable";
 import { EmptyListState } from "../components/EmptyStates";

@@ -17,7 +17,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { ambassadorDetail, ambassadorEmailParam, parseStatsRange, updateAmbassador, type Figures } from "../admin/ambassadors.server";
-import { appAdminContext } from "../admin/context.server";
+import { appAdminContext } from "../wiring/admin-context.server";
 import { withService } from "../admin/shop-service.server";
 import { EmptyListState, NotConnectedState } from "../components/EmptyStates";
 import { EmbeddedParamsFields, useEmbeddedHref } from "../components/embedded-url";

@@ -3,7 +3,7 @@ import { useLoaderData, useLocation } from "@remix-run/react";
 import { BlockStack, Box, Card, FormLayout, IndexTable, Link, Page, Select, Text } from "@shopify/polaris";
 import { useState } from "react";
 import { listAmbassadorsPage, parseAmbassadorQuery } from "../admin/ambassadors.server";
-import { appAdminContext } from "../admin/context.server";
+import { appAdminContext } from "../wiring/admin-context.server";
 import { withService } from "../admin/shop-service.server";
 import { EmptyListState, NotConnectedState } from "../components/EmptyStates";
 import { useEmbeddedHref } from "../components/embedded-url";

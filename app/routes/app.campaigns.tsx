@@ -15,12 +15,12 @@ import {
   Text,
 } from "@shopify/polaris";
 import { campaignTrackingSchema, campaignViews, missingTrackedCampaigns, type CampaignView } from "../admin/campaigns.server";
-import { appAdminContext } from "../admin/context.server";
+import { appAdminContext } from "../wiring/admin-context.server";
 import { formFields, fieldErrorsOf } from "../admin/form-data";
 import { readSettings, setCampaignTracked } from "../admin/settings.server";
 import { FriendOfferCard } from "../components/FriendOfferCard";
 import { readIntent } from "../admin/intent";
-import { OFFER_INTENTS, offerAction, type OfferActionResult } from "../offers/offer-action.server";
+import { OFFER_INTENTS, offerAction, type OfferActionResult } from "../admin/offer-action.server";
 import { offerViews, type OfferView } from "../offers/offer-page.server";
 import { withService } from "../admin/shop-service.server";
 import { EmptyListState, NotConnectedState } from "../components/EmptyStates";

@@ -18,7 +18,7 @@ import { useEffect, useMemo, useState } from "react";
 import { commissionBulkView, startCommissionBulk, type CommissionBulkView } from "../admin/commission-bulk.server";
 import { COMMISSION_STATUSES } from "../admin/commission-status";
 import { decideCommissions, listCommissionsPage, parseCommissionQuery } from "../admin/commissions.server";
-import { appAdminContext } from "../admin/context.server";
+import { appAdminContext } from "../wiring/admin-context.server";
 import { readIntent } from "../admin/intent";
 import { withService } from "../admin/shop-service.server";
 import { CommissionsTable } from "../components/CommissionsTable";

@@ -3,7 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { BlockStack, Layout, Page } from "@shopify/polaris";
 import { campaignViews } from "../admin/campaigns.server";
 import { connectShop, readConnection } from "../admin/connection.server";
-import { appAdminContext } from "../admin/context.server";
+import { appAdminContext } from "../wiring/admin-context.server";
 import { formFields } from "../admin/form-data";
 import { readIntent } from "../admin/intent";
 import { readSettings, saveSettings, SETTINGS_LIST_FIELDS } from "../admin/settings.server";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticate } from "../shopify.server";
 import { adminCustomerLookup } from "../storefront/customer-lookup.server";
 import { proxyCustomer } from "../storefront/signed-customer";
-import { appShareLinksDeps } from "../storefront/share-links-context.server";
+import { appShareLinksDeps } from "../wiring/storefront-context.server";
 import { badShareLinksRequest, shareLinksResponse } from "../storefront/share-links-response.server";
 import { loadShareLinks } from "../storefront/share-links.server";
 

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleAppUninstalled } from "../referrals/lifecycle.server";
+import { handleAppUninstalled } from "../wiring/uninstall.server";
 import { authenticateWebhookAt } from "../webhooks/authenticate-webhook.server";
 import prisma from "../db.server";
 

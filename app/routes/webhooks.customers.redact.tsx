@@ -4,7 +4,7 @@ import { getEnv } from "../env.server";
 import { logger } from "../logger.server";
 import { redactCustomer } from "../privacy/redact-customer.server";
 import { authenticateComplianceWebhook } from "../webhooks/authenticate-webhook.server";
-import { forgetShareLinks } from "../storefront/share-links-context.server";
+import { forgetShareLinks } from "../wiring/storefront-context.server";
 
 // Works without a session (the shop may have uninstalled): the local rows are
 // deleted here and the erasure at the service runs from the queue.

@@ -3,7 +3,7 @@ import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { redactShop } from "../privacy/redact-shop.server";
 import { authenticateComplianceWebhook } from "../webhooks/authenticate-webhook.server";
-import { forgetShareLinks } from "../storefront/share-links-context.server";
+import { forgetShareLinks } from "../wiring/storefront-context.server";
 
 // Arrives 48 hours after uninstall, so there is never a session; an unknown
 // shop simply has nothing to delete.

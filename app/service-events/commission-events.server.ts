@@ -1,6 +1,6 @@
 import type { OrderRecord, PrismaClient } from "@prisma/client";
 import { orderRecordIdsByEmail, normaliseEmail } from "../privacy/customer-rows.server";
-import { commissionDataSchema, parseEnvelope } from "./envelope";
+import { commissionDataSchema, parseEnvelope } from "./webhook-envelope";
 import { ignored, processed, type EventResult } from "./event-result";
 
 type CommissionState = "pending" | "approved" | "denied";

@@ -1,9 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
 import { enqueueAmbassadorCode } from "../offers/enqueue-offer.server";
 import { normaliseEmail } from "../privacy/customer-rows.server";
-import type { AdminForShop } from "./admin-access.server";
-import { AdminCallError, findCustomerByEmail, tagCustomer } from "./admin-graphql.server";
-import { contactDataSchema } from "./envelope";
+import type { AdminForShop } from "../wiring/admin-access.server";
+import { AdminCallError, findCustomerByEmail, tagCustomer } from "../shopify-admin/admin-graphql.server";
+import { contactDataSchema } from "./webhook-envelope";
 import { ignored, processed, unsettled, type EventResult } from "./event-result";
 
 /** The tag a Shopify customer gets when the service enrols them as an ambassador. */

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
-import { openToken, sealToken } from "../referrals/credentials.server";
+import { openToken, sealToken } from "../crypto/sealing.server";
 
 /** Where a shop receives the service's webhooks, and the secret that signs them. */
 export interface InboundEndpoint {

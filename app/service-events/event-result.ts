@@ -1,4 +1,4 @@
-import type { JobOutcome } from "../jobs/outcome";
+import type { JobOutcome } from "../queue/outcome";
 
 /** What acting on one event came to: settled (shown as it is) or a job outcome (retry, fail, ...). */
 export type EventResult =

@@ -1,8 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { jobKey } from "../jobs/job-row";
-import { notifyJobEnqueued } from "../jobs/wake";
-import { SERVICE_EVENT_JOB } from "./job-kind";
+import { jobKey } from "../queue/job-row";
+import { notifyJobEnqueued } from "../queue/wake";
+import { SERVICE_EVENT_JOB } from "./job-kinds";
 
 export const EVENTS_PAGE_SIZE = 25;
 

@@ -1,10 +1,10 @@
 import type { PayoutCredit, PrismaClient } from "@prisma/client";
-import { isUniqueViolation } from "../jobs/enqueue.server";
+import { isUniqueViolation } from "../queue/enqueue.server";
 import { addMoney, compareMoney, tryParseMoney } from "../referral-api/money";
 import { normaliseEmail } from "../privacy/customer-rows.server";
-import type { AdminForShop } from "./admin-access.server";
-import { AdminCallError, creditStoreCredit, findCustomerByEmail, storeCreditBalance, type AdminGraphql } from "./admin-graphql.server";
-import { payoutDataSchema } from "./envelope";
+import type { AdminForShop } from "../wiring/admin-access.server";
+import { AdminCallError, creditStoreCredit, findCustomerByEmail, storeCreditBalance, type AdminGraphql } from "../shopify-admin/admin-graphql.server";
+import { payoutDataSchema } from "./webhook-envelope";
 import { ignored, processed, unsettled, type EventResult } from "./event-result";
 
 export interface PayoutDeps {

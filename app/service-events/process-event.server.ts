@@ -1,9 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
-import { done, type JobOutcome } from "../jobs/outcome";
-import type { AdminForShop } from "./admin-access.server";
+import { done, type JobOutcome } from "../queue/outcome";
+import type { AdminForShop } from "../wiring/admin-access.server";
 import { applyCommissionEvent } from "./commission-events.server";
 import { applyContactCreated } from "./contact-events.server";
-import { parseEnvelope } from "./envelope";
+import { parseEnvelope } from "./webhook-envelope";
 import { processed, type EventResult } from "./event-result";
 import { applyPayoutEvent } from "./payout-events.server";
 

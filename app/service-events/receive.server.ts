@@ -1,10 +1,10 @@
 import type { PrismaClient } from "@prisma/client";
-import { insertJob, isUniqueViolation } from "../jobs/enqueue.server";
-import { notifyJobEnqueued } from "../jobs/wake";
+import { insertJob, isUniqueViolation } from "../queue/enqueue.server";
+import { notifyJobEnqueued } from "../queue/wake";
 import type { Logger } from "../logger.server";
 import { findInboundEndpoint } from "./endpoint.server";
-import { emailList, emailsOf, parseEnvelope, referenceOf } from "./envelope";
-import { SERVICE_EVENT_JOB } from "./job-kind";
+import { emailList, emailsOf, parseEnvelope, referenceOf } from "./webhook-envelope";
+import { SERVICE_EVENT_JOB } from "./job-kinds";
 import { verifyServiceSignature } from "./signature.server";
 
 export interface InboundDelivery {

@@ -9,7 +9,7 @@ import {
   type ReferralApiError,
   type ReferralClient,
 } from "../referral-api";
-import type { ShopClient } from "../referrals/shop-client.server";
+import type { ShopClient } from "../connection/shop-client.server";
 import { CustomerLookupError, type CustomerLookup } from "./customer-lookup.server";
 import type { ShareLink, ShareLinksAmbassador, ShareLinksAnswer } from "./share-links-contract";
 import type { TtlCache } from "./ttl-cache";

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { getEnv } from "../env.server";
-import { acknowledging } from "../jobs/acknowledgements";
+import { acknowledging } from "./acknowledgements";
 import { logger } from "../logger.server";
 import { RawJson } from "../referrals/order-intake";
-import { acceptOrderWebhook } from "../referrals/order-webhooks.server";
+import { acceptOrderWebhook } from "../referrals/group-commit.server";
 import { declaredTooLarge, readBodyWithin, tooLarge } from "./read-body";
 import { verifyShopifyWebhook, type HeaderReader } from "./verify-webhook";
 

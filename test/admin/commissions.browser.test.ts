@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
-import { referralClientForShop } from "../../app/referrals/shop-client.server";
+import { referralClientForShop } from "../../app/connection/shop-client.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
 import { resetDatabase } from "../support/database";

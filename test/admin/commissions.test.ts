@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { runCommissionBulk } from "../../app/admin/commission-bulk.server";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
-import { referralClientForShop } from "../../app/referrals/shop-client.server";
+import { referralClientForShop } from "../../app/connection/shop-client.server";
 import { action, loader } from "../../app/routes/app.commissions";
 import { connectShop, rotateSandboxToken, sandboxCommissions, SEED, testPipeline, useTestSandbox } from "../support/pipeline";
 import { installShop } from "../support/sessions";

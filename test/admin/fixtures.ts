@@ -1,7 +1,7 @@
 // Orders in the states the admin pages act on, made by the real pipeline
 // against the sandbox (no hand-written job rows).
 import prisma from "../../app/db.server";
-import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
+import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { shopifyOrder, type OrderOptions } from "../support/orders";
 import { clearSandboxFaults, sandboxFaults, type TestPipeline } from "../support/pipeline";

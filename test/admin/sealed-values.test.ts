@@ -3,7 +3,7 @@ import { createCipheriv, randomBytes } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
-import { openLegacy, openToken, sealToken } from "../../app/referrals/credentials.server";
+import { openLegacy, openToken, sealToken } from "../../app/crypto/sealing.server";
 import { action } from "../../app/routes/app.settings";
 import { startAppServer, testAppEnv } from "./app-server";
 import { connectShop, useTestSandbox } from "../support/pipeline";

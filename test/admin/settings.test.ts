@@ -2,7 +2,7 @@ import { createServer } from "node:net";
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
-import { openToken } from "../../app/referrals/credentials.server";
+import { openToken } from "../../app/crypto/sealing.server";
 import { action, loader } from "../../app/routes/app.settings";
 import { connectShop, rotateSandboxToken, sandboxFaults, testPipeline, useTestSandbox } from "../support/pipeline";
 import { installShop } from "../support/sessions";

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { claimJobs } from "../../app/jobs/claim.server";
+import { claimJobs } from "../../app/queue/claim.server";
 import { resetDatabase } from "../support/database";
 
 // The worker's claim: one round trip for a batch, shops taken in turns (one

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { claimNextJob } from "../../app/jobs/claim.server";
-import { runJob } from "../../app/jobs/run-job.server";
-import { createWorker } from "../../app/jobs/worker.server";
-import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
+import { claimNextJob } from "../../app/queue/claim.server";
+import { runJob } from "../../app/queue/run-job.server";
+import { createWorker } from "../../app/queue/worker.server";
+import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
 import { shopifyOrder, shopifyRefund } from "../support/orders";
 import { connectShop, sandboxCommissions, sandboxFaults, sandboxRequests, testPipeline, useTestSandbox } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";

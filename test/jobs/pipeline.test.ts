@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { claimNextJob } from "../../app/jobs/claim.server";
-import { resumeShopJobs, runJob } from "../../app/jobs/run-job.server";
-import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
+import { claimNextJob } from "../../app/queue/claim.server";
+import { resumeShopJobs, runJob } from "../../app/queue/run-job.server";
+import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
 import { shopifyOrder, shopifyRefund, type OrderOptions } from "../support/orders";
 import {
   clearSandboxFaults,

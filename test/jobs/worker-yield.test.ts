@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { acknowledging, acknowledgementsInFlight, answeringWebhooks } from "../../app/jobs/acknowledgements";
-import { enqueueJob } from "../../app/jobs/enqueue.server";
-import { createWorker } from "../../app/jobs/worker.server";
+import { acknowledging, acknowledgementsInFlight, answeringWebhooks } from "../../app/webhooks/acknowledgements";
+import { enqueueJob } from "../../app/queue/enqueue.server";
+import { createWorker } from "../../app/queue/worker.server";
 import { connectShop, testPipeline, useTestSandbox } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
 

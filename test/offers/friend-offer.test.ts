@@ -3,7 +3,7 @@
 // checked against Shopify's published schema).
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { handleAppUninstalled } from "../../app/referrals/lifecycle.server";
+import { handleAppUninstalled } from "../../app/wiring/uninstall.server";
 import { redactShop } from "../../app/privacy/redact-shop.server";
 import { createLogger } from "../../app/logger.server";
 import { applyContactCreated } from "../../app/service-events/contact-events.server";
@@ -185,7 +185,7 @@ describe("the friend's offer in Shopify", () => {
     const before = shopify.calls.length;
     await handleAppUninstalled(prisma, { shop: TEST_SHOP, hadSession: true, topic: "app/uninstalled" });
     await setOfferPaused(prisma, TEST_SHOP, "1001", true);
-    pipeline.ctx.adminForShop = (await import("../../app/service-events/admin-access.server")).shopifyAdminForShop(prisma);
+    pipeline.ctx.adminForShop = (await import("../../app/wiring/admin-access.server")).shopifyAdminForShop(prisma);
     await pipeline.drain();
     expect(shopify.calls.length).toBe(before);
     const job = await prisma.job.findFirst({ where: { shop: TEST_SHOP, kind: "offer.sync" }, orderBy: { createdAt: "desc" } });

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import type { OrderSource } from "../../app/referrals/order-intake";
-import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
+import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
 import { RECONCILE_JOB } from "../../app/order-sync/job-kinds";
 import { backfillQuery, runBackfill, startBackfill } from "../../app/order-sync/backfill.server";
 import { countFound } from "../../app/order-sync/found-counts.server";

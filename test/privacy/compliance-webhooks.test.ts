@@ -6,7 +6,7 @@ import { action as dataRequestAction } from "../../app/routes/webhooks.customers
 import { action as customerRedactAction } from "../../app/routes/webhooks.customers.redact";
 import { action as shopRedactAction } from "../../app/routes/webhooks.shop.redact";
 import { shareLinksCacheKey } from "../../app/storefront/share-links.server";
-import { appShareLinksDeps } from "../../app/storefront/share-links-context.server";
+import { appShareLinksDeps } from "../../app/wiring/storefront-context.server";
 import { resetDatabase } from "../support/database";
 import { installShop } from "../support/sessions";
 import { routeArgs, signedWebhook, TEST_SHOP } from "../support/shopify-requests";

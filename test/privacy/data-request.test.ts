@@ -4,7 +4,7 @@ import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helper
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { createExportLimiter, createReferralClient } from "../../app/referral-api";
-import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
+import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
 import { loader as downloadLoader } from "../../app/routes/app.data-requests.$id.download";
 import { loader as pageLoader } from "../../app/routes/app.data-requests";
 import { action as dataRequestAction } from "../../app/routes/webhooks.customers.data_request";

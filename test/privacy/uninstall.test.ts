@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
-import { STOPPED_BY_UNINSTALL } from "../../app/referrals/lifecycle.server";
+import { STOPPED_BY_UNINSTALL } from "../../app/wiring/uninstall.server";
 import { action } from "../../app/routes/webhooks.app.uninstalled";
 import { ensureInboundEndpoint } from "../../app/service-events/endpoint.server";
 import { retryServiceEvent } from "../../app/service-events/events.server";

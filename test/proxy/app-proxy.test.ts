@@ -10,7 +10,7 @@ import prisma from "../../app/db.server";
 import { createReferralClient } from "../../app/referral-api";
 import { loader } from "../../app/routes/proxy.links";
 import { MESSAGES } from "../../app/storefront/share-links.server";
-import { SHARE_LINKS_TTL_MS } from "../../app/storefront/share-links-context.server";
+import { SHARE_LINKS_TTL_MS } from "../../app/wiring/storefront-context.server";
 import type { ShareLinksAnswer } from "../../app/storefront/share-links-contract";
 import type { SandboxHandle } from "../../sandbox/server";
 import { artifactsDir } from "../support/browser";

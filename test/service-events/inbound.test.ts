@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
 import { createReferralClient } from "../../app/referral-api";
-import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
+import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
 import { ensureInboundEndpoint, receivingUrl } from "../../app/service-events/endpoint.server";
 import { listServiceEvents, retryServiceEvent } from "../../app/service-events/events.server";
 import type { SandboxHandle } from "../../sandbox/server";

@@ -3,12 +3,12 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
-import type { JobContext } from "../../app/jobs/context";
-import { createWorker } from "../../app/jobs/worker.server";
+import type { JobContext } from "../../app/wiring/job-context";
+import { createWorker } from "../../app/queue/worker.server";
 import { createLogger } from "../../app/logger.server";
-import { sealToken } from "../../app/referrals/credentials.server";
-import { referralClientForShop } from "../../app/referrals/shop-client.server";
-import { shopifyAdminForShop } from "../../app/service-events/admin-access.server";
+import { sealToken } from "../../app/crypto/sealing.server";
+import { referralClientForShop } from "../../app/connection/shop-client.server";
+import { shopifyAdminForShop } from "../../app/wiring/admin-access.server";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
 import { installShop } from "./sessions";
 import { resetDatabase } from "./database";

@@ -10,8 +10,8 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { execute, GraphQLError, Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from "graphql";
-import type { AdminForShop } from "../../app/service-events/admin-access.server";
-import type { AdminGraphql } from "../../app/service-events/admin-graphql.server";
+import type { AdminForShop } from "../../app/wiring/admin-access.server";
+import type { AdminGraphql } from "../../app/shopify-admin/admin-graphql.server";
 import { adminSchema, STANDIN_API_VERSION } from "./admin-schema";
 import { StandInOrders } from "./standin-orders";
 

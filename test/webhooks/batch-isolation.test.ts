@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { createLogger } from "../../app/logger.server";
 import { RawJson } from "../../app/referrals/order-intake";
-import { createOrderIntake, intakeStoreFor } from "../../app/referrals/order-webhooks.server";
+import { createOrderIntake, intakeStoreFor } from "../../app/referrals/group-commit.server";
 import { resetDatabase } from "../support/database";
 import { shopifyOrder } from "../support/orders";
 import { installShop } from "../support/sessions";

@@ -5,7 +5,7 @@ import prisma from "../../app/db.server";
 import { createLogger } from "../../app/logger.server";
 import { orderedId } from "../../app/referrals/intake-batch";
 import type { IntakeStore } from "../../app/referrals/intake-store.server";
-import { createOrderIntake, intakeStoreFor } from "../../app/referrals/order-webhooks.server";
+import { createOrderIntake, intakeStoreFor } from "../../app/referrals/group-commit.server";
 import { serveOrderWebhook } from "../../app/webhooks/order-webhooks.server";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
 import { resetDatabase } from "../support/database";

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { acceptOrderWebhook } from "../../app/referrals/order-webhooks.server";
+import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
 import type { OrderWebhook } from "../../app/referrals/order-intake";
 import { createQueueConsumer, eventBridgeDelivery, pubSubDelivery, type QueuedDelivery, type Settlement } from "../../app/webhooks/queued-delivery.server";
 import { shopifyOrder } from "../support/orders";

@@ -1,7 +1,7 @@
 // The shop, its customers and the sandbox service shared by the proxy and
 // customer account tests.
 import prisma from "../../../app/db.server";
-import { forgetShareLinks } from "../../../app/storefront/share-links-context.server";
+import { forgetShareLinks } from "../../../app/wiring/storefront-context.server";
 import type { SandboxHandle } from "../../../sandbox/server";
 import { resetDatabase } from "../../support/database";
 import { connectShop } from "../../support/pipeline";

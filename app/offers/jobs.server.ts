@@ -1,0 +1,49 @@
+import type { z } from "zod";
+import { isReferralApiError } from "../referral-api";
+import { realSleep } from "../referral-api/sleep";
+import { AdminCallError } from "../shopify-admin/admin-graphql.server";
+import { scheduleOfferSync } from "./enqueue-offer.server";
+import { OFFER_SYNC_JOB } from "./job-kinds";
+import { publishOfferCampaigns } from "./offer-metafield.server";
+import { syncOffer } from "./sync-offer.server";
+import type { JobContext } from "../wiring/job-context";
+import { JOB_PAYLOADS } from "../queue/kinds";
+import { done, outcomeOfServiceError, type JobOutcome } from "../queue/outcome";
+
+const payload = JOB_PAYLOADS[OFFER_SYNC_JOB];
+type Payload = z.infer<typeof payload>;
+
+/** What the Friend's offer card says when a sync attempt failed. */
+function merchantWords(error: unknown): string {
+  if (error instanceof AdminCallError) {
+    return error.applied === "unknown"
+      ? "Shopify didn't answer; the app tries again shortly."
+      : `Shopify refused a change to the offer; the app tries again shortly. (${error.message})`;
+  }
+  if (isReferralApiError(error)) return "The referral service didn't answer; the app tries again shortly.";
+  return error instanceof Error ? error.message : String(error);
+}
+
+export const offerSyncJob = {
+  kind: OFFER_SYNC_JOB,
+  payload,
+  async handle(ctx: JobContext, shop: string, { campaignUid, email }: Payload): Promise<JobOutcome> {
+    const offer = await ctx.db.friendOffer.findUnique({ where: { shop_campaignUid: { shop, campaignUid } }, select: { id: true } });
+    if (!offer) return done;
+    const connection = await ctx.clientForShop(shop);
+    if (!connection.ok) return { type: "pause", reason: connection.reason };
+    const access = await ctx.adminForShop(shop);
+    if (!access.ok) return { type: "pause", reason: access.reason };
+    try {
+      const deps = { db: ctx.db, client: connection.client, admin: { admin: access.admin, sleep: realSleep }, now: ctx.now };
+      await syncOffer(deps, shop, campaignUid, email ? { email } : {});
+      await publishOfferCampaigns(deps.admin, ctx.db, shop);
+    } catch (error) {
+      await ctx.db.friendOffer.updateMany({ where: { shop, campaignUid }, data: { lastError: merchantWords(error) } });
+      if (isReferralApiError(error)) return outcomeOfServiceError(error);
+      return { type: "retry", reason: error instanceof Error ? error.message : String(error) };
+    }
+    if (!email) await scheduleOfferSync(ctx.db, shop, campaignUid, ctx.now());
+    return done;
+  },
+} as const;

@@ -1,0 +1,108 @@
+import type { Job, Prisma } from "@prisma/client";
+import { DEFAULT_BACKOFF, retryDelayMs, type BackoffPolicy } from "./backoff";
+import type { JobContext } from "../wiring/job-context";
+import type { JobOutcome } from "./outcome";
+import { jobDefinition } from "./registry";
+
+export interface RunOptions {
+  workerId: string;
+  backoff?: BackoffPolicy;
+  random?: () => number;
+}
+
+/** Runs one claimed job and stores what became of it. */
+export async function runJob(ctx: JobContext, job: Job, options: RunOptions): Promise<JobOutcome> {
+  const definition = jobDefinition(job.kind);
+  const log = ctx.logger.child({ shop: job.shop, jobId: job.id, kind: job.kind, attempt: job.attempts });
+  let payload: unknown;
+  let outcome: JobOutcome;
+  if (!definition) {
+    outcome = { type: "fail", reason: `Unknown job kind ${job.kind}` };
+  } else {
+    const parsed = definition.payload.safeParse(JSON.parse(job.payload));
+    payload = parsed.data;
+    if (!parsed.success) outcome = { type: "fail", reason: `Malformed job payload: ${parsed.error.message}` };
+    else {
+      try {
+        outcome = await definition.handle(ctx, job.shop, parsed.data);
+      } catch (error) {
+        log.error({ err: error }, "job handler threw");
+        outcome = { type: "retry", reason: error instanceof Error ? error.message : String(error) };
+      }
+    }
+  }
+
+  const policy = options.backoff ?? DEFAULT_BACKOFF;
+  if (outcome.type === "retry" && job.attempts >= policy.maxAttempts) {
+    outcome = { type: "fail", reason: `Gave up after ${job.attempts} attempts. Last error: ${outcome.reason}` };
+  }
+  const now = ctx.now();
+  const release = { lockedBy: null, leaseUntil: null };
+  /** Stores the job's new state if this worker still holds it; a job whose lease was lost is another worker's now. */
+  const settle = async (data: Prisma.JobUpdateManyMutationInput) => {
+    const stored = await ctx.db.job.updateMany({ where: { id: job.id, lockedBy: options.workerId, status: "running" }, data: { ...release, ...data } });
+    if (stored.count === 0) log.warn({ outcome: outcome.type }, "the job's lease was lost while it ran; its result is left to the worker that holds it");
+    return stored.count === 1;
+  };
+  switch (outcome.type) {
+    case "done":
+      await settle({ status: "done", lastError: null });
+      break;
+    case "fail":
+      if ((await settle({ status: "failed", lastError: outcome.reason })) && definition && payload !== undefined) {
+        await definition.onFailed?.(ctx, job.shop, payload, outcome.reason, job.attempts);
+      }
+      break;
+    case "retry": {
+      if (outcome.shopWaits && outcome.afterMs) await holdShopCalls(ctx, job.shop, new Date(now.getTime() + outcome.afterMs));
+      const delay = Math.max(retryDelayMs(job.attempts, policy, options.random), outcome.afterMs ?? 0);
+      if ((await settle({ status: "queued", lastError: outcome.reason, runAt: new Date(now.getTime() + delay) })) && definition && payload !== undefined) {
+        await definition.onAttempt?.(ctx, job.shop, payload, job.attempts, outcome.reason);
+      }
+      break;
+    }
+    case "wait":
+      await settle({ status: "queued", attempts: { decrement: 1 }, runAt: new Date(now.getTime() + outcome.afterMs) });
+      break;
+    case "pause":
+      await pauseShop(ctx, job.shop, outcome.reason, outcome.brokenCredentials ?? false);
+      if ((await settle({ status: "paused", attempts: { decrement: 1 }, lastError: outcome.reason })) && definition && payload !== undefined) {
+        await definition.onAttempt?.(ctx, job.shop, payload, job.attempts - 1, outcome.reason);
+      }
+      break;
+  }
+  log.info({ outcome: outcome.type, reason: "reason" in outcome ? outcome.reason : undefined }, "job finished");
+  return outcome;
+}
+
+/** Jobs that call the referral service for a shop. */
+const SERVICE_CALLS = ["order.record", "order.cancel", "order.refund"];
+
+/**
+ * The service asked this account to slow down (429 with Retry-After): the
+ * shop's other queued calls wait as long, instead of each being refused in
+ * turn; other shops go on.
+ */
+async function holdShopCalls(ctx: JobContext, shop: string, until: Date): Promise<void> {
+  await ctx.db.job.updateMany({ where: { shop, status: "queued", kind: { in: SERVICE_CALLS }, runAt: { lt: until } }, data: { runAt: until } });
+}
+
+/** Holds every queued job of a shop that cannot send; refused credentials also mark its connection broken. */
+async function pauseShop(ctx: JobContext, shop: string, reason: string, brokenCredentials: boolean): Promise<void> {
+  if (brokenCredentials) {
+    await ctx.db.shop.updateMany({
+      where: { shop, connectionStatus: "connected" },
+      data: { connectionStatus: "broken", connectionError: reason, connectionCheckedAt: ctx.now() },
+    });
+  }
+  await ctx.db.job.updateMany({ where: { shop, status: "queued" }, data: { status: "paused", lastError: reason } });
+}
+
+/** After new credentials or settings: the shop's held jobs run again, at once. */
+export async function resumeShopJobs(db: JobContext["db"], shop: string): Promise<number> {
+  const resumed = await db.job.updateMany({
+    where: { shop, status: "paused" },
+    data: { status: "queued", runAt: new Date(), lastError: null },
+  });
+  return resumed.count;
+}

@@ -1,0 +1,183 @@
+import { randomUUID } from "node:crypto";
+import type { BackoffPolicy } from "./backoff";
+import type { Job } from "@prisma/client";
+import { claimJobs, claimNextJob, DEFAULT_SHOP_CONCURRENCY, releaseLeases, renewLease } from "./claim.server";
+import type { JobContext } from "../wiring/job-context";
+import { DEFAULT_LEASE_MS } from "./lease";
+import { runJob } from "./run-job.server";
+import { onJobEnqueued } from "./wake";
+
+export interface WorkerOptions {
+  workerId?: string;
+  /** Jobs run side by side in this process. */
+  concurrency?: number;
+  /** Jobs of one shop running at once, across every worker. */
+  perShop?: number;
+  pollIntervalMs?: number;
+  /** A job whose worker has not renewed its lease for this long is taken by another worker. */
+  leaseMs?: number;
+  /** How often a running job's lease is renewed; a third of the lease by default. */
+  heartbeatMs?: number;
+  backoff?: BackoffPolicy;
+  /** True while the process has more urgent work (answering webhooks); the worker then waits, at most `maxYieldMs` in a row. */
+  shouldYield?: () => boolean;
+  maxYieldMs?: number;
+}
+
+export interface Worker {
+  readonly id: string;
+  start(): void;
+  /**
+   * Claims nothing more and waits for the jobs under way, at most
+   * `deadlineMs`; the leases of jobs still running then are released, so
+   * another worker takes them at once. Resolves with how many were released.
+   */
+  stop(options?: { deadlineMs?: number }): Promise<number>;
+  /** Runs due jobs until none is left (tests and scripts). Returns how many ran. */
+  drain(): Promise<number>;
+}
+
+export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Worker {
+  const id = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const concurrency = options.concurrency ?? 4;
+  const perShop = options.perShop ?? DEFAULT_SHOP_CONCURRENCY;
+  // Claims wait for a few free slots, so that one round trip takes several jobs.
+  const batchMin = Math.max(1, Math.floor(concurrency / 4));
+  const inFlight = new Set<Promise<void>>();
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const heartbeatMs = options.heartbeatMs ?? Math.max(10, Math.floor(leaseMs / 3));
+  const maxYieldMs = options.maxYieldMs ?? 2_000;
+  let running = false;
+  let loops: Promise<void>[] = [];
+  const sleepers = new Set<() => void>();
+  let unsubscribe: (() => void) | undefined;
+
+  /** Renews a running job's lease until the job ends; a lease found lost is logged, and the job's result will not be stored. */
+  function keepLease(jobId: string): () => void {
+    const timer = setInterval(() => {
+      renewLease(ctx.db, { jobId, workerId: id, leaseMs, now: ctx.now() }).then(
+        (held) => {
+          if (!held) {
+            clearInterval(timer);
+            ctx.logger.warn({ jobId, workerId: id }, "lost the lease of a running job; another worker may take it");
+          }
+        },
+        (error) => ctx.logger.warn({ err: error, jobId, workerId: id }, "could not renew a job's lease"),
+      );
+    }, heartbeatMs);
+    return () => clearInterval(timer);
+  }
+
+  async function run(job: Job): Promise<void> {
+    const release = keepLease(job.id);
+    try {
+      await runJob(ctx, job, { workerId: id, backoff: options.backoff });
+    } catch (error) {
+      ctx.logger.error({ err: error, workerId: id, jobId: job.id }, "worker could not store a job's outcome");
+    } finally {
+      release();
+    }
+  }
+
+  async function runOne(): Promise<boolean> {
+    const job = await claimNextJob(ctx.db, { workerId: id, leaseMs, now: ctx.now(), perShop });
+    if (!job) return false;
+    await run(job);
+    return true;
+  }
+
+  function nap(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, pollIntervalMs);
+      function done() {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      }
+      sleepers.add(done);
+    });
+  }
+
+  /**
+   * Waits while shouldYield says so, but never longer than maxYieldMs. The
+   * loops share one wait (one timer, however many loops).
+   */
+  let yielding: Promise<void> | undefined;
+  function giveWay(): Promise<void> {
+    if (!options.shouldYield?.()) return Promise.resolve();
+    yielding ??= (async () => {
+      const since = Date.now();
+      while (running && options.shouldYield?.() && Date.now() - since < maxYieldMs) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      yielding = undefined;
+    })();
+    return yielding;
+  }
+
+  /** Claims as many jobs as there are free slots, in one round trip, and starts them; how many it took. */
+  async function fill(): Promise<number> {
+    let jobs: Job[] = [];
+    try {
+      jobs = await claimJobs(ctx.db, { workerId: id, leaseMs, now: ctx.now(), limit: concurrency - inFlight.size, perShop });
+    } catch (error) {
+      ctx.logger.error({ err: error, workerId: id }, "worker could not claim jobs");
+    }
+    for (const job of jobs) {
+      const done: Promise<void> = run(job).finally(() => {
+        inFlight.delete(done);
+        // A finished job frees a slot and may let the next job of its lane run.
+        sleepers.values().next().value?.();
+      });
+      inFlight.add(done);
+    }
+    return jobs.length;
+  }
+
+  async function pump(): Promise<void> {
+    while (running) {
+      await giveWay();
+      const free = concurrency - inFlight.size;
+      if (free >= batchMin || (free > 0 && inFlight.size === 0)) {
+        const taken = await fill();
+        if (taken === free) continue;
+      }
+      // Nothing due, or too few slots free: wait for a job to end, a new job, or the poll.
+      if (running) await nap();
+    }
+    await Promise.all(inFlight);
+  }
+
+  return {
+    id,
+    start() {
+      if (running) return;
+      running = true;
+      unsubscribe = onJobEnqueued(() => sleepers.values().next().value?.());
+      loops = [pump()];
+      ctx.logger.info({ workerId: id, concurrency, leaseMs }, "worker started");
+    },
+    async stop({ deadlineMs = Infinity } = {}) {
+      running = false;
+      unsubscribe?.();
+      for (const wake of [...sleepers]) wake();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise<false>((resolve) => {
+        if (Number.isFinite(deadlineMs)) timer = setTimeout(() => resolve(false), deadlineMs);
+      });
+      const finished = await Promise.race([Promise.all(loops).then(() => true), deadline]);
+      clearTimeout(timer);
+      loops = [];
+      if (finished) return 0;
+      const released = await releaseLeases(ctx.db, id);
+      ctx.logger.warn({ workerId: id, released }, "stopped with jobs under way; their leases are released");
+      return released;
+    },
+    async drain() {
+      let count = 0;
+      while (await runOne()) count++;
+      return count;
+    },
+  };
+}

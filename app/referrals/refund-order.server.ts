@@ -1,0 +1,62 @@
+import type { z } from "zod";
+import { addMoney, compareMoney, subtractMoney } from "../referral-api/money";
+import { ORDER_JOB_PAYLOADS } from "./job-kinds";
+import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResults } from "./order-records.server";
+import type { JobContext } from "../wiring/job-context";
+import { done, type JobOutcome } from "../queue/outcome";
+import { needsReview, reviseCommissions } from "./reversal.server";
+
+const payload = ORDER_JOB_PAYLOADS["order.refund"];
+type Payload = z.infer<typeof payload>;
+
+/** The refund on the basis of the order's revenue: without its tax when the order's prices included tax (as the revenue was taken). */
+export function refundOnRevenueBasis(amount: string, tax: string | undefined, taxesIncluded: boolean | null): string {
+  if (!taxesIncluded || !tax) return amount;
+  const net = subtractMoney(amount, tax);
+  return compareMoney(net, "0") < 0 ? "0.00" : net;
+}
+
+async function handle(ctx: JobContext, shop: string, { orderId, refundId, amount: given, tax }: Payload): Promise<JobOutcome> {
+  const record = await findOrderRecord(ctx.db, shop, orderId);
+  if (!record) return done;
+  if (record.status === "queued") return { type: "wait", reason: "Waiting for the order to be recorded", afterMs: 30_000 };
+  if (record.status !== "recorded" || !record.revenue) return done;
+
+  const amount = refundOnRevenueBasis(given, tax, record.taxesIncluded);
+  const refunds = parseJsonObject<Record<string, string>>(record.refunds);
+  if (refunds[refundId] !== undefined) return done;
+  const refunded = Object.values(refunds).reduce((sum, value) => addMoney(sum, value), addMoney(amount, "0"));
+  const remaining = subtractMoney(record.revenue, refunded);
+  const full = compareMoney(remaining, "0") <= 0;
+
+  const connection = await ctx.clientForShop(shop);
+  if (!connection.ok) return { type: "pause", reason: connection.reason };
+  const results = parseJsonObject<CampaignResults>(record.results);
+  for (const result of Object.values(results)) if (result.reversal === "revenue_reduced") delete result.reversal;
+  const interrupted = await reviseCommissions(
+    connection.client,
+    orderId,
+    results,
+    full ? { status: "denied" } : { revenue: remaining },
+    full ? "denied" : "revenue_reduced",
+  );
+  await updateOrderRecord(ctx.db, shop, orderId, { results: JSON.stringify(results) });
+  if (interrupted) return interrupted;
+
+  const review = needsReview(results);
+  refunds[refundId] = amount;
+  await updateOrderRecord(ctx.db, shop, orderId, {
+    refunds: JSON.stringify(refunds),
+    ...(review.length > 0
+      ? {
+          status: "needs_review",
+          statusReason: `Refund of ${amount} after the commission in campaign ${review.join(", ")} was approved or denied; the service cannot change it. Review it in Commissions.`,
+        }
+      : full
+        ? { status: "reversed", statusReason: "Fully refunded: commission denied", commissionState: "denied" }
+        : { statusReason: `Partly refunded: revenue reduced to ${remaining}` }),
+  });
+  return done;
+}
+
+export const refundOrderJob = { kind: "order.refund", payload, handle } as const;

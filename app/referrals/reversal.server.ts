@@ -1,0 +1,45 @@
+import { isReferralApiError, type ReferralClient, type UpdateCommissionParams } from "../referral-api";
+import type { CampaignResult, CampaignResults } from "./order-records.server";
+import { outcomeOfServiceError, type JobOutcome } from "../queue/outcome";
+
+const NOT_PENDING = /pending commission only/i;
+
+export type ReversalChange = Pick<UpdateCommissionParams, "status" | "revenue">;
+
+/**
+ * Applies one change (deny, or a lower revenue) to the order's commission in
+ * every campaign it was recorded in. A commission that is no longer pending
+ * cannot change through the API: that campaign is marked for the merchant to
+ * review. Returns an outcome when the service could not be reached.
+ */
+export async function reviseCommissions(
+  client: ReferralClient,
+  orderId: string,
+  results: CampaignResults,
+  change: ReversalChange,
+  reversal: NonNullable<CampaignResult["reversal"]>,
+): Promise<JobOutcome | null> {
+  for (const [campaignUid, result] of Object.entries(results)) {
+    if (result.state !== "recorded" || result.reversal === "denied" || result.reversal === "needs_review") continue;
+    try {
+      await client.updateCommission({ transactionUid: orderId, campaignUid, ...change });
+      result.reversal = reversal;
+    } catch (error) {
+      if (isReferralApiError(error) && error.errors.some((e) => NOT_PENDING.test(e))) {
+        result.reversal = "needs_review";
+        result.detail = error.errors.join(" ");
+      } else if (isReferralApiError(error) && error.kind === "not_found") {
+        result.reversal = "nothing_to_reverse";
+      } else {
+        return outcomeOfServiceError(error);
+      }
+    }
+  }
+  return null;
+}
+
+export function needsReview(results: CampaignResults): string[] {
+  return Object.entries(results)
+    .filter(([, r]) => r.reversal === "needs_review")
+    .map(([uid]) => uid);
+}

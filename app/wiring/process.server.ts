@@ -1,0 +1,44 @@
+import prisma from "../db.server";
+import { getEnv } from "../env.server";
+import { webhooksAnswered } from "../webhooks/acknowledgements";
+import { startInProcessWorker, stopInProcessWorker } from "./in-process-worker.server";
+import { logger } from "../logger.server";
+import { scheduleAllReconciles } from "../order-sync/reconcile.server";
+import { orderIntake } from "../referrals/group-commit.server";
+import { resealLegacyValues } from "../crypto/reseal.server";
+import { logStrayRejections } from "./stray-rejections.server";
+import { stopTakingOrderWebhooks } from "../webhooks/order-webhooks.server";
+
+// An app process's life, driven by server.mjs through the build's entry:
+// what is ready before it listens, and how it stops.
+
+let started: Promise<void> | undefined;
+
+/** Before the first request: the order intake warmed up, the in-process worker running. Once per process. */
+export function startAppProcess(): Promise<void> {
+  started ??= (async () => {
+    logStrayRejections(logger);
+    const resealed = await resealLegacyValues(prisma, getEnv().CREDENTIALS_KEY);
+    if (resealed > 0) logger.info({ resealed }, "sealed values re-sealed for their shop and column (v2)");
+    await orderIntake().ready();
+    await scheduleAllReconciles(prisma, new Date(), getEnv().RECONCILE_INTERVAL_MS);
+    startInProcessWorker();
+  })();
+  return started;
+}
+
+/**
+ * On SIGTERM: order webhooks are refused from now on (503, so Shopify
+ * delivers them again), the commits and service calls under way finish
+ * within the deadline, the leases of jobs still running are released.
+ */
+export async function stopAppProcess(deadlineMs = getEnv().SHUTDOWN_DEADLINE_MS): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  const left = () => Math.max(0, until - Date.now());
+  stopTakingOrderWebhooks();
+  if (!(await webhooksAnswered(left()))) logger.warn("stopping with order webhooks still being stored; Shopify delivers them again");
+  await stopInProcessWorker(left());
+  await orderIntake().close();
+  await prisma.$disconnect();
+  logger.info("stopped");
+}

@@ -1,0 +1,42 @@
+import prisma from "../db.server";
+import { getEnv, serviceNetwork } from "../env.server";
+import { logger } from "../logger.server";
+import { referralClientForShop } from "../connection/shop-client.server";
+import type { ShareLinksAnswer } from "../storefront/share-links-contract";
+import { shareLinksCacheKey, type ShareLinksDeps } from "../storefront/share-links.server";
+import { createTtlCache } from "../storefront/ttl-cache";
+
+/** How long a customer's answer is reused: repeat views stay fast and the service is asked once a minute at most. */
+export const SHARE_LINKS_TTL_MS = 60_000;
+const POINT_NAME_TTL_MS = 10 * 60_000;
+/** A customer waits for this answer, so the service gets less time than a job would. */
+const SERVICE_TIMEOUT_MS = 5_000;
+
+// One cache per app process; several processes each keep their own, which the short TTL allows.
+const answers = createTtlCache<ShareLinksAnswer>({ ttlMs: SHARE_LINKS_TTL_MS, maxEntries: 20_000 });
+const pointNames = createTtlCache<string | null>({ ttlMs: POINT_NAME_TTL_MS, maxEntries: 5_000 });
+
+/** The share links dependencies of this app process. */
+export function appShareLinksDeps(): ShareLinksDeps {
+  const { CREDENTIALS_KEY } = getEnv();
+  return {
+    db: prisma,
+    clientForShop: (shop) => referralClientForShop(prisma, shop, { credentialsKey: CREDENTIALS_KEY, timeoutMs: SERVICE_TIMEOUT_MS, network: serviceNetwork() }),
+    answers,
+    pointNames,
+    logger,
+  };
+}
+
+/**
+ * Drops cached answers: one customer's (customers/redact), or a whole shop's
+ * (shop/redact, a new connection). Without a call they expire within a minute.
+ */
+export function forgetShareLinks(shop: string, customerId?: string): void {
+  if (customerId === undefined) {
+    answers.deletePrefix(shareLinksCacheKey(shop, ""));
+    pointNames.delete(shop);
+  } else {
+    answers.delete(shareLinksCacheKey(shop, customerId));
+  }
+}
