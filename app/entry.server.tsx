@@ -7,7 +7,7 @@ import { startAppProcess } from "./wiring/process.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
 // For server.mjs: the order webhooks answered before Remix sees them, and the process's start and stop.
-export { serveOrderWebhook } from "./webhooks/order-webhooks.server";
+export { serveOrderWebhook } from "./wiring/order-intake.server";
 export { startAppProcess, stopAppProcess } from "./wiring/process.server";
 export { accessLogLine } from "./wiring/access-log";
 

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_DATABASE_URL, databaseKind } from "./db/adapter.server";
-import { DEFAULT_SHOP_CONCURRENCY } from "./queue/concurrency";
-import { DEFAULT_LEASE_MS } from "./queue/lease";
+import { DEFAULT_LEASE_MS, DEFAULT_SHOP_CONCURRENCY } from "./queue/defaults";
 
 /**
  * Development and the demo run with these; production refuses to start
@@ -54,7 +53,7 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
   /** Jobs of one shop running at once across every worker: the share of one service account, and what keeps one shop's backlog from taking every worker. */
   SHOP_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_SHOP_CONCURRENCY),
-  /** First retry delay of a failed job; later ones double (see app/jobs/backoff.ts). */
+  /** First retry delay of a failed job; later ones double (see app/queue/backoff.ts). */
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
   /** How long a job's worker may be silent before another worker takes the job (a running job renews it every third of this). */
   JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(DEFAULT_LEASE_MS),

@@ -3,20 +3,12 @@
 // On SIGTERM it finishes the jobs under way (SHUTDOWN_DEADLINE_MS at most),
 // releases the leases of the rest and exits 0.
 import "./lib/require-node";
-import prisma from "../app/db.server";
-import { getEnv } from "../app/env.server";
-import { appJobContext, appWorkerOptions } from "../app/wiring/job-context.server";
-import { createWorker } from "../app/queue/worker.server";
-import { logger } from "../app/logger.server";
-import { logStrayRejections } from "../app/wiring/stray-rejections.server";
+import { startWorkerProcess } from "../app/wiring/process.server";
 
-logStrayRejections(logger);
-const worker = createWorker(appJobContext(), appWorkerOptions());
-worker.start();
+const worker = startWorkerProcess();
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {
-    await worker.stop({ deadlineMs: getEnv().SHUTDOWN_DEADLINE_MS });
-    await prisma.$disconnect();
+    await worker.stop();
     process.exit(0);
   });
 }

@@ -1,7 +1,9 @@
 import type { Job, OrderRecord, PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { jobKey } from "../queue/job-row";
+import { requeueJob, stopJobs } from "../queue/shop-jobs.server";
 import { notifyJobEnqueued } from "../queue/wake";
+import { commissionStateAfter } from "../referrals/commission-state";
+import { jobsOfOrders, recordJobKey } from "../referrals/job-kinds";
 import { isReferralApiError, type Commission, type ReferralClient } from "../referral-api";
 import {
   findOrderRecord,
@@ -113,11 +115,11 @@ export async function listActivity(ctx: Pick<AdminContext, "db">, shop: string, 
     ctx.db.orderRecord.count({ where }),
     statusCounts(ctx.db, shop),
   ]);
-  const keys = records.map((r) => jobKey(shop, "order.record", r.orderId));
+  const keys = records.map((r) => recordJobKey(shop, r.orderId));
   const jobs = await ctx.db.job.findMany({ where: { shop, key: { in: keys } } });
   const jobOf = new Map(jobs.map((j) => [j.key, j]));
   return {
-    rows: records.map((r) => rowOf(r, jobOf.get(jobKey(shop, "order.record", r.orderId)))),
+    rows: records.map((r) => rowOf(r, jobOf.get(recordJobKey(shop, r.orderId)))),
     page: query.page,
     pageSize: ACTIVITY_PAGE_SIZE,
     total,
@@ -138,16 +140,6 @@ export interface ActivityActionResult {
 const refusal = (title: string, message: string): ActivityActionResult => ({ ok: false, tone: "critical", title, message });
 const NOT_FOUND = refusal("Order not found", "This order isn't in your activity any more. Reload the page.");
 
-function jobsOfOrder(shop: string, orderId: string) {
-  return {
-    shop,
-    OR: [
-      { key: jobKey(shop, "order.record", orderId) },
-      { key: jobKey(shop, "order.cancel", orderId) },
-      { key: { startsWith: jobKey(shop, "order.refund", `${orderId}:`) } },
-    ],
-  };
-}
 
 /**
  * Retry of a failed order: its recording job is queued again, due now, with a
@@ -163,12 +155,9 @@ export async function resendOrder(
   if (record.status !== "failed") {
     return refusal("Nothing to retry", `Order ${record.orderName ?? orderId} is ${record.status.replace("_", " ")}, not failed.`);
   }
-  const key = jobKey(shop, "order.record", orderId);
-  const requeued = await ctx.db.job.updateMany({
-    where: { shop, key, status: { in: ["failed", "done", "queued", "paused"] } },
-    data: { status: "queued", runAt: nowOf(ctx), attempts: 0, lastError: null, leaseUntil: null, lockedBy: null },
-  });
-  if (requeued.count === 0) {
+  const key = recordJobKey(shop, orderId);
+  const requeued = await requeueJob(ctx.db, key, nowOf(ctx), ["failed", "done", "queued", "paused"]);
+  if (!requeued) {
     const running = await ctx.db.job.count({ where: { shop, key, status: "running" } });
     return running > 0
       ? refusal("Already being sent", "This order is being sent right now. Reload the page in a moment.")
@@ -259,7 +248,7 @@ export async function recheckOrder(
     data: {
       status: "reversed",
       statusReason: "Commission denied at the referral service (checked again by the merchant)",
-      commissionState: "denied",
+      commissionState: commissionStateAfter(record.commissionState, "denied"),
       results: JSON.stringify(results),
     },
   });
@@ -285,18 +274,13 @@ export async function skipOrder(
       `Only failed orders and orders that need review can be skipped; this one is ${record.status.replace("_", " ")}.`
     );
   }
-  const running = await ctx.db.job.count({ where: { ...jobsOfOrder(shop, orderId), status: "running" } });
+  const jobs = jobsOfOrders(shop, [orderId]);
+  const running = await ctx.db.job.count({ where: { ...jobs, status: "running" } });
   if (running > 0) return refusal("Being sent right now", "This order is being sent at the moment. Reload the page in a moment.");
-  await ctx.db.$transaction([
-    ctx.db.job.updateMany({
-      where: { ...jobsOfOrder(shop, orderId), status: { in: ["queued", "failed", "paused"] } },
-      data: { status: "done", lastError: SKIPPED_BY_MERCHANT, leaseUntil: null, lockedBy: null },
-    }),
-    ctx.db.orderRecord.updateMany({
-      where: { shop, orderId, status: record.status },
-      data: { status: "skipped", statusReason: SKIPPED_BY_MERCHANT },
-    }),
-  ]);
+  await ctx.db.$transaction(async (tx) => {
+    await stopJobs(tx, jobs, SKIPPED_BY_MERCHANT, ["queued", "failed", "paused"]);
+    await tx.orderRecord.updateMany({ where: { shop, orderId, status: record.status }, data: { status: "skipped", statusReason: SKIPPED_BY_MERCHANT } });
+  });
   ctx.logger?.info({ shop, orderId, was: record.status }, "order skipped by the merchant");
   return {
     ok: true,

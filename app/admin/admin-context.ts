@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import type { FetchLike, ServiceNetworkPolicy } from "../referral-api";
+import type { AdminForShop } from "../shopify-admin/admin-access";
 
 /** The pino-like subset the admin logs to. */
 export interface AdminLogger {
@@ -19,6 +20,12 @@ export interface AdminContext {
   network?: ServiceNetworkPolicy;
   now?: () => Date;
   logger?: AdminLogger;
+  /** How often a shop's orders are reconciled (RECONCILE_INTERVAL_MS): connecting schedules the first pass. */
+  reconcileIntervalMs?: number;
+  /** SHOPIFY_APP_URL: where the web pixel sends its signals, where the service's webhooks come. */
+  appUrl?: string;
+  /** The shop's offline Admin API access, for checks made outside a merchant's request. */
+  adminForShop?: AdminForShop;
 }
 
 export const nowOf = (ctx: Pick<AdminContext, "now">): Date => (ctx.now ? ctx.now() : new Date());

@@ -1,9 +1,10 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { enqueueJob } from "../queue/enqueue.server";
+import { insertJob } from "../queue/enqueue.server";
+import { notifyJobEnqueued } from "../queue/wake";
 import type { Logger } from "../logger.server";
 import type { ListCommissionsFilter, ReferralClient } from "../referral-api";
-import { COMMISSION_BULK_JOB, commissionBulkLane } from "./job-kinds";
+import { COMMISSION_BULK_JOB } from "./job-kinds";
 import { commissionListFilter, decideCommission, parseCommissionQuery } from "./commissions.server";
 import type { MerchantError } from "./merchant-error";
 
@@ -83,18 +84,16 @@ export async function startCommissionBulk(
   const filter = { ...commissionListFilter(query.filters), status: "pending" as const };
   const running = await db.commissionBulkRun.findFirst({ where: { shop, status: "running" }, select: { id: true } });
   if (running) return refused("Another approve or deny of all commissions is running; wait for it to finish.");
-  const run = await db.commissionBulkRun.create({
-    data: { shop, decision: parsed.data.decision, filters: JSON.stringify(storedFilter.parse(jsonable(filter))), startedAt: now },
+  // The run and its job are stored together: a run never waits for a job that was not stored.
+  const runId = await db.$transaction(async (tx) => {
+    const run = await tx.commissionBulkRun.create({
+      data: { shop, decision: parsed.data.decision, filters: JSON.stringify(storedFilter.parse(jsonable(filter))), startedAt: now },
+    });
+    await insertJob(tx, COMMISSION_BULK_JOB, { shop, subject: `run:${run.id}`, payload: { runId: run.id }, triggeredAt: now });
+    return run.id;
   });
-  await enqueueJob(db, {
-    shop,
-    kind: COMMISSION_BULK_JOB,
-    subject: `run:${run.id}`,
-    payload: { runId: run.id },
-    lane: commissionBulkLane(shop),
-    triggeredAt: now,
-  });
-  return { ok: true, runId: run.id };
+  notifyJobEnqueued();
+  return { ok: true, runId };
 }
 
 /** Dates as the strings the client sends anyway; undefined keys dropped. */

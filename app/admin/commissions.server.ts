@@ -9,6 +9,7 @@ import {
   type ListCommissionsParams,
   type ReferralClient,
 } from "../referral-api";
+import { moveCommissionState } from "../referrals/commission-state";
 import { findOrderRecord } from "../referrals/order-records.server";
 import { commissionsOfOrder } from "./activity.server";
 import { COMMISSION_STATUSES } from "./commission-status";
@@ -239,9 +240,7 @@ export async function decideCommission(
   const status = decision === "approve" ? "approved" : "denied";
   try {
     await client.updateCommission({ commissionUid: uid, status });
-    if (transactionId) {
-      await ctx.db.orderRecord.updateMany({ where: { shop, orderId: transactionId }, data: { commissionState: status } });
-    }
+    if (transactionId) await moveCommissionState(ctx.db, { shop, orderId: transactionId }, status);
     return { uid, ok: true, message: DONE_WORD[decision], skipped: false };
   } catch (error) {
     if (!isReferralApiError(error) || error.kind === "authentication") throw error;

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { saveConnection, markConnectionBroken, type ConnectionStatus } from "../connection/connection-state.server";
+import { resumeShopJobs } from "../queue/shop-jobs.server";
 import { notifyJobEnqueued } from "../queue/wake";
-import { resumeShopJobs } from "../queue/run-job.server";
 import {
   ADDRESS_REFUSED,
   type AddressProblem,
@@ -17,10 +18,10 @@ import { fieldErrorsOf } from "./form-data";
 import type { MerchantError } from "./merchant-error";
 import { ADMIN_TIMEOUT_MS } from "./service-errors.server";
 import { enqueueShopOfferSyncs } from "../offers/enqueue-offer.server";
-import { getEnv } from "../env.server";
+import { DEFAULT_RECONCILE_INTERVAL_MS } from "../order-sync/job-kinds";
 import { scheduleReconcile } from "../order-sync/reconcile.server";
 
-export type ConnectionStatus = "not_connected" | "connected" | "broken";
+export type { ConnectionStatus } from "../connection/connection-state.server";
 
 /** What the page may know about the connection: never the token itself. */
 export interface ConnectionView {
@@ -191,15 +192,8 @@ export async function connectShop(ctx: AdminContext, shop: string, input: unknow
   } catch (error) {
     if (!isReferralApiError(error)) throw error;
     const sameAsStored = !parsed.data.token && stored?.serviceUsername === username && stored.serviceBaseUrl === baseUrl;
-    if (error.kind === "authentication" && sameAsStored && stored?.connectionStatus === "connected") {
-      await ctx.db.shop.update({
-        where: { shop },
-        data: {
-          connectionStatus: "broken",
-          connectionError: "The referral service stopped accepting the saved credentials. Enter the current ones.",
-          connectionCheckedAt: nowOf(ctx),
-        },
-      });
+    if (error.kind === "authentication" && sameAsStored) {
+      await markConnectionBroken(ctx.db, shop, "The referral service stopped accepting the saved credentials. Enter the current ones.", nowOf(ctx));
     }
     // The host only: the token travels in the service's URL path.
     ctx.logger?.warn({ shop, host: new URL(baseUrl).host, kind: error.kind }, "referral service connection check failed");
@@ -207,21 +201,13 @@ export async function connectShop(ctx: AdminContext, shop: string, input: unknow
   }
 
   const companyName = company.company.companyName ?? new URL(baseUrl).host;
-  const data = {
-    serviceBaseUrl: baseUrl,
-    serviceUsername: username,
-    serviceTokenSealed: sealToken(token, ctx.credentialsKey, { shop, column: "Shop.serviceTokenSealed" }),
-    companyName,
-    connectionStatus: "connected",
-    connectionError: null,
-    connectionCheckedAt: nowOf(ctx),
-  };
-  await ctx.db.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });
+  const tokenSealed = sealToken(token, ctx.credentialsKey, { shop, column: "Shop.serviceTokenSealed" });
+  await saveConnection(ctx.db, shop, { baseUrl, username, tokenSealed, companyName }, nowOf(ctx));
   const resumedJobs = await resumeShopJobs(ctx.db, shop);
   // The program's ambassadors may have changed while it was not connected: the friend's offers catch up now.
   const offerSyncs = await enqueueShopOfferSyncs(ctx.db, shop);
   // Reconciliation with Shopify's orders runs from now on, every few minutes.
-  await scheduleReconcile(ctx.db, shop, nowOf(ctx), getEnv().RECONCILE_INTERVAL_MS);
+  await scheduleReconcile(ctx.db, shop, nowOf(ctx), ctx.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS);
   if (resumedJobs > 0 || offerSyncs > 0) notifyJobEnqueued();
   ctx.logger?.info({ shop, host: new URL(baseUrl).host, resumedJobs, offerSyncs }, "referral service connected");
   return { ok: true, companyName, campaignCount: company.campaigns.length, resumedJobs };

@@ -1,13 +1,9 @@
 import { z } from "zod";
+import { defineJobKind } from "../queue/job-kind";
 
-/** Approve or deny every pending commission matching a filter (see commission-bulk.server.ts). */
-export const COMMISSION_BULK_JOB = "commissions.bulk-decide";
-
-export const COMMISSION_BULK_JOB_PAYLOADS = {
-  [COMMISSION_BULK_JOB]: z.object({ runId: z.string() }),
-} as const;
-
-/** A shop's bulk decisions run one at a time. */
-export function commissionBulkLane(shop: string): string {
-  return `commission-bulk:${shop}`;
-}
+/** The Commissions page's approve or deny of every matching commission (commission-bulk.server.ts); one run at a time per shop. */
+export const COMMISSION_BULK_JOB = defineJobKind({
+  name: "commissions.bulk-decide",
+  payload: z.object({ runId: z.string() }),
+  lane: (shop) => `commission-bulk:${shop}`,
+});

@@ -1,27 +1,31 @@
-import type { z } from "zod";
-import { COMMISSION_BULK_JOB } from "./job-kinds";
+import { REFERRAL_SERVICE, outcomeOfServiceError } from "../connection/service-outcome";
+import type { ShopClient } from "../connection/shop-client.server";
+import { done } from "../queue/outcome";
+import { defineJob, type QueueContext } from "../queue/registry";
 import { failCommissionBulk, runCommissionBulk } from "./commission-bulk.server";
-import type { JobContext } from "../wiring/job-context";
-import { JOB_PAYLOADS } from "../queue/kinds";
-import { done, outcomeOfServiceError, type JobOutcome } from "../queue/outcome";
+import { COMMISSION_BULK_JOB } from "./job-kinds";
 
-const payload = JOB_PAYLOADS[COMMISSION_BULK_JOB];
+/** What the admin's jobs are given. */
+export interface AdminJobContext extends QueueContext {
+  clientForShop(shop: string): Promise<ShopClient>;
+}
 
-/** The Commissions page's approve or deny of every matching commission (app/admin/commission-bulk.server.ts). */
-export const commissionBulkJob = {
-  kind: COMMISSION_BULK_JOB,
-  payload,
-  async handle(ctx: JobContext, shop: string, { runId }: z.infer<typeof payload>): Promise<JobOutcome> {
-    const access = await ctx.clientForShop(shop);
-    if (!access.ok) return { type: "fail", reason: access.reason };
-    try {
-      await runCommissionBulk({ db: ctx.db, client: access.client, logger: ctx.logger, now: ctx.now }, shop, runId);
-    } catch (error) {
-      return outcomeOfServiceError(error);
-    }
-    return done;
-  },
-  async onFailed(ctx: JobContext, shop: string, { runId }: z.infer<typeof payload>, reason: string): Promise<void> {
-    await failCommissionBulk(ctx.db, shop, runId, `Stopped: ${reason}`, ctx.now());
-  },
-} as const;
+export const adminJobs = [
+  /** The Commissions page's approve or deny of every matching commission (commission-bulk.server.ts). */
+  defineJob(COMMISSION_BULK_JOB, {
+    rateLimitGroup: REFERRAL_SERVICE,
+    async handle(ctx: AdminJobContext, shop, { runId }) {
+      const access = await ctx.clientForShop(shop);
+      if (!access.ok) return { type: "fail", reason: access.reason };
+      try {
+        await runCommissionBulk({ db: ctx.db, client: access.client, logger: ctx.logger, now: ctx.now }, shop, runId);
+      } catch (error) {
+        return outcomeOfServiceError(error);
+      }
+      return done;
+    },
+    async onFailed(ctx: AdminJobContext, shop, { runId }, reason) {
+      await failCommissionBulk(ctx.db, shop, runId, `Stopped: ${reason}`, ctx.now());
+    },
+  }),
+];

@@ -1,12 +1,11 @@
 import type { PrismaClient } from "@prisma/client";
 import { ALL_ORDERS_SCOPE, DAYS_WITHOUT_ALL_ORDERS, DEFAULT_BACKFILL_DAYS, shopHasScope, startBackfill } from "../order-sync/backfill.server";
 import { notifyJobEnqueued } from "../queue/wake";
+import type { AdminContext } from "./admin-context";
 import type { MerchantError } from "./merchant-error";
-import { getEnv } from "../env.server";
 import { shopStorefrontHealth, type StorefrontHealth } from "../order-sync/storefront-health.server";
 import { pixelSettingsFor } from "../order-sync/web-pixel.server";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../referrals/pipeline-settings";
-import { shopifyAdminForShop } from "../wiring/admin-access.server";
 
 // What the Overview shows of reading the shop's orders back from Shopify
 // (reconciliation, backfill), and the backfill the merchant asks for there.
@@ -66,9 +65,10 @@ export async function requestBackfill(db: PrismaClient, shop: string, form: Form
 }
 
 /** The setup guide's storefront checks; the web pixel is connected, or its settings updated, on the way. */
-export async function storefrontChecks(db: PrismaClient, shop: string): Promise<StorefrontHealth> {
+export async function storefrontChecks(ctx: Pick<AdminContext, "db" | "adminForShop" | "appUrl">, shop: string): Promise<StorefrontHealth> {
+  const { db, adminForShop, appUrl } = ctx;
+  if (!adminForShop || !appUrl) throw new Error("storefrontChecks needs the admin context's adminForShop and appUrl");
   const row = await db.shop.findUnique({ where: { shop } });
   const { codeParams } = readPipelineSettings(row ?? PIPELINE_DEFAULTS);
-  const appUrl = getEnv().SHOPIFY_APP_URL;
-  return shopStorefrontHealth(shopifyAdminForShop(db), shop, (embed) => pixelSettingsFor(appUrl, codeParams, embed));
+  return shopStorefrontHealth(adminForShop, shop, (embed) => pixelSettingsFor(appUrl, codeParams, embed));
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { notifyJobEnqueued } from "../queue/wake";
-import { resumeShopJobs } from "../queue/run-job.server";
+import { resumeShopJobs } from "../queue/shop-jobs.server";
 import {
   APPROVALS,
   PIPELINE_DEFAULTS,

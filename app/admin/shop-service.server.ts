@@ -1,5 +1,6 @@
-import { createReferralClient, type ReferralClient } from "../referral-api";
-import { openToken } from "../crypto/sealing.server";
+import { markConnectionBroken } from "../connection/connection-state.server";
+import { shopConnection } from "../connection/shop-client.server";
+import type { ReferralClient } from "../referral-api";
 import { nowOf, type AdminContext } from "./admin-context";
 import { notConnectedError, SETTINGS_ACTION, type MerchantError } from "./merchant-error";
 import { ADMIN_TIMEOUT_MS, attempt } from "./service-errors.server";
@@ -17,32 +18,25 @@ const brokenError = (reason: string | null): MerchantError => ({
 
 /** The referral client of a connected shop, built with the admin's short timeout. */
 export async function serviceForShop(ctx: AdminContext, shop: string): Promise<ServiceAccess> {
-  const row = await ctx.db.shop.findUnique({ where: { shop } });
-  if (!row?.serviceBaseUrl || !row.serviceUsername || !row.serviceTokenSealed || row.connectionStatus === "not_connected") {
-    return { ok: false, error: notConnectedError(), notConnected: true };
-  }
-  if (row.connectionStatus === "broken") return { ok: false, error: brokenError(row.connectionError), notConnected: true };
-  let token: string;
-  try {
-    token = openToken(row.serviceTokenSealed, ctx.credentialsKey, { shop, column: "Shop.serviceTokenSealed" });
-  } catch {
-    return {
-      ok: false,
-      notConnected: true,
-      error: brokenError(
-        "The saved API token can't be read any more (the app's encryption key changed). Enter the token again in Settings."
-      ),
-    };
-  }
-  const client = createReferralClient({
-    baseUrl: row.serviceBaseUrl,
-    username: row.serviceUsername,
-    token,
+  const connection = await shopConnection(ctx.db, shop, {
+    credentialsKey: ctx.credentialsKey,
     timeoutMs: ctx.timeoutMs ?? ADMIN_TIMEOUT_MS,
-    ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
     network: ctx.network,
+    fetch: ctx.fetch,
   });
-  return { ok: true, client };
+  if (connection.ok) return { ok: true, client: connection.client };
+  switch (connection.problem) {
+    case "not_connected":
+      return { ok: false, error: notConnectedError(), notConnected: true };
+    case "broken":
+      return { ok: false, error: brokenError(connection.connectionError), notConnected: true };
+    case "unreadable_token":
+      return {
+        ok: false,
+        notConnected: true,
+        error: brokenError("The saved API token can't be read any more (the app's encryption key changed). Enter the token again in Settings."),
+      };
+  }
 }
 
 /**
@@ -58,11 +52,6 @@ export async function withService<T>(
   if (!access.ok) return access;
   const result = await attempt(() => call(access.client), ctx.timeoutMs);
   if (result.ok) return result;
-  if (result.cause.kind === "authentication") {
-    await ctx.db.shop.updateMany({
-      where: { shop, connectionStatus: "connected" },
-      data: { connectionStatus: "broken", connectionError: result.error.message, connectionCheckedAt: nowOf(ctx) },
-    });
-  }
+  if (result.cause.kind === "authentication") await markConnectionBroken(ctx.db, shop, result.error.message, nowOf(ctx));
   return { ok: false, error: result.error, notConnected: false };
 }

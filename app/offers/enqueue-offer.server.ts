@@ -1,16 +1,14 @@
 import type { PrismaClient } from "@prisma/client";
 import { randomUUID } from "node:crypto";
 import { enqueueJob } from "../queue/enqueue.server";
-import { OFFER_RESYNC_MS, OFFER_SYNC_JOB, offerLane } from "./job-kinds";
+import { OFFER_RESYNC_MS, OFFER_SYNC_JOB } from "./job-kinds";
 
 /** A sync of the offer now (the merchant changed it, or the app was connected). */
 export function enqueueOfferSync(db: PrismaClient, shop: string, campaignUid: string, now = new Date()): Promise<boolean> {
-  return enqueueJob(db, {
+  return enqueueJob(db, OFFER_SYNC_JOB, {
     shop,
-    kind: OFFER_SYNC_JOB,
     subject: `${campaignUid}:now:${now.getTime()}:${randomUUID().slice(0, 8)}`,
     payload: { campaignUid },
-    lane: offerLane(shop, campaignUid),
     triggeredAt: now,
   });
 }
@@ -19,24 +17,20 @@ export function enqueueOfferSync(db: PrismaClient, shop: string, campaignUid: st
 export function scheduleOfferSync(db: PrismaClient, shop: string, campaignUid: string, now: Date): Promise<boolean> {
   const slot = Math.floor(now.getTime() / OFFER_RESYNC_MS) + 1;
   const runAt = new Date(slot * OFFER_RESYNC_MS);
-  return enqueueJob(db, {
+  return enqueueJob(db, OFFER_SYNC_JOB, {
     shop,
-    kind: OFFER_SYNC_JOB,
     subject: `${campaignUid}:scheduled:${slot}`,
     payload: { campaignUid },
-    lane: offerLane(shop, campaignUid),
     runAt,
   });
 }
 
 /** A job that adds one ambassador's code to one offer; false when the same job is already queued. */
 function enqueueCodeOf(db: PrismaClient, shop: string, campaignUid: string, email: string, subject: string, now: Date): Promise<boolean> {
-  return enqueueJob(db, {
+  return enqueueJob(db, OFFER_SYNC_JOB, {
     shop,
-    kind: OFFER_SYNC_JOB,
     subject,
     payload: { campaignUid, email },
-    lane: offerLane(shop, campaignUid),
     triggeredAt: now,
   });
 }

@@ -1,17 +1,21 @@
-import type { z } from "zod";
+import { REFERRAL_SERVICE, outcomeOfServiceError } from "../connection/service-outcome";
+import type { ShopClient } from "../connection/shop-client.server";
+import { done } from "../queue/outcome";
+import { defineJob, type QueueContext } from "../queue/registry";
 import { isReferralApiError } from "../referral-api";
 import { realSleep } from "../referral-api/sleep";
+import type { AdminForShop } from "../shopify-admin/admin-access";
 import { AdminCallError } from "../shopify-admin/admin-graphql.server";
 import { scheduleOfferSync } from "./enqueue-offer.server";
 import { OFFER_SYNC_JOB } from "./job-kinds";
 import { publishOfferCampaigns } from "./offer-metafield.server";
 import { syncOffer } from "./sync-offer.server";
-import type { JobContext } from "../wiring/job-context";
-import { JOB_PAYLOADS } from "../queue/kinds";
-import { done, outcomeOfServiceError, type JobOutcome } from "../queue/outcome";
 
-const payload = JOB_PAYLOADS[OFFER_SYNC_JOB];
-type Payload = z.infer<typeof payload>;
+/** What the offer jobs are given. */
+export interface OfferJobContext extends QueueContext {
+  clientForShop(shop: string): Promise<ShopClient>;
+  adminForShop: AdminForShop;
+}
 
 /** What the Friend's offer card says when a sync attempt failed. */
 function merchantWords(error: unknown): string {
@@ -24,10 +28,10 @@ function merchantWords(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export const offerSyncJob = {
-  kind: OFFER_SYNC_JOB,
-  payload,
-  async handle(ctx: JobContext, shop: string, { campaignUid, email }: Payload): Promise<JobOutcome> {
+export const offerJobs = [
+  defineJob(OFFER_SYNC_JOB, {
+  rateLimitGroup: REFERRAL_SERVICE,
+  async handle(ctx: OfferJobContext, shop, { campaignUid, email }) {
     const offer = await ctx.db.friendOffer.findUnique({ where: { shop_campaignUid: { shop, campaignUid } }, select: { id: true } });
     if (!offer) return done;
     const connection = await ctx.clientForShop(shop);
@@ -46,4 +50,5 @@ export const offerSyncJob = {
     if (!email) await scheduleOfferSync(ctx.db, shop, campaignUid, ctx.now());
     return done;
   },
-} as const;
+}),
+];

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import { enqueueJob } from "../queue/enqueue.server";
-import { BACKFILL_JOB, orderSyncLane } from "./job-kinds";
+import { BACKFILL_JOB } from "./job-kinds";
 import { countFound } from "./found-counts.server";
 import { countOrders, readOrdersPage, searchTime, storeOrdersPage, type OrderSyncDeps } from "./order-pages.server";
 
@@ -51,12 +51,10 @@ export async function startBackfill(db: PrismaClient, shop: string, days: number
     backfillFinishedAt: null,
   };
   await db.orderSync.upsert({ where: { shop }, create: { shop, ...state }, update: state });
-  await enqueueJob(db, {
+  await enqueueJob(db, BACKFILL_JOB, {
     shop,
-    kind: BACKFILL_JOB,
     subject: `run:${now.getTime()}`,
     payload: { startedAt: now.toISOString() },
-    lane: orderSyncLane(shop),
     triggeredAt: now,
   });
   return { ok: true };

@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
+import { ORDER_CHANGE_KINDS } from "../referrals/job-kinds";
 import type { OrderSource } from "../referrals/order-intake";
 
 // The Overview's counts of what reconciliation and the backfill found that
@@ -8,7 +9,7 @@ import type { OrderSource } from "../referrals/order-intake";
 // the first attempt stored. Each row is counted once, by its creation time.
 
 /** The jobs that stand for a cancellation or a refund. */
-const CHANGE_KINDS = ["order.cancel", "order.refund"];
+const CHANGE_KINDS = ORDER_CHANGE_KINDS;
 
 export interface FoundSince {
   orders: Record<OrderSource, number>;

@@ -1,5 +1,5 @@
 import type { OrderSource, OrderWebhook } from "../referrals/order-intake";
-import type { GraphqlLineItem, GraphqlOrder, GraphqlRefund, Money } from "./order-query";
+import type { GraphqlLineItem, GraphqlMoney, GraphqlOrder, GraphqlRefund } from "./order-query";
 
 // An order as the Admin GraphQL API gives it, turned into what the order
 // webhooks deliver (the REST shape order-payload.ts reads), so that
@@ -25,7 +25,7 @@ export function numericId(gid: string, type: string): string {
   return match[2]!;
 }
 
-const moneySet = (money: Money | null | undefined) => (money ? { shop_money: { amount: money.shopMoney.amount } } : null);
+const moneySet = (money: GraphqlMoney | null | undefined) => (money ? { shop_money: { amount: money.shopMoney.amount } } : null);
 
 function sumMoney(amounts: string[]): string {
   let cents = 0n;

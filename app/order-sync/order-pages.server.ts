@@ -2,6 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { jobKey } from "../queue/job-row";
 import type { Logger } from "../logger.server";
 import { adminCall, type AdminCallDeps } from "../shopify-admin/admin-call.server";
+import { REFUND_ORDER_JOB, refundSubject } from "../referrals/job-kinds";
 import type { IntakeResult, OrderSource, OrderWebhook } from "../referrals/order-intake";
 import { GraphqlOrderError, numericId, orderWebhooks } from "./graphql-order";
 import {
@@ -68,7 +69,7 @@ async function unseenRefunds(db: PrismaClient, shop: string, orders: GraphqlOrde
   const keys = new Map<string, string>();
   for (const order of orders) {
     for (const refund of order.refunds) {
-      keys.set(jobKey(shop, "order.refund", `${numericId(order.id, "Order")}:${numericId(refund.id, "Refund")}`), refund.id);
+      keys.set(jobKey(shop, REFUND_ORDER_JOB.name, refundSubject(numericId(order.id, "Order"), numericId(refund.id, "Refund"))), refund.id);
     }
   }
   if (keys.size === 0) return new Set();

@@ -83,13 +83,13 @@ query OrderRefund($id: ID!) {
   }
 }`;
 
-export interface Money {
+export interface GraphqlMoney {
   shopMoney: { amount: string };
 }
 
 export interface GraphqlLineItem {
-  originalTotalSet: Money;
-  taxLines: { priceSet: Money }[];
+  originalTotalSet: GraphqlMoney;
+  taxLines: { priceSet: GraphqlMoney }[];
 }
 
 export interface GraphqlOrder {
@@ -112,8 +112,8 @@ export interface GraphqlOrder {
   customAttributes: { key: string; value: string | null }[];
   discountCodes: string[];
   customerJourneySummary: { firstVisit: { landingPage: string | null } | null; lastVisit: { landingPage: string | null } | null } | null;
-  subtotalPriceSet: Money | null;
-  totalPriceSet: Money;
+  subtotalPriceSet: GraphqlMoney | null;
+  totalPriceSet: GraphqlMoney;
   customer: {
     id: string;
     email: string | null;
@@ -141,8 +141,8 @@ export interface GraphqlRefund {
   id: string;
   legacyResourceId: string;
   createdAt: string | null;
-  refundLineItems: { nodes: { lineItem: { id: string }; subtotalSet: Money; totalTaxSet: Money }[] };
-  transactions: { nodes: { id: string; kind: string; status: string; amountSet: Money }[] };
-  orderAdjustments: { nodes: { reason: string | null; amountSet: Money; taxAmountSet: Money }[] };
-  refundShippingLines: { nodes: { subtotalAmountSet: Money; taxAmountSet: Money }[] };
+  refundLineItems: { nodes: { lineItem: { id: string }; subtotalSet: GraphqlMoney; totalTaxSet: GraphqlMoney }[] };
+  transactions: { nodes: { id: string; kind: string; status: string; amountSet: GraphqlMoney }[] };
+  orderAdjustments: { nodes: { reason: string | null; amountSet: GraphqlMoney; taxAmountSet: GraphqlMoney }[] };
+  refundShippingLines: { nodes: { subtotalAmountSet: GraphqlMoney; taxAmountSet: GraphqlMoney }[] };
 }

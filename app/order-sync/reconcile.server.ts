@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { enqueueJob } from "../queue/enqueue.server";
 import { countFound } from "./found-counts.server";
 import { readOrdersPage, searchTime, storeOrdersPage, type OrderSyncDeps } from "./order-pages.server";
-import { orderSyncLane, RECONCILE_JOB } from "./job-kinds";
+import { RECONCILE_JOB } from "./job-kinds";
 
 // Reconciliation: every few minutes, each shop's orders updated since its
 // watermark (less an overlap) are read back from Shopify and fed into the
@@ -28,12 +28,10 @@ function shopOffset(shop: string, intervalMs: number): number {
 export function scheduleReconcile(db: PrismaClient, shop: string, now: Date, intervalMs: number): Promise<boolean> {
   const offset = shopOffset(shop, intervalMs);
   const slot = Math.floor((now.getTime() - offset) / intervalMs) + 1;
-  return enqueueJob(db, {
+  return enqueueJob(db, RECONCILE_JOB, {
     shop,
-    kind: RECONCILE_JOB,
     subject: `pass:${intervalMs}:${slot}`,
     payload: {},
-    lane: orderSyncLane(shop),
     runAt: new Date(slot * intervalMs + offset),
   });
 }

@@ -1,5 +1,5 @@
 import { adminCall, type AdminCallDeps } from "../shopify-admin/admin-call.server";
-import type { AdminForShop } from "../wiring/admin-access.server";
+import type { AdminForShop } from "../shopify-admin/admin-access";
 import { ensureWebPixel, type EmbedSettings, type PixelSettingsFor } from "./web-pixel.server";
 
 // What the Overview's setup guide can learn from the Admin API about the

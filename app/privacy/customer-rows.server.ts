@@ -1,25 +1,7 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
-import { emailKey } from "../referrals/email-key";
-import { likeCandidate } from "./person-text";
+import { orderRecordIdsByEmail } from "../referrals/order-records.server";
 
 type Db = PrismaClient | Prisma.TransactionClient;
-
-export function normaliseEmail(email: string | null | undefined): string | null {
-  return emailKey(email);
-}
-
-/**
- * Ids of a shop's order records with this email in any letter case: on the
- * key the app stored (OrderRecord.emailKey), and for rows stored before the
- * key existed, on the email itself, folded by the app.
- */
-export async function orderRecordIdsByEmail(db: Db, shop: string, email: string): Promise<string[]> {
-  const key = emailKey(email);
-  if (!key) return [];
-  const keyed = await db.orderRecord.findMany({ where: { shop, emailKey: key }, select: { id: true } });
-  const unkeyed = await db.$queryRaw<{ id: string; email: string }[]>`SELECT "id", "email" FROM "OrderRecord" WHERE "shop" = ${shop} AND "emailKey" IS NULL AND lower("email") LIKE ${likeCandidate(key)} ESCAPE '\\'`;
-  return [...keyed.map((row) => row.id), ...unkeyed.filter((row) => emailKey(row.email) === key).map((row) => row.id)];
-}
 
 export interface CustomerKey {
   email: string | null;

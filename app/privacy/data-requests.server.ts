@@ -30,7 +30,7 @@ export async function acceptDataRequest(db: PrismaClient, logger: Logger, hook: 
           ordersRequested: JSON.stringify(request.orderIds),
         },
       });
-      await insertJob(tx, { shop: hook.shop, kind: PRIVACY_EXPORT_JOB, subject: row.id, payload: { dataRequestId: row.id } });
+      await insertJob(tx, PRIVACY_EXPORT_JOB, { shop: hook.shop, subject: row.id, payload: { dataRequestId: row.id } });
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

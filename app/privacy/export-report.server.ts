@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
-import type { JobContext } from "../wiring/job-context";
-import { done, outcomeOfServiceError, type JobOutcome } from "../queue/outcome";
+import { outcomeOfServiceError } from "../connection/service-outcome";
+import { done, type JobOutcome } from "../queue/outcome";
+import type { PrivacyJobContext } from "./jobs.server";
 import { isReferralApiError } from "../referral-api";
 import { customerOrderRecordsWhere, serviceEventIdsByEmail, type CustomerKey } from "./customer-rows.server";
 
@@ -55,7 +56,7 @@ interface ServicePart {
 
 type ServiceAnswer = { part: ServicePart } | { outcome: JobOutcome };
 
-async function askService(ctx: JobContext, shop: string, email: string | null): Promise<ServiceAnswer> {
+async function askService(ctx: PrivacyJobContext, shop: string, email: string | null): Promise<ServiceAnswer> {
   if (!email) return { part: { asked: false, found: false, note: "Shopify sent no email address, so the referral service was not asked." } };
   const row = await ctx.db.shop.findUnique({ where: { shop }, select: { serviceTokenSealed: true } });
   if (!row?.serviceTokenSealed) {
@@ -79,7 +80,7 @@ async function askService(ctx: JobContext, shop: string, email: string | null): 
  * for the 6-per-minute limit; a 429 that still comes back makes the job retry)
  * and the app's own rows, stored as the request's report.
  */
-export async function buildDataRequestReport(ctx: JobContext, shop: string, dataRequestId: string): Promise<JobOutcome> {
+export async function buildDataRequestReport(ctx: PrivacyJobContext, shop: string, dataRequestId: string): Promise<JobOutcome> {
   const request = await ctx.db.dataRequest.findFirst({ where: { id: dataRequestId, shop } });
   if (!request || request.status !== "open") return done;
   const orderIds = JSON.parse(request.ordersRequested) as string[];

@@ -1,7 +1,10 @@
+import { z } from "zod";
+import { defineJobKind } from "../queue/job-kind";
+
 /** Builds the report of a customers/data_request. */
-export const PRIVACY_EXPORT_JOB = "privacy.export";
+export const PRIVACY_EXPORT_JOB = defineJobKind({ name: "privacy.export", payload: z.object({ dataRequestId: z.string() }) });
 /** Erases a redacted customer at the referral service (compliance/remove). */
-export const PRIVACY_REDACT_JOB = "privacy.redact";
+export const PRIVACY_REDACT_JOB = defineJobKind({ name: "privacy.redact", payload: z.object({ redactionId: z.string() }) });
 
 /** Legal obligations: these keep running after an uninstall, until shop/redact. */
-export const PRIVACY_JOB_KINDS = [PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB];
+export const PRIVACY_JOB_KINDS = [PRIVACY_EXPORT_JOB.name, PRIVACY_REDACT_JOB.name];

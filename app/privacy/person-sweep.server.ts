@@ -1,5 +1,6 @@
 import { Prisma } from "@prisma/client";
-import { likeCandidate, mentions, type PersonNeedles, personPattern } from "./person-text";
+import { likeCandidate } from "../db/like-pattern";
+import { mentions, type PersonNeedles, personPattern } from "./person-text";
 
 type Tx = Prisma.TransactionClient;
 

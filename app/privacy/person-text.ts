@@ -1,7 +1,8 @@
 // Finding one person in stored text, whatever the letter case (in Unicode),
 // and taking them out of it.
 
-export const REDACTED = "[redacted]";
+/** What stands where a person was taken out of stored text. */
+export const REDACTION_MARK = "[redacted]";
 
 const escapeRegex = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 
@@ -28,20 +29,5 @@ export function mentions(text: string | null | undefined, pattern: RegExp): bool
 
 /** The text with every mention replaced; JSON stays JSON (the mark has no quote or backslash). */
 export function scrub(text: string, pattern: RegExp): string {
-  return text.normalize("NFC").replace(pattern, REDACTED);
-}
-
-/**
- * A LIKE pattern that finds every row that may mention `needle` when compared
- * with lower(column): ASCII letters lower case, any other character a single
- * wildcard (databases fold only ASCII reliably), LIKE's own marks escaped with
- * "\". The app then checks each candidate with `mentions`.
- */
-export function likeCandidate(needle: string): string {
-  let out = "";
-  for (const char of needle.normalize("NFC").toLowerCase()) {
-    if (char === "%" || char === "_" || char === "\\") out += `\\${char}`;
-    else out += char.charCodeAt(0) < 128 ? char : "_";
-  }
-  return `%${out}%`;
+  return text.normalize("NFC").replace(pattern, REDACTION_MARK);
 }

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import { jobKey } from "../queue/job-row";
+import { requeueJob } from "../queue/shop-jobs.server";
 import { notifyJobEnqueued } from "../queue/wake";
 import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
 
@@ -45,10 +46,7 @@ export async function saveRedactAtService(db: PrismaClient, shop: string, redact
 }
 
 async function requeue(db: PrismaClient, key: string, now: Date): Promise<void> {
-  await db.job.updateMany({
-    where: { key, status: { in: ["failed", "done"] } },
-    data: { status: "queued", attempts: 0, runAt: now, lastError: null },
-  });
+  await requeueJob(db, key, now);
   notifyJobEnqueued();
 }
 
@@ -59,7 +57,7 @@ export async function retryDataRequest(db: PrismaClient, shop: string, id: strin
     data: { status: "open", statusDetail: "Retry requested" },
   });
   if (reopened.count === 0) return false;
-  await requeue(db, jobKey(shop, PRIVACY_EXPORT_JOB, id), now);
+  await requeue(db, jobKey(shop, PRIVACY_EXPORT_JOB.name, id), now);
   return true;
 }
 
@@ -70,6 +68,6 @@ export async function retryRedaction(db: PrismaClient, shop: string, id: string,
     data: { serviceState: "pending", serviceDetail: "Retry requested" },
   });
   if (reopened.count === 0) return false;
-  await requeue(db, jobKey(shop, PRIVACY_REDACT_JOB, id), now);
+  await requeue(db, jobKey(shop, PRIVACY_REDACT_JOB.name, id), now);
   return true;
 }

@@ -5,6 +5,7 @@ import { jobKey } from "../queue/job-row";
 import { notifyJobEnqueued } from "../queue/wake";
 import type { Logger } from "../logger.server";
 import { derivedKey, sealToken } from "../crypto/sealing.server";
+import { jobsOfOrders } from "../referrals/job-kinds";
 import { SERVICE_EVENT_JOB } from "../service-events/job-kinds";
 import { readCustomerRedact, type CustomerIdentity } from "./compliance-payloads";
 import { customerOrderRecordsWhere, serviceEventIdsByEmail } from "./customer-rows.server";
@@ -24,15 +25,8 @@ export function subjectHash(shop: string, who: CustomerIdentity, key: string): s
 
 /** The jobs that carry this customer's data: their orders' jobs, their events' jobs, their data requests' jobs. */
 function customerJobsWhere(shop: string, orderIds: string[], eventIds: string[], requestIds: string[]): Prisma.JobWhereInput {
-  const keys = [
-    ...orderIds.flatMap((id) => [jobKey(shop, "order.record", id), jobKey(shop, "order.cancel", id)]),
-    ...eventIds.map((id) => jobKey(shop, SERVICE_EVENT_JOB, id)),
-    ...requestIds.map((id) => jobKey(shop, PRIVACY_EXPORT_JOB, id)),
-  ];
-  return {
-    shop,
-    OR: [{ key: { in: keys } }, ...orderIds.map((id) => ({ key: { startsWith: jobKey(shop, "order.refund", `${id}:`) } }))],
-  };
+  const keys = [...eventIds.map((id) => jobKey(shop, SERVICE_EVENT_JOB.name, id)), ...requestIds.map((id) => jobKey(shop, PRIVACY_EXPORT_JOB.name, id))];
+  return { shop, OR: [{ key: { in: keys } }, jobsOfOrders(shop, orderIds)] };
 }
 
 /** A stored service event with the person taken out: the row and its event_id stay, so a replayed event is still refused. */
@@ -146,7 +140,7 @@ export async function redactCustomer(
       },
     });
     if (plan.state === "pending") {
-      await insertJob(tx, { shop: hook.shop, kind: PRIVACY_REDACT_JOB, subject: log.id, payload: { redactionId: log.id } });
+      await insertJob(tx, PRIVACY_REDACT_JOB, { shop: hook.shop, subject: log.id, payload: { redactionId: log.id } });
     }
     return { redactionId: log.id, deleted, serviceState: plan.state, customerId: who.customerId };
   });

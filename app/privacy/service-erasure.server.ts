@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
-import type { JobContext } from "../wiring/job-context";
-import { done, outcomeOfServiceError, type JobOutcome } from "../queue/outcome";
+import { outcomeOfServiceError } from "../connection/service-outcome";
+import { done, type JobOutcome } from "../queue/outcome";
+import type { PrivacyJobContext } from "./jobs.server";
 import { isReferralApiError } from "../referral-api";
 import { openToken } from "../crypto/sealing.server";
 
@@ -8,7 +9,7 @@ import { openToken } from "../crypto/sealing.server";
  * The job half of customers/redact: compliance/remove with confirm=1. The
  * sealed email is dropped as soon as the service has erased the person.
  */
-export async function eraseAtService(ctx: JobContext, shop: string, redactionId: string, credentialsKey: string): Promise<JobOutcome> {
+export async function eraseAtService(ctx: PrivacyJobContext, shop: string, redactionId: string): Promise<JobOutcome> {
   const log = await ctx.db.redactionLog.findFirst({ where: { id: redactionId, shop } });
   if (!log?.pendingEmailSealed) return done;
   const finish = (serviceState: string, serviceDetail: string | null) =>
@@ -25,7 +26,7 @@ export async function eraseAtService(ctx: JobContext, shop: string, redactionId:
   const connection = await ctx.clientForShop(shop);
   if (!connection.ok) return { type: "pause", reason: connection.reason };
   try {
-    await connection.client.removePersonalData({ email: openToken(log.pendingEmailSealed, credentialsKey, { shop, column: "RedactionLog.pendingEmailSealed" }), confirm: true });
+    await connection.client.removePersonalData({ email: openToken(log.pendingEmailSealed, ctx.credentialsKey, { shop, column: "RedactionLog.pendingEmailSealed" }), confirm: true });
   } catch (error) {
     if (isReferralApiError(error) && error.kind === "not_found") {
       await finish("done", "The referral service held nothing for this person.");

@@ -1,11 +1,12 @@
 import type { Job, PrismaClient } from "@prisma/client";
-import { databaseKind, type DatabaseKind } from "../db/adapter.server";
-import { getEnv } from "../env.server";
+import type { DatabaseKind } from "../db/adapter.server";
 import { SQLITE, type SqlValue } from "../db/sql-dialect";
-import { DEFAULT_SHOP_CONCURRENCY } from "./concurrency";
+import { DEFAULT_SHOP_CONCURRENCY } from "./defaults";
 import { isUniqueViolation } from "./enqueue.server";
 
 export interface ClaimOptions {
+  /** Which database `db` is: the claim is written in its dialect. */
+  database: DatabaseKind;
   workerId: string;
   leaseMs: number;
   now: Date;
@@ -14,9 +15,6 @@ export interface ClaimOptions {
   /** How many jobs of one shop may run at once, across every worker (the service account's share). */
   perShop?: number;
 }
-
-export { DEFAULT_SHOP_CONCURRENCY } from "./concurrency";
-
 
 /**
  * The statement with its :names bound the dialect's way: PostgreSQL numbers
@@ -120,7 +118,7 @@ function jobOf(row: Record<string, unknown>): Job {
 
 /** Takes up to `limit` due jobs at once (see claimSql), oldest turn first. */
 export async function claimJobs(db: PrismaClient, options: ClaimOptions): Promise<Job[]> {
-  const kind = databaseKind(getEnv().DATABASE_URL);
+  const kind = options.database;
   const time = (date: Date) => (kind === "sqlite" ? SQLITE.time(date) : date);
   const [sql, params] = bind(
     claimSql(kind),

@@ -1,12 +1,11 @@
-import type { z } from "zod";
-import type { JobKind } from "./kinds";
+import type { JobKind, PayloadOf } from "./job-kind";
 
-// A job's row as it is stored. Built without the job registry (and so
-// without the handlers and what they load), for the SQLite intake thread.
+// A job's row as it is stored. Built from its kind alone (no handler), so
+// that the SQLite intake thread can make jobs.
 
 export interface NewJob {
   shop: string;
-  kind: JobKind;
+  kind: string;
   key: string;
   payload: string;
   webhookId: string | null;
@@ -17,17 +16,14 @@ export interface NewJob {
   arrivedBy: string | null;
 }
 
-export interface JobRowInput<Payload> {
+export interface JobInput<Payload> {
   shop: string;
-  kind: JobKind;
   /** What makes deliveries of the same work collapse, e.g. the order id. */
   subject: string;
   payload: Payload;
   webhookId?: string | null;
   triggeredAt?: Date | null;
   runAt?: Date;
-  /** Jobs of one lane run one at a time, in the order of their trigger (see claimNextJob). */
-  lane?: string | null;
   /** reconciliation | backfill: the change was read from the Admin API, no webhook having brought it. */
   arrivedBy?: string | null;
 }
@@ -36,15 +32,16 @@ export function jobKey(shop: string, kind: string, subject: string): string {
   return `${shop}:${kind}:${subject}`;
 }
 
-/** The row of a new job, its payload checked against the job's schema. */
-export function jobRowChecked<Schema extends z.ZodType>(schema: Schema, input: JobRowInput<z.input<Schema>>): NewJob {
+/** The row of a new job of `kind`, its payload checked against the kind's schema. */
+export function jobRow<K extends JobKind>(kind: K, input: JobInput<PayloadOf<K>>): NewJob {
+  const payload = kind.payload.parse(input.payload);
   const runAt = input.runAt ?? new Date();
-  const lane = input.lane ?? null;
+  const lane = kind.lane?.(input.shop, payload) ?? null;
   return {
     shop: input.shop,
-    kind: input.kind,
-    key: jobKey(input.shop, input.kind, input.subject),
-    payload: JSON.stringify(schema.parse(input.payload)),
+    kind: kind.name,
+    key: jobKey(input.shop, kind.name, input.subject),
+    payload: JSON.stringify(payload),
     webhookId: input.webhookId ?? null,
     triggeredAt: input.triggeredAt ?? null,
     runAt,

@@ -1,42 +1,61 @@
+import type { PrismaClient } from "@prisma/client";
 import type { z } from "zod";
-import type { JobContext } from "../wiring/job-context";
-import { cancelOrderJob } from "../referrals/cancel-order.server";
-import { commissionBulkJob } from "../admin/jobs.server";
-import { offerSyncJob } from "../offers/jobs.server";
-import { backfillJob, reconcileJob } from "../order-sync/jobs.server";
-import { pixelMatchJob } from "../referrals/jobs.server";
-import { privacyExportJob, privacyRedactJob } from "../privacy/jobs.server";
-import { recordOrderJob } from "../referrals/record-order.server";
-import { refundOrderJob } from "../referrals/refund-order.server";
-import { serviceEventJob } from "../service-events/jobs.server";
+import type { Logger } from "../logger.server";
+import type { JobKind } from "./job-kind";
 import type { JobOutcome } from "./outcome";
 
-export interface JobDefinition<Schema extends z.ZodType> {
-  kind: string;
-  payload: Schema;
-  handle(ctx: JobContext, shop: string, payload: z.infer<Schema>): Promise<JobOutcome>;
-  /** Reflect the job's final failure where the merchant looks (the order's record). */
-  onFailed?(ctx: JobContext, shop: string, payload: z.infer<Schema>, reason: string, attempts: number): Promise<void>;
-  /** Reflect an attempt that will be retried or a pause. */
-  onAttempt?(ctx: JobContext, shop: string, payload: z.infer<Schema>, attempts: number, reason: string): Promise<void>;
+/** What every handler is given; a registry's context adds what its domains need. */
+export interface QueueContext {
+  db: PrismaClient;
+  logger: Logger;
+  now(): Date;
 }
 
-export const JOBS = {
-  [recordOrderJob.kind]: recordOrderJob,
-  [cancelOrderJob.kind]: cancelOrderJob,
-  [refundOrderJob.kind]: refundOrderJob,
-  [privacyExportJob.kind]: privacyExportJob,
-  [privacyRedactJob.kind]: privacyRedactJob,
-  [serviceEventJob.kind]: serviceEventJob,
-  [offerSyncJob.kind]: offerSyncJob,
-  [reconcileJob.kind]: reconcileJob,
-  [backfillJob.kind]: backfillJob,
-  [pixelMatchJob.kind]: pixelMatchJob,
-  [commissionBulkJob.kind]: commissionBulkJob,
-} as const;
+/** How one kind of job is run. The queue knows a kind only from its definition. */
+export interface JobDefinition<Ctx, Payload = unknown> {
+  kind: JobKind<string, z.ZodType<Payload>>;
+  /**
+   * Kinds that share a rate limit at a remote service, per shop: when one of
+   * them is asked to slow down (a retry with shopWaits), the shop's other
+   * queued jobs of the group wait as long.
+   */
+  rateLimitGroup?: string;
+  handle(ctx: Ctx, shop: string, payload: Payload): Promise<JobOutcome>;
+  /** Reflect the job's final failure where the merchant looks (the order's record). */
+  onFailed?(ctx: Ctx, shop: string, payload: Payload, reason: string, attempts: number): Promise<void>;
+  /** Reflect an attempt that will be retried, or a pause. */
+  onAttempt?(ctx: Ctx, shop: string, payload: Payload, attempts: number, reason: string): Promise<void>;
+}
 
-export type { JobKind, JobPayload } from "./kinds";
+export function defineJob<Ctx, Name extends string, Schema extends z.ZodType>(
+  kind: JobKind<Name, Schema>,
+  definition: Omit<JobDefinition<Ctx, z.output<Schema>>, "kind">,
+): JobDefinition<Ctx, z.output<Schema>> {
+  return { kind: kind as JobKind<string, z.ZodType<z.output<Schema>>>, ...definition };
+}
 
-export function jobDefinition(kind: string): JobDefinition<z.ZodType> | undefined {
-  return (JOBS as Record<string, JobDefinition<z.ZodType>>)[kind];
+export interface JobRegistry<Ctx> {
+  readonly kinds: readonly string[];
+  definition(kind: string): JobDefinition<Ctx> | undefined;
+  /** The kinds of a rate-limit group. */
+  kindsSharing(group: string): string[];
+}
+
+/** A definition whatever its payload: the registry checks payloads with the kind's schema before a handler sees them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyJobDefinition<Ctx> = JobDefinition<Ctx, any>;
+
+/** The task list a worker is handed. A kind defined twice is refused. */
+export function createJobRegistry<Ctx>(definitions: readonly AnyJobDefinition<Ctx>[]): JobRegistry<Ctx> {
+  const byKind = new Map<string, JobDefinition<Ctx>>();
+  for (const definition of definitions) {
+    const name = definition.kind.name;
+    if (byKind.has(name)) throw new Error(`Job kind ${name} is defined twice`);
+    byKind.set(name, definition);
+  }
+  return {
+    kinds: [...byKind.keys()],
+    definition: (kind) => byKind.get(kind),
+    kindsSharing: (group) => [...byKind.values()].filter((d) => d.rateLimitGroup === group).map((d) => d.kind.name),
+  };
 }

@@ -1,25 +1,27 @@
 import type { Job, Prisma } from "@prisma/client";
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffPolicy } from "./backoff";
-import type { JobContext } from "../wiring/job-context";
-import type { JobOutcome } from "./outcome";
-import { jobDefinition } from "./registry";
+import type { JobOutcome, PauseOutcome } from "./outcome";
+import type { JobRegistry, QueueContext } from "./registry";
+import { holdShopJobs, pauseShopJobs } from "./shop-jobs.server";
 
 export interface RunOptions {
   workerId: string;
   backoff?: BackoffPolicy;
   random?: () => number;
+  /** Before a shop's jobs are held: what else a pause means (refused credentials mark the connection broken). */
+  onShopPaused?(shop: string, outcome: PauseOutcome, now: Date): Promise<void>;
 }
 
-/** Runs one claimed job and stores what became of it. */
-export async function runJob(ctx: JobContext, job: Job, options: RunOptions): Promise<JobOutcome> {
-  const definition = jobDefinition(job.kind);
+/** Runs one claimed job with its kind's definition and stores what became of it. */
+export async function runJob<Ctx extends QueueContext>(ctx: Ctx, registry: JobRegistry<Ctx>, job: Job, options: RunOptions): Promise<JobOutcome> {
+  const definition = registry.definition(job.kind);
   const log = ctx.logger.child({ shop: job.shop, jobId: job.id, kind: job.kind, attempt: job.attempts });
   let payload: unknown;
   let outcome: JobOutcome;
   if (!definition) {
     outcome = { type: "fail", reason: `Unknown job kind ${job.kind}` };
   } else {
-    const parsed = definition.payload.safeParse(JSON.parse(job.payload));
+    const parsed = definition.kind.payload.safeParse(JSON.parse(job.payload));
     payload = parsed.data;
     if (!parsed.success) outcome = { type: "fail", reason: `Malformed job payload: ${parsed.error.message}` };
     else {
@@ -54,7 +56,11 @@ export async function runJob(ctx: JobContext, job: Job, options: RunOptions): Pr
       }
       break;
     case "retry": {
-      if (outcome.shopWaits && outcome.afterMs) await holdShopCalls(ctx, job.shop, new Date(now.getTime() + outcome.afterMs));
+      // The remote side asked this account to slow down (429 with Retry-After): the shop's other queued
+      // calls of the same group wait as long, instead of each being refused in turn; other shops go on.
+      if (outcome.shopWaits && outcome.afterMs && definition?.rateLimitGroup) {
+        await holdShopJobs(ctx.db, job.shop, registry.kindsSharing(definition.rateLimitGroup), new Date(now.getTime() + outcome.afterMs));
+      }
       const delay = Math.max(retryDelayMs(job.attempts, policy, options.random), outcome.afterMs ?? 0);
       if ((await settle({ status: "queued", lastError: outcome.reason, runAt: new Date(now.getTime() + delay) })) && definition && payload !== undefined) {
         await definition.onAttempt?.(ctx, job.shop, payload, job.attempts, outcome.reason);
@@ -65,7 +71,8 @@ export async function runJob(ctx: JobContext, job: Job, options: RunOptions): Pr
       await settle({ status: "queued", attempts: { decrement: 1 }, runAt: new Date(now.getTime() + outcome.afterMs) });
       break;
     case "pause":
-      await pauseShop(ctx, job.shop, outcome.reason, outcome.brokenCredentials ?? false);
+      await options.onShopPaused?.(job.shop, outcome, now);
+      await pauseShopJobs(ctx.db, job.shop, outcome.reason);
       if ((await settle({ status: "paused", attempts: { decrement: 1 }, lastError: outcome.reason })) && definition && payload !== undefined) {
         await definition.onAttempt?.(ctx, job.shop, payload, job.attempts - 1, outcome.reason);
       }
@@ -73,36 +80,4 @@ export async function runJob(ctx: JobContext, job: Job, options: RunOptions): Pr
   }
   log.info({ outcome: outcome.type, reason: "reason" in outcome ? outcome.reason : undefined }, "job finished");
   return outcome;
-}
-
-/** Jobs that call the referral service for a shop. */
-const SERVICE_CALLS = ["order.record", "order.cancel", "order.refund"];
-
-/**
- * The service asked this account to slow down (429 with Retry-After): the
- * shop's other queued calls wait as long, instead of each being refused in
- * turn; other shops go on.
- */
-async function holdShopCalls(ctx: JobContext, shop: string, until: Date): Promise<void> {
-  await ctx.db.job.updateMany({ where: { shop, status: "queued", kind: { in: SERVICE_CALLS }, runAt: { lt: until } }, data: { runAt: until } });
-}
-
-/** Holds every queued job of a shop that cannot send; refused credentials also mark its connection broken. */
-async function pauseShop(ctx: JobContext, shop: string, reason: string, brokenCredentials: boolean): Promise<void> {
-  if (brokenCredentials) {
-    await ctx.db.shop.updateMany({
-      where: { shop, connectionStatus: "connected" },
-      data: { connectionStatus: "broken", connectionError: reason, connectionCheckedAt: ctx.now() },
-    });
-  }
-  await ctx.db.job.updateMany({ where: { shop, status: "queued" }, data: { status: "paused", lastError: reason } });
-}
-
-/** After new credentials or settings: the shop's held jobs run again, at once. */
-export async function resumeShopJobs(db: JobContext["db"], shop: string): Promise<number> {
-  const resumed = await db.job.updateMany({
-    where: { shop, status: "paused" },
-    data: { status: "queued", runAt: new Date(), lastError: null },
-  });
-  return resumed.count;
 }

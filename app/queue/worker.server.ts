@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { BackoffPolicy } from "./backoff";
 import type { Job } from "@prisma/client";
-import { claimJobs, claimNextJob, DEFAULT_SHOP_CONCURRENCY, releaseLeases, renewLease } from "./claim.server";
-import type { JobContext } from "../wiring/job-context";
-import { DEFAULT_LEASE_MS } from "./lease";
-import { runJob } from "./run-job.server";
+import type { DatabaseKind } from "../db/adapter.server";
+import type { BackoffPolicy } from "./backoff";
+import { claimJobs, claimNextJob, releaseLeases, renewLease } from "./claim.server";
+import { DEFAULT_LEASE_MS, DEFAULT_SHOP_CONCURRENCY } from "./defaults";
+import type { JobRegistry, QueueContext } from "./registry";
+import { runJob, type RunOptions } from "./run-job.server";
 import { onJobEnqueued } from "./wake";
 
 export interface WorkerOptions {
+  /** The database the jobs are in: the claim is one statement in its dialect. */
+  database: DatabaseKind;
   workerId?: string;
   /** Jobs run side by side in this process. */
   concurrency?: number;
@@ -22,6 +25,7 @@ export interface WorkerOptions {
   /** True while the process has more urgent work (answering webhooks); the worker then waits, at most `maxYieldMs` in a row. */
   shouldYield?: () => boolean;
   maxYieldMs?: number;
+  onShopPaused?: RunOptions["onShopPaused"];
 }
 
 export interface Worker {
@@ -37,7 +41,8 @@ export interface Worker {
   drain(): Promise<number>;
 }
 
-export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Worker {
+/** A worker runs the jobs of the kinds its registry defines, and no others. */
+export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRegistry<Ctx>, options: WorkerOptions): Worker {
   const id = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   const concurrency = options.concurrency ?? 4;
   const perShop = options.perShop ?? DEFAULT_SHOP_CONCURRENCY;
@@ -72,7 +77,7 @@ export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Work
   async function run(job: Job): Promise<void> {
     const release = keepLease(job.id);
     try {
-      await runJob(ctx, job, { workerId: id, backoff: options.backoff });
+      await runJob(ctx, registry, job, { workerId: id, backoff: options.backoff, onShopPaused: options.onShopPaused });
     } catch (error) {
       ctx.logger.error({ err: error, workerId: id, jobId: job.id }, "worker could not store a job's outcome");
     } finally {
@@ -81,7 +86,7 @@ export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Work
   }
 
   async function runOne(): Promise<boolean> {
-    const job = await claimNextJob(ctx.db, { workerId: id, leaseMs, now: ctx.now(), perShop });
+    const job = await claimNextJob(ctx.db, { database: options.database, workerId: id, leaseMs, now: ctx.now(), perShop });
     if (!job) return false;
     await run(job);
     return true;
@@ -120,7 +125,7 @@ export function createWorker(ctx: JobContext, options: WorkerOptions = {}): Work
   async function fill(): Promise<number> {
     let jobs: Job[] = [];
     try {
-      jobs = await claimJobs(ctx.db, { workerId: id, leaseMs, now: ctx.now(), limit: concurrency - inFlight.size, perShop });
+      jobs = await claimJobs(ctx.db, { database: options.database, workerId: id, leaseMs, now: ctx.now(), limit: concurrency - inFlight.size, perShop });
     } catch (error) {
       ctx.logger.error({ err: error, workerId: id }, "worker could not claim jobs");
     }

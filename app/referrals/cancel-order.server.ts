@@ -1,29 +1,25 @@
-import type { z } from "zod";
-import { jobKey } from "../queue/job-row";
-import { ORDER_JOB_PAYLOADS } from "./job-kinds";
-import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResults } from "./order-records.server";
-import type { JobContext } from "../wiring/job-context";
 import { done, type JobOutcome } from "../queue/outcome";
+import { stopJobs } from "../queue/shop-jobs.server";
+import { commissionStateAfter } from "./commission-state";
+import { recordJobKey } from "./job-kinds";
+import type { OrderJobContext } from "./order-job-context";
+import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResults } from "./order-records.server";
 import { needsReview, reviseCommissions } from "./reversal.server";
-
-const payload = ORDER_JOB_PAYLOADS["order.cancel"];
-type Payload = z.infer<typeof payload>;
 
 const CANCELLED_BEFORE_RECORDING = "Order cancelled before it was recorded";
 
-async function handle(ctx: JobContext, shop: string, { orderId }: Payload): Promise<JobOutcome> {
+/** An order's cancellation: its recording stops if it was not sent yet, else its commission is denied. */
+export async function cancelOrder(ctx: OrderJobContext, shop: string, { orderId }: { orderId: string }): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
   if (!record || (record.status !== "queued" && record.status !== "failed" && record.status !== "recorded")) return done;
 
   if (record.status === "queued" || record.status === "failed") {
     // Not at the service yet: stop the recording instead of creating and denying.
-    const stopped = await ctx.db.job.updateMany({
-      where: { key: jobKey(shop, "order.record", orderId), status: { in: ["queued", "failed", "paused"] } },
-      data: { status: "done", lastError: CANCELLED_BEFORE_RECORDING },
-    });
-    const stillRunning = await ctx.db.job.count({ where: { key: jobKey(shop, "order.record", orderId), status: "running" } });
-    if (stopped.count === 0 && stillRunning > 0) return { type: "wait", reason: "The order is being recorded", afterMs: 5_000 };
-    if (stopped.count > 0 || record.status === "failed") {
+    const key = recordJobKey(shop, orderId);
+    const stopped = await stopJobs(ctx.db, { key }, CANCELLED_BEFORE_RECORDING, ["queued", "failed", "paused"]);
+    const stillRunning = await ctx.db.job.count({ where: { key, status: "running" } });
+    if (stopped === 0 && stillRunning > 0) return { type: "wait", reason: "The order is being recorded", afterMs: 5_000 };
+    if (stopped > 0 || record.status === "failed") {
       await updateOrderRecord(ctx.db, shop, orderId, { status: "skipped", statusReason: CANCELLED_BEFORE_RECORDING });
       return done;
     }
@@ -44,9 +40,7 @@ async function handle(ctx: JobContext, shop: string, { orderId }: Payload): Prom
       review.length > 0
         ? `Order cancelled, but the commission in campaign ${review.join(", ")} was already approved or denied; the service cannot change it. Review it in Commissions.`
         : "Order cancelled: commission denied",
-    commissionState: review.length > 0 ? record.commissionState : "denied",
+    ...(review.length > 0 ? {} : { commissionState: commissionStateAfter(record.commissionState, "denied") }),
   });
   return done;
 }
-
-export const cancelOrderJob = { kind: "order.cancel", payload, handle } as const;

@@ -1,3 +1,4 @@
+import { createTtlCache, type TtlCache } from "../cache/ttl-cache";
 import { isReferralApiError, type ReferralClient } from "../referral-api";
 
 // What the referral service knows of a code, learnt once per shop and kept
@@ -28,64 +29,53 @@ type Known =
   | { kind: "promotion" };
 
 const TTL_MS = 10 * 60_000;
-const MAX_PER_SHOP = 2_000;
+/** Across every shop: a code costs well under a kilobyte. */
+const MAX_CODES = 50_000;
+const MAX_PROFILES = 20_000;
 
-interface Entry<T> {
-  value: T;
-  until: number;
-}
+const keyOf = (shop: string, key: string) => `${shop}|${key}`;
 
 export class CodeDirectory {
-  private readonly codes = new Map<string, Map<string, Entry<Known>>>();
-  private readonly profiles = new Map<string, Map<string, Entry<OwnerProfile | null>>>();
+  private readonly codes: TtlCache<Known>;
+  private readonly profiles: TtlCache<OwnerProfile | null>;
 
-  constructor(private readonly now: () => number = Date.now) {}
-
-  private get<T>(maps: Map<string, Map<string, Entry<T>>>, shop: string, key: string): T | undefined {
-    const entry = maps.get(shop)?.get(key);
-    if (!entry || entry.until < this.now()) return undefined;
-    return entry.value;
-  }
-
-  private set<T>(maps: Map<string, Map<string, Entry<T>>>, shop: string, key: string, value: T): void {
-    let map = maps.get(shop);
-    if (!map) maps.set(shop, (map = new Map()));
-    if (map.size >= MAX_PER_SHOP) map.delete(map.keys().next().value!);
-    map.set(key, { value, until: this.now() + TTL_MS });
+  constructor(now?: () => number) {
+    this.codes = createTtlCache<Known>({ ttlMs: TTL_MS, maxEntries: MAX_CODES, now });
+    this.profiles = createTtlCache<OwnerProfile | null>({ ttlMs: TTL_MS, maxEntries: MAX_PROFILES, now });
   }
 
   /** The owner of a short code, or null when the service has no such short code. */
   async shortCodeOwner(client: ReferralClient, shop: string, code: string): Promise<CodeOwner | null> {
-    const key = code.toUpperCase();
-    const known = this.get(this.codes, shop, key);
+    const key = keyOf(shop, code.toUpperCase());
+    const known = this.codes.peek(key);
     if (known?.kind === "short_code") return known.owner;
     if (known) return null;
     try {
       const found = await client.getShortCode({ shortCode: code });
       if (!found.email) throw new Error(`shortcode/get answered no email for ${code}`);
       const owner = { email: found.email, uid: found.uid, valid: found.valid !== false };
-      this.set(this.codes, shop, key, { kind: "short_code", owner });
+      this.codes.set(key, { kind: "short_code", owner });
       return owner;
     } catch (error) {
       if (!isReferralApiError(error) || error.kind !== "not_found") throw error;
-      this.set(this.codes, shop, key, { kind: "not_short_code" });
+      this.codes.set(key, { kind: "not_short_code" });
       return null;
     }
   }
 
   /** The service refused the code as a coupon: it is the store's own. */
   rememberPromotion(shop: string, code: string): void {
-    this.set(this.codes, shop, code.toUpperCase(), { kind: "promotion" });
+    this.codes.set(keyOf(shop, code.toUpperCase()), { kind: "promotion" });
   }
 
   isKnownPromotion(shop: string, code: string): boolean {
-    return this.get(this.codes, shop, code.toUpperCase())?.kind === "promotion";
+    return this.codes.peek(keyOf(shop, code.toUpperCase()))?.kind === "promotion";
   }
 
   /** The owner's address and phone at the service (ambassador/get), or null when the service has no such person. */
   async ownerProfile(client: ReferralClient, shop: string, email: string): Promise<OwnerProfile | null> {
-    const key = email.toLowerCase();
-    const known = this.get(this.profiles, shop, key);
+    const key = keyOf(shop, email.toLowerCase());
+    const known = this.profiles.peek(key);
     if (known !== undefined) return known;
     let profile: OwnerProfile | null;
     try {
@@ -95,22 +85,13 @@ export class CodeDirectory {
       if (!isReferralApiError(error) || error.kind !== "not_found") throw error;
       profile = null;
     }
-    this.set(this.profiles, shop, key, profile);
+    this.profiles.set(key, profile);
     return profile;
   }
 
   /** Forgets a shop's codes (its connection changed). */
   forget(shop: string): void {
-    this.codes.delete(shop);
-    this.profiles.delete(shop);
+    this.codes.deletePrefix(keyOf(shop, ""));
+    this.profiles.deletePrefix(keyOf(shop, ""));
   }
-}
-
-declare global {
-  var __referralBridgeCodes: CodeDirectory | undefined;
-}
-
-/** The process's directory. */
-export function codeDirectory(): CodeDirectory {
-  return (globalThis.__referralBridgeCodes ??= new CodeDirectory());
 }

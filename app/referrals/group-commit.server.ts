@@ -1,9 +1,6 @@
-import prisma from "../db.server";
-import { databaseKind } from "../db/adapter.server";
-import { getEnv } from "../env.server";
+import type { Logger } from "../logger.server";
 import { notifyJobEnqueued } from "../queue/wake";
-import { logger as appLogger, type Logger } from "../logger.server";
-import { postgresIntakeStore, sqliteIntakeStore, type IntakeStore } from "./intake-store.server";
+import type { IntakeStore } from "./intake-store.server";
 import type { IntakeResult, OrderWebhook } from "./order-intake";
 
 export type { IntakeResult, OrderWebhook } from "./order-intake";
@@ -26,10 +23,10 @@ interface Waiting {
 
 export interface OrderIntake {
   /** Stores what the webhook asks for; resolves once it is committed. No call to the referral service. */
-  accept(hook: OrderWebhook): Promise<IntakeResult>;
+  store(hook: OrderWebhook): Promise<IntakeResult>;
   /** Resolves once the store takes batches at full speed (at boot, before the first webhook). */
   ready(): Promise<void>;
-  /** After the last accept has settled: lets the store go. */
+  /** After the last store has settled: lets the store go. */
   close(): Promise<void>;
 }
 
@@ -77,7 +74,7 @@ export function createOrderIntake(store: IntakeStore, logger: Logger): OrderInta
   }
 
   return {
-    accept(hook) {
+    store(hook) {
       return new Promise<IntakeResult>((settle, fail) => {
         waiting.push({ hook, settle, fail });
         schedule();
@@ -92,23 +89,5 @@ function report(logger: Logger, hook: OrderWebhook, result: IntakeResult) {
   const context = { shop: hook.shop, topic: hook.topic, webhookId: hook.webhookId, outcome: result.outcome, detail: result.detail };
   if (result.outcome === "malformed") logger.error(context, "malformed webhook payload");
   else if (result.outcome === "no_session") logger.warn(context, "webhook for a shop without a session (uninstalled?); not queued");
-  else logger.info(context, "order webhook accepted");
-}
-
-export function intakeStoreFor(databaseUrl: string): IntakeStore {
-  if (databaseKind(databaseUrl) === "postgresql") return postgresIntakeStore(prisma);
-  return sqliteIntakeStore(databaseUrl.slice("file:".length));
-}
-
-declare global {
-  var __referralBridgeIntake: OrderIntake | undefined;
-}
-
-/** The app's intake, on the app's database. */
-export function orderIntake(): OrderIntake {
-  return (globalThis.__referralBridgeIntake ??= createOrderIntake(intakeStoreFor(getEnv().DATABASE_URL), appLogger));
-}
-
-export function acceptOrderWebhook(hook: OrderWebhook): Promise<IntakeResult> {
-  return orderIntake().accept(hook);
+  else logger.info(context, "order webhook stored");
 }

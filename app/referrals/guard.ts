@@ -4,8 +4,8 @@ import { GUARD_LABELS, GUARD_RULES, type GuardRule, type GuardSettings } from ".
 // the referrer of the code and with the shop's recent orders. Pure: the job
 // gathers the facts, this decides.
 
-/** An email as a person owns it: lower case, no +tag, and for Gmail no dots (Gmail ignores them). */
-export function normaliseEmail(email: string): string {
+/** The mailbox an email reaches: lower case, no +tag, and for Gmail no dots (Gmail ignores them). */
+export function mailboxOf(email: string): string {
   const trimmed = email.trim().toLowerCase();
   const at = trimmed.lastIndexOf("@");
   if (at < 0) return trimmed;
@@ -74,7 +74,7 @@ function check(rule: GuardRule, facts: GuardFacts, limit: number): Check {
     referrer ? test(referrer) : { unknown: "the code's owner is not known before the first order with it" };
   switch (rule) {
     case "self_email":
-      return needReferrer((r) => ({ hit: normaliseEmail(buyer.email) === normaliseEmail(r.email), detail: `${buyer.email} is ${r.email}` }));
+      return needReferrer((r) => ({ hit: mailboxOf(buyer.email) === mailboxOf(r.email), detail: `${buyer.email} is ${r.email}` }));
     case "self_customer":
       return needReferrer((r) => ({
         hit: buyer.customerId !== undefined && r.customerIds.includes(buyer.customerId),

@@ -1,28 +1,47 @@
+import type { Prisma } from "@prisma/client";
 import { z } from "zod";
+import { defineJobKind } from "../queue/job-kind";
+import { jobKey } from "../queue/job-row";
 import { referralEventParamsSchema } from "./referral-event";
 
-/**
- * What each order job carries: checked when an order webhook makes the job
- * and again when the job runs. Kept apart from the job handlers so that the
- * SQLite intake thread, which makes these jobs, loads no more than this.
- */
-export const ORDER_JOB_PAYLOADS = {
-  "order.record": z.object({
-    orderId: z.string(),
-    event: z.object({
-      campaignUids: z.array(z.string()),
-      codeSource: z.enum(["cart_attribute", "landing_site"]).nullable(),
-      params: referralEventParamsSchema,
-      // Absent from jobs queued before the app read every code.
-      signals: z
-        .object({ cartAttribute: z.string().optional(), landingPage: z.string().optional(), discountCodes: z.array(z.string()) })
-        .optional(),
-      buyer: z.object({ phone: z.string().optional(), address: z.string().optional(), ordersCount: z.number().optional() }).optional(),
-      checkoutToken: z.string().optional(),
-    }),
-  }),
-  "order.cancel": z.object({ orderId: z.string() }),
-  "order.refund": z.object({
+// What each order job carries: checked when an order webhook makes the job
+// and again when the job runs. Kept apart from the job handlers so that the
+// SQLite intake thread, which makes these jobs, loads no more than this.
+
+/** The jobs of one order run one at a time, in the order Shopify triggered them (see claimJobs). */
+export function orderLane(shop: string, orderId: string): string {
+  return `${shop}:order:${orderId}`;
+}
+
+const ofOrder = (shop: string, { orderId }: { orderId: string }) => orderLane(shop, orderId);
+
+/** The order's event as the intake stored it: what the referral decision reads. */
+export const storedEventSchema = z.object({
+  campaignUids: z.array(z.string()),
+  codeSource: z.enum(["cart_attribute", "landing_site"]).nullable(),
+  params: referralEventParamsSchema,
+  // Absent from jobs queued before the app read every code.
+  signals: z.object({ cartAttribute: z.string().optional(), landingPage: z.string().optional(), discountCodes: z.array(z.string()) }).optional(),
+  buyer: z.object({ phone: z.string().optional(), address: z.string().optional(), ordersCount: z.number().optional() }).optional(),
+  checkoutToken: z.string().optional(),
+});
+
+export type StoredEvent = z.infer<typeof storedEventSchema>;
+
+/** Records an order at the referral service (record-order.server.ts). */
+export const RECORD_ORDER_JOB = defineJobKind({
+  name: "order.record",
+  payload: z.object({ orderId: z.string(), event: storedEventSchema }),
+  lane: ofOrder,
+});
+
+/** Denies the commission of a cancelled order (cancel-order.server.ts). */
+export const CANCEL_ORDER_JOB = defineJobKind({ name: "order.cancel", payload: z.object({ orderId: z.string() }), lane: ofOrder });
+
+/** Lowers the commission of a refunded order (refund-order.server.ts). */
+export const REFUND_ORDER_JOB = defineJobKind({
+  name: "order.refund",
+  payload: z.object({
     orderId: z.string(),
     refundId: z.string(),
     /** Merchandise value given back, tax included when the order's prices include it. */
@@ -30,18 +49,31 @@ export const ORDER_JOB_PAYLOADS = {
     /** The tax within `amount` (taken out when the order's revenue was taken without tax). */
     tax: z.string().optional(),
   }),
-};
+  lane: ofOrder,
+});
 
-export const PIXEL_MATCH_JOB = "pixel.match";
+/** A web pixel signal looking for its order (pixel-signals.server.ts). */
+export const PIXEL_MATCH_JOB = defineJobKind({
+  name: "pixel.match",
+  payload: z.object({ checkoutToken: z.string(), orderId: z.string().nullable(), receivedAt: z.string() }),
+});
 
-export const PIXEL_JOB_PAYLOADS = {
-  /** A web pixel signal looking for its order (app/referrals/pixel-signals.server.ts). */
-  [PIXEL_MATCH_JOB]: z.object({ checkoutToken: z.string(), orderId: z.string().nullable(), receivedAt: z.string() }),
-};
+/** The kinds that stand for a change to an order after it was placed. */
+export const ORDER_CHANGE_KINDS = [CANCEL_ORDER_JOB.name, REFUND_ORDER_JOB.name];
 
-export type OrderJobKind = keyof typeof ORDER_JOB_PAYLOADS;
+/** A refund job's subject: one job per refund of an order. */
+export const refundSubject = (orderId: string, refundId: string) => `${orderId}:${refundId}`;
 
-/** The jobs of one order run one at a time, in the order Shopify triggered them (see claimNextJob). */
-export function orderLane(shop: string, orderId: string): string {
-  return `${shop}:order:${orderId}`;
+/** The key of an order's recording job. */
+export const recordJobKey = (shop: string, orderId: string) => jobKey(shop, RECORD_ORDER_JOB.name, orderId);
+
+/** Every job of these orders: their recording, their cancellation and their refunds. */
+export function jobsOfOrders(shop: string, orderIds: readonly string[]): Prisma.JobWhereInput {
+  return {
+    shop,
+    OR: [
+      { key: { in: orderIds.flatMap((id) => [recordJobKey(shop, id), jobKey(shop, CANCEL_ORDER_JOB.name, id)]) } },
+      ...orderIds.map((id) => ({ key: { startsWith: jobKey(shop, REFUND_ORDER_JOB.name, `${id}:`) } })),
+    ],
+  };
 }

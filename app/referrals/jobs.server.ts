@@ -1,17 +1,24 @@
-import type { z } from "zod";
+import { REFERRAL_SERVICE } from "../connection/service-outcome";
+import { done } from "../queue/outcome";
+import { defineJob, type QueueContext } from "../queue/registry";
+import { cancelOrder } from "./cancel-order.server";
+import { CANCEL_ORDER_JOB, PIXEL_MATCH_JOB, RECORD_ORDER_JOB, REFUND_ORDER_JOB } from "./job-kinds";
 import { matchPixelSignal } from "./pixel-signals.server";
-import { PIXEL_JOB_PAYLOADS, PIXEL_MATCH_JOB } from "./job-kinds";
-import type { JobContext } from "../wiring/job-context";
-import { done, type JobOutcome } from "../queue/outcome";
+import { noteRecordingAttempt, noteRecordingFailed, recordOrder } from "./record-order.server";
+import { refundOrder } from "./refund-order.server";
 
-const payload = PIXEL_JOB_PAYLOADS[PIXEL_MATCH_JOB];
+export type { OrderJobContext } from "./order-job-context";
 
-/** A pixel signal looking for its order: re-opens it if it was judged not referred, else looks again later (spending no attempt). */
-export const pixelMatchJob = {
-  kind: PIXEL_MATCH_JOB,
-  payload,
-  async handle(ctx: JobContext, shop: string, match: z.infer<typeof payload>): Promise<JobOutcome> {
-    const wait = await matchPixelSignal(ctx.db, shop, match, ctx.now());
-    return wait === null ? done : { type: "wait", reason: "The order of this checkout is not settled yet", afterMs: wait };
-  },
-} as const;
+/** The order's jobs: recording it, and the changes that follow (cancellation, refunds, a late pixel signal). */
+export const referralJobs = [
+  defineJob(RECORD_ORDER_JOB, { rateLimitGroup: REFERRAL_SERVICE, handle: recordOrder, onFailed: noteRecordingFailed, onAttempt: noteRecordingAttempt }),
+  defineJob(CANCEL_ORDER_JOB, { rateLimitGroup: REFERRAL_SERVICE, handle: cancelOrder }),
+  defineJob(REFUND_ORDER_JOB, { rateLimitGroup: REFERRAL_SERVICE, handle: refundOrder }),
+  /** A pixel signal looking for its order: re-opens it if it was judged not referred, else looks again later (spending no attempt). */
+  defineJob(PIXEL_MATCH_JOB, {
+    async handle(ctx: QueueContext, shop, match) {
+      const wait = await matchPixelSignal(ctx.db, shop, match, ctx.now());
+      return wait === null ? done : { type: "wait", reason: "The order of this checkout is not settled yet", afterMs: wait };
+    },
+  }),
+];

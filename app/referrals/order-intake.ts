@@ -1,9 +1,9 @@
-import { jobRowChecked, type JobRowInput, type NewJob } from "../queue/job-row";
-import type { z } from "zod";
+import type { JobKind, PayloadOf } from "../queue/job-kind";
+import { jobRow, type JobInput, type NewJob } from "../queue/job-row";
 import { moneyFromCents, moneyToCents } from "../referral-api/money";
 import { attributeOrder } from "./attribution";
 import { emailKey } from "./email-key";
-import { ORDER_JOB_PAYLOADS, orderLane, type OrderJobKind } from "./job-kinds";
+import { CANCEL_ORDER_JOB, RECORD_ORDER_JOB, REFUND_ORDER_JOB, refundSubject } from "./job-kinds";
 import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount, type MoneySet, type RefundPayload } from "./order-payload";
 import { parseShopifyJson } from "./lossless-json";
 import type { PipelineSettings } from "./pipeline-settings";
@@ -89,8 +89,9 @@ const RECORD_TOPICS: Record<string, PipelineSettings["trigger"]> = {
   ORDERS_CREATE: "orders_create",
 };
 
-function orderJobRow<K extends OrderJobKind>(kind: K, input: Omit<JobRowInput<z.input<(typeof ORDER_JOB_PAYLOADS)[K]>>, "kind">): NewJob {
-  return jobRowChecked(ORDER_JOB_PAYLOADS[kind], { ...input, kind, lane: orderLane(input.shop, input.payload.orderId) });
+/** The job an order webhook asks for, delivered as the webhook was. */
+function orderJobRow<K extends JobKind>(kind: K, hook: OrderWebhook, input: Pick<JobInput<PayloadOf<K>>, "subject" | "payload">): NewJob {
+  return jobRow(kind, { ...input, shop: hook.shop, webhookId: hook.webhookId, triggeredAt: hook.triggeredAt, arrivedBy: hook.arrivedBy });
 }
 
 /** What `read` makes of the payload, or the plan for a payload it cannot read. */
@@ -199,14 +200,7 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
     const heldEvent = status === "not_referred" && attribution.event ? JSON.stringify(attribution.event) : null;
     return { outcome: status, detail: attribution.reason, write: { record: { ...record, heldEvent, status, statusReason: attribution.reason } } };
   }
-  const job = orderJobRow("order.record", {
-    shop: hook.shop,
-    subject: order.id,
-    payload: { orderId: order.id, event: attribution.event },
-    webhookId: hook.webhookId,
-    triggeredAt: hook.triggeredAt,
-    arrivedBy: hook.arrivedBy,
-  });
+  const job = orderJobRow(RECORD_ORDER_JOB, hook, { subject: order.id, payload: { orderId: order.id, event: attribution.event } });
   return { outcome: "queued", write: { record, job } };
 }
 
@@ -220,14 +214,7 @@ function planCancellation(hook: OrderWebhook): IntakePlan {
   const read = readPayload(readOrderId, hook.payload);
   if ("malformed" in read) return read.malformed;
   const orderId = read.value;
-  const job = orderJobRow("order.cancel", {
-    shop: hook.shop,
-    subject: orderId,
-    payload: { orderId },
-    webhookId: hook.webhookId,
-    triggeredAt: hook.triggeredAt,
-    arrivedBy: hook.arrivedBy,
-  });
+  const job = orderJobRow(CANCEL_ORDER_JOB, hook, { subject: orderId, payload: { orderId } });
   return { outcome: "queued", write: { job } };
 }
 
@@ -296,13 +283,9 @@ function planRefund(hook: OrderWebhook): IntakePlan {
   if ("malformed" in value) return value.malformed;
   const { amount, tax } = value.value;
   if (moneyToCents(amount) === 0n) return { outcome: "ignored", detail: "the refund returns no merchandise value" };
-  const job = orderJobRow("order.refund", {
-    shop: hook.shop,
-    subject: `${refund.order_id}:${refund.id}`,
+  const job = orderJobRow(REFUND_ORDER_JOB, hook, {
+    subject: refundSubject(refund.order_id, refund.id),
     payload: { orderId: refund.order_id, refundId: refund.id, amount, ...(moneyToCents(tax) > 0n ? { tax } : {}) },
-    webhookId: hook.webhookId,
-    triggeredAt: hook.triggeredAt,
-    arrivedBy: hook.arrivedBy,
   });
   return { outcome: "queued", write: { job } };
 }

@@ -1,4 +1,6 @@
 import type { OrderRecord, Prisma, PrismaClient } from "@prisma/client";
+import { likeCandidate } from "../db/like-pattern";
+import { emailKey } from "./email-key";
 
 /** What the service said for one campaign of an order. */
 export interface CampaignResult {
@@ -38,4 +40,23 @@ export function updateOrderRecord(
   data: Prisma.OrderRecordUpdateInput,
 ): Promise<Prisma.BatchPayload> {
   return db.orderRecord.updateMany({ where: { shop, orderId }, data: data as Prisma.OrderRecordUpdateManyMutationInput });
+}
+
+/**
+ * Ids of a shop's order records with this email in any letter case: on the
+ * key the app stored (OrderRecord.emailKey), and for rows stored before the
+ * key existed, on the email itself, folded by the app.
+ */
+export async function orderRecordIdsByEmail(db: PrismaClient | Prisma.TransactionClient, shop: string, email: string): Promise<string[]> {
+  const key = emailKey(email);
+  if (!key) return [];
+  const keyed = await db.orderRecord.findMany({ where: { shop, emailKey: key }, select: { id: true } });
+  const unkeyed = await db.$queryRaw<{ id: string; email: string }[]>`SELECT "id", "email" FROM "OrderRecord" WHERE "shop" = ${shop} AND "emailKey" IS NULL AND lower("email") LIKE ${likeCandidate(key)} ESCAPE '\\'`;
+  return [...keyed.map((row) => row.id), ...unkeyed.filter((row) => emailKey(row.email) === key).map((row) => row.id)];
+}
+
+/** The shop's orders still waiting to be sent are not sent (the app was uninstalled, say). */
+export async function skipQueuedOrders(db: PrismaClient | Prisma.TransactionClient, shop: string, reason: string): Promise<number> {
+  const skipped = await db.orderRecord.updateMany({ where: { shop, status: "queued" }, data: { status: "skipped", statusReason: reason } });
+  return skipped.count;
 }

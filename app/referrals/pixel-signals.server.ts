@@ -1,8 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
 import { insertJob, enqueueJob, isUniqueViolation } from "../queue/enqueue.server";
-import { jobKey } from "../queue/job-row";
+import { ANY_STATUS, requeueJob } from "../queue/shop-jobs.server";
 import { notifyJobEnqueued } from "../queue/wake";
-import { ORDER_JOB_PAYLOADS, orderLane, PIXEL_MATCH_JOB } from "./job-kinds";
+import { PIXEL_MATCH_JOB, RECORD_ORDER_JOB, recordJobKey, storedEventSchema } from "./job-kinds";
 import { parseJsonObject, type CampaignResults } from "./order-records.server";
 import type { PixelSignalInput } from "./pixel-signal";
 
@@ -53,10 +53,10 @@ function recordForSignal(db: PrismaClient, shop: string, checkoutToken: string, 
 export async function reopenForSignal(db: PrismaClient, shop: string, record: RecordForSignal, now: Date): Promise<boolean> {
   if (record.status !== "not_referred") return false;
   const { orderId } = record;
-  const key = jobKey(shop, "order.record", orderId);
+  const key = recordJobKey(shop, orderId);
   const reopened = await db.$transaction(async (tx) => {
     const job = await tx.job.findUnique({ where: { key }, select: { id: true } });
-    const held = record.heldEvent ? ORDER_JOB_PAYLOADS["order.record"].shape.event.safeParse(JSON.parse(record.heldEvent)) : null;
+    const held = record.heldEvent ? storedEventSchema.safeParse(JSON.parse(record.heldEvent)) : null;
     if (!job && !held?.success) return false;
     // Campaigns settled as not referred are asked again; any other result stands.
     const results = parseJsonObject<CampaignResults>(record.results);
@@ -66,11 +66,8 @@ export async function reopenForSignal(db: PrismaClient, shop: string, record: Re
       data: { status: "queued", statusReason: "The web pixel sent a referral code for this order: it is being judged again", results: JSON.stringify(results), heldEvent: null },
     });
     if (flipped.count === 0) return false;
-    if (job) {
-      await tx.job.update({ where: { id: job.id }, data: { status: "queued", runAt: now, attempts: 0, lastError: null, lockedBy: null, leaseUntil: null } });
-    } else {
-      await insertJob(tx, { kind: "order.record", shop, subject: orderId, payload: { orderId, event: held!.data! }, lane: orderLane(shop, orderId), triggeredAt: now, runAt: now });
-    }
+    if (job) await requeueJob(tx, key, now, ANY_STATUS);
+    else await insertJob(tx, RECORD_ORDER_JOB, { shop, subject: orderId, payload: { orderId, event: held!.data! }, triggeredAt: now, runAt: now });
     return true;
   });
   if (reopened) notifyJobEnqueued();
@@ -115,7 +112,7 @@ export async function matchPixelSignal(db: PrismaClient, shop: string, payload: 
   const wait = Math.min(PIXEL_MATCH_CAP_MS, Math.max(PIXEL_MATCH_FIRST_LOOK_MS, age));
   if (fromEndpoint) {
     // No order yet, or its job may be judging it right now: look again shortly.
-    await enqueueJob(db, { kind: PIXEL_MATCH_JOB, shop, subject: payload.checkoutToken, payload, runAt: new Date(now.getTime() + wait) });
+    await enqueueJob(db, PIXEL_MATCH_JOB, { shop, subject: payload.checkoutToken, payload, runAt: new Date(now.getTime() + wait) });
   }
   return wait;
 }

@@ -2,22 +2,22 @@ import type { Shop } from "@prisma/client";
 import type { z } from "zod";
 import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../referral-api";
 import { findOfferCode } from "../offers/offer-code-owner.server";
-import { codeDirectory, type CodeOwner } from "./code-directory.server";
+import type { CodeOwner } from "./code-directory.server";
 import { findPixelSignal, type PixelSignalFound } from "./pixel-signals.server";
 import { SIGNAL_NAMES, type Explanation, type SignalNote, type SignalSource } from "./explanation";
 import { runGuard } from "./guard";
 import { gatherGuardFacts } from "./guard-facts.server";
 import { readGuardSettings, type GuardSettings } from "./guard-settings";
 import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResult, type CampaignResults } from "./order-records.server";
-import { ORDER_JOB_PAYLOADS } from "./job-kinds";
+import type { RECORD_ORDER_JOB } from "./job-kinds";
+import type { OrderJobContext } from "./order-job-context";
+import { commissionStateAfter } from "./commission-state";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "./pipeline-settings";
 import { classifyRefusal } from "./service-refusals";
-import type { JobContext } from "../wiring/job-context";
-import { done, outcomeOfServiceError, type JobOutcome } from "../queue/outcome";
+import { outcomeOfServiceError } from "../connection/service-outcome";
+import { done, type JobOutcome } from "../queue/outcome";
 
-const payload = ORDER_JOB_PAYLOADS["order.record"];
-
-type Payload = z.infer<typeof payload>;
+type Payload = z.infer<(typeof RECORD_ORDER_JOB)["payload"]>;
 type Event = Payload["event"];
 type Params = Event["params"];
 
@@ -138,7 +138,7 @@ interface Decision {
 }
 
 async function decideAndSend(
-  ctx: JobContext,
+  ctx: OrderJobContext,
   shop: string,
   orderId: string,
   client: ReferralClient,
@@ -149,7 +149,7 @@ async function decideAndSend(
   placedAt: Date,
   pixel: PixelSignalFound | null,
 ): Promise<Decision> {
-  const codes = codeDirectory();
+  const codes = ctx.codes;
   const offer = await findOfferCode(ctx.db, shop, event.signals?.discountCodes ?? []);
   const { notes, candidates } = signalsOf(event, offer?.code ?? null, pixel);
   const explanation: Explanation = { signals: notes, winner: null, guard: [], decision: "" };
@@ -258,7 +258,7 @@ function decisionText(summary: ReturnType<typeof summarise>, explanation: Explan
 type ChoiceColumns = Pick<Shop, "campaignUids" | "scope" | "guardRules" | "guardDailyLimit">;
 
 /** The shop's choices, from the row the connection was read with when it came along. */
-async function shopChoices(ctx: JobContext, shop: string, read?: ChoiceColumns) {
+async function shopChoices(ctx: OrderJobContext, shop: string, read?: ChoiceColumns) {
   const row = read ?? (await ctx.db.shop.findUnique({ where: { shop }, select: { campaignUids: true, scope: true, guardRules: true, guardDailyLimit: true } }));
   const pipeline = readPipelineSettings({ ...PIPELINE_DEFAULTS, ...(row ? { campaignUids: row.campaignUids, scope: row.scope } : {}) });
   return { campaignUids: pipeline.campaignUids, sendWithoutCode: pipeline.scope === "all_orders", guard: readGuardSettings(row ?? {}) };
@@ -278,7 +278,7 @@ function chooseCampaigns(event: Event, shopCampaigns: string[], pixel: PixelSign
 
 const COMMISSION_STATE = { true: "approved", false: "pending" } as const;
 
-async function handle(ctx: JobContext, shop: string, { orderId, event }: Payload): Promise<JobOutcome> {
+export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId, event }: Payload): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
   if (record && record.status !== "queued" && record.status !== "failed") return done;
   const connection = await ctx.clientForShop(shop);
@@ -318,22 +318,19 @@ async function handle(ctx: JobContext, shop: string, { orderId, event }: Payload
           ...(winner ? (winner.sentAs === "short_code" ? { shortCode: winner.code } : { couponCode: winner.code, shortCode: null }) : {}),
           ...(winner?.source === "discount_code" || winner?.source === "offer_code" || winner?.source === "pixel" ? { codeSource: winner.source } : {}),
           recordedAt: summary.status === "recorded" ? ctx.now() : null,
-          commissionState:
-            summary.status === "recorded" && approval !== undefined ? COMMISSION_STATE[String(approval) as "true" | "false"] : null,
+          ...(summary.status === "recorded" && approval !== undefined
+            ? { commissionState: commissionStateAfter(record?.commissionState ?? null, COMMISSION_STATE[String(approval) as "true" | "false"]) }
+            : {}),
         }
       : {}),
   });
   return outcome;
 }
 
-export const recordOrderJob = {
-  kind: "order.record",
-  payload,
-  handle,
-  async onFailed(ctx: JobContext, shop: string, { orderId }: Payload, reason: string, attempts: number) {
-    await updateOrderRecord(ctx.db, shop, orderId, { status: "failed", lastError: reason, attempts });
-  },
-  async onAttempt(ctx: JobContext, shop: string, { orderId }: Payload, attempts: number, reason: string) {
-    await updateOrderRecord(ctx.db, shop, orderId, { attempts, lastError: reason });
-  },
-} as const;
+export async function noteRecordingFailed(ctx: OrderJobContext, shop: string, { orderId }: Payload, reason: string, attempts: number) {
+  await updateOrderRecord(ctx.db, shop, orderId, { status: "failed", lastError: reason, attempts });
+}
+
+export async function noteRecordingAttempt(ctx: OrderJobContext, shop: string, { orderId }: Payload, attempts: number, reason: string) {
+  await updateOrderRecord(ctx.db, shop, orderId, { attempts, lastError: reason });
+}

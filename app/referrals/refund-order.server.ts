@@ -1,13 +1,13 @@
-import type { z } from "zod";
 import { addMoney, compareMoney, subtractMoney } from "../referral-api/money";
-import { ORDER_JOB_PAYLOADS } from "./job-kinds";
+import type { z } from "zod";
+import { commissionStateAfter } from "./commission-state";
+import type { REFUND_ORDER_JOB } from "./job-kinds";
+import type { OrderJobContext } from "./order-job-context";
 import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResults } from "./order-records.server";
-import type { JobContext } from "../wiring/job-context";
 import { done, type JobOutcome } from "../queue/outcome";
 import { needsReview, reviseCommissions } from "./reversal.server";
 
-const payload = ORDER_JOB_PAYLOADS["order.refund"];
-type Payload = z.infer<typeof payload>;
+type Payload = z.infer<(typeof REFUND_ORDER_JOB)["payload"]>;
 
 /** The refund on the basis of the order's revenue: without its tax when the order's prices included tax (as the revenue was taken). */
 export function refundOnRevenueBasis(amount: string, tax: string | undefined, taxesIncluded: boolean | null): string {
@@ -16,7 +16,8 @@ export function refundOnRevenueBasis(amount: string, tax: string | undefined, ta
   return compareMoney(net, "0") < 0 ? "0.00" : net;
 }
 
-async function handle(ctx: JobContext, shop: string, { orderId, refundId, amount: given, tax }: Payload): Promise<JobOutcome> {
+/** A refund of an order: its commission is paid on less revenue, or denied when the whole order is refunded. */
+export async function refundOrder(ctx: OrderJobContext, shop: string, { orderId, refundId, amount: given, tax }: Payload): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
   if (!record) return done;
   if (record.status === "queued") return { type: "wait", reason: "Waiting for the order to be recorded", afterMs: 30_000 };
@@ -53,10 +54,8 @@ async function handle(ctx: JobContext, shop: string, { orderId, refundId, amount
           statusReason: `Refund of ${amount} after the commission in campaign ${review.join(", ")} was approved or denied; the service cannot change it. Review it in Commissions.`,
         }
       : full
-        ? { status: "reversed", statusReason: "Fully refunded: commission denied", commissionState: "denied" }
+        ? { status: "reversed", statusReason: "Fully refunded: commission denied", commissionState: commissionStateAfter(record.commissionState, "denied") }
         : { statusReason: `Partly refunded: revenue reduced to ${remaining}` }),
   });
   return done;
 }
-
-export const refundOrderJob = { kind: "order.refund", payload, handle } as const;

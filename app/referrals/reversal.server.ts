@@ -1,6 +1,7 @@
 import { isReferralApiError, type ReferralClient, type UpdateCommissionParams } from "../referral-api";
 import type { CampaignResult, CampaignResults } from "./order-records.server";
-import { outcomeOfServiceError, type JobOutcome } from "../queue/outcome";
+import { outcomeOfServiceError } from "../connection/service-outcome";
+import type { JobOutcome } from "../queue/outcome";
 
 const NOT_PENDING = /pending commission only/i;
 

@@ -33,7 +33,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     readSettings(ctx, shop),
     trackingEmbedSeen(ctx.db, shop),
     orderSyncView(ctx.db, shop),
-    storefrontChecks(ctx.db, shop),
+    storefrontChecks(ctx, shop),
   ]);
   return {
     store: shop.replace(/\.myshopify\.com$/, ""),

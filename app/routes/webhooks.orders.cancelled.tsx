@@ -1,3 +1,3 @@
-import { orderWebhookAction } from "../webhooks/order-webhooks.server";
+import { serveOrderWebhookRequest } from "../wiring/order-intake.server";
 
-export const action = orderWebhookAction;
+export const action = serveOrderWebhookRequest;

@@ -1,15 +1,10 @@
 import type { OrderRecord, PrismaClient } from "@prisma/client";
-import { orderRecordIdsByEmail, normaliseEmail } from "../privacy/customer-rows.server";
+import { commissionStateAfter, moveCommissionState } from "../referrals/commission-state";
+import { emailKey } from "../referrals/email-key";
+import { orderRecordIdsByEmail } from "../referrals/order-records.server";
 import { commissionDataSchema, parseEnvelope } from "./webhook-envelope";
 import { ignored, processed, type EventResult } from "./event-result";
 
-type CommissionState = "pending" | "approved" | "denied";
-
-/** A settled commission (approved or denied) never goes back to pending, whatever order the events arrive in. */
-function nextState(current: string | null, incoming: CommissionState): CommissionState | null {
-  if (incoming === "pending" && (current === "approved" || current === "denied")) return null;
-  return current === incoming ? null : incoming;
-}
 
 /** commission-status-updated carries no transaction_id: take it from the commission-created event of the same commission. */
 async function transactionIdFromCreation(db: PrismaClient, shop: string, commissionId: string): Promise<string | null> {
@@ -53,7 +48,7 @@ export async function applyCommissionEvent(db: PrismaClient, shop: string, event
   if (!orderId && commission.id) orderId = await transactionIdFromCreation(db, shop, commission.id);
   let record = orderId ? await db.orderRecord.findUnique({ where: { shop_orderId: { shop, orderId } } }) : null;
   let how = "by its order id";
-  const email = normaliseEmail(customer?.email);
+  const email = emailKey(customer?.email);
   if (!record && !orderId && email) {
     record = await recordByCustomerAndCampaign(db, shop, email, campaign?.id ?? null);
     how = "by the customer's email and campaign";
@@ -63,8 +58,10 @@ export async function applyCommissionEvent(db: PrismaClient, shop: string, event
     return ignored(`${label} (${commission.status}) matches no order of this shop${orderId ? ` (transaction ${orderId})` : ""}.`);
   }
   const order = record.orderName ?? record.orderId;
-  const next = nextState(record.commissionState, commission.status);
-  if (!next) return processed(`${label}: order ${order} already shows ${record.commissionState}.`);
-  await db.orderRecord.updateMany({ where: { id: record.id }, data: { commissionState: next } });
+  // A settled commission never goes back to pending, whatever order the events arrive in.
+  const next = commissionStateAfter(record.commissionState, commission.status);
+  if (!next || !(await moveCommissionState(db, { id: record.id }, next))) {
+    return processed(`${label}: order ${order} already shows ${record.commissionState}.`);
+  }
   return processed(`${label} is ${next}: order ${order} updated (matched ${how}).`);
 }

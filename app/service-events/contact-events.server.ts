@@ -1,8 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
 import { enqueueAmbassadorCode } from "../offers/enqueue-offer.server";
-import { normaliseEmail } from "../privacy/customer-rows.server";
-import type { AdminForShop } from "../wiring/admin-access.server";
-import { AdminCallError, findCustomerByEmail, tagCustomer } from "../shopify-admin/admin-graphql.server";
+import { emailKey } from "../referrals/email-key";
+import type { AdminForShop } from "../shopify-admin/admin-access";
+import { AdminCallError } from "../shopify-admin/admin-graphql.server";
+import { findCustomerByEmail, tagCustomer } from "./shopify-customers.server";
 import { contactDataSchema } from "./webhook-envelope";
 import { ignored, processed, unsettled, type EventResult } from "./event-result";
 
@@ -20,7 +21,7 @@ export async function applyContactCreated(
   eventData: unknown,
 ): Promise<EventResult> {
   const parsed = contactDataSchema.safeParse(eventData);
-  const email = parsed.success ? normaliseEmail(parsed.data.contact.email) : null;
+  const email = parsed.success ? emailKey(parsed.data.contact.email) : null;
   if (email) await enqueueAmbassadorCode(deps.db, shop, email);
   const settings = await deps.db.shop.findUnique({ where: { shop }, select: { tagContacts: true } });
   if (!settings?.tagContacts) return processed("New ambassador; tagging customers is turned off.");

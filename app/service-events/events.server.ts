@@ -1,6 +1,7 @@
-import type { PrismaClient } from "@prisma/client";
+import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import { jobKey } from "../queue/job-row";
+import { requeueJob } from "../queue/shop-jobs.server";
 import { notifyJobEnqueued } from "../queue/wake";
 import { SERVICE_EVENT_JOB } from "./job-kinds";
 
@@ -88,11 +89,8 @@ export async function retryServiceEvent(db: PrismaClient, shop: string, serviceE
       where: { shop, serviceEventId: event.id, state: { in: ["failed", "needs_review"] } },
       data: { state: "claimed", lastError: null },
     }),
-    db.job.updateMany({
-      where: { key: jobKey(shop, SERVICE_EVENT_JOB, event.id), status: { in: ["failed", "done"] } },
-      data: { status: "queued", attempts: 0, runAt: now, lastError: null },
-    }),
   ]);
+  await requeueJob(db, jobKey(shop, SERVICE_EVENT_JOB.name, event.id), now);
   notifyJobEnqueued();
   return true;
 }
@@ -109,4 +107,10 @@ export async function readServiceEventOptions(db: PrismaClient, shop: string): P
 
 export async function saveServiceEventOptions(db: PrismaClient, shop: string, options: ServiceEventOptions): Promise<void> {
   await db.shop.upsert({ where: { shop }, create: { shop, ...options }, update: options });
+}
+
+/** The shop's events not acted on yet will not be (the app was uninstalled); the merchant can retry each. */
+export async function stopReceivedEvents(db: PrismaClient | Prisma.TransactionClient, shop: string, detail: string): Promise<number> {
+  const stopped = await db.serviceEvent.updateMany({ where: { shop, state: "received" }, data: { state: "failed", detail } });
+  return stopped.count;
 }

@@ -1,2 +1,5 @@
-/** The job that acts on one stored service event (see app/jobs/handlers/service-event.server.ts). */
-export const SERVICE_EVENT_JOB = "service-event.process";
+import { z } from "zod";
+import { defineJobKind } from "../queue/job-kind";
+
+/** Acts on one stored service event (see process-event.server.ts). */
+export const SERVICE_EVENT_JOB = defineJobKind({ name: "service-event.process", payload: z.object({ serviceEventId: z.string() }) });

@@ -1,9 +1,10 @@
 import type { PayoutCredit, PrismaClient } from "@prisma/client";
 import { isUniqueViolation } from "../queue/enqueue.server";
 import { addMoney, compareMoney, tryParseMoney } from "../referral-api/money";
-import { normaliseEmail } from "../privacy/customer-rows.server";
-import type { AdminForShop } from "../wiring/admin-access.server";
-import { AdminCallError, creditStoreCredit, findCustomerByEmail, storeCreditBalance, type AdminGraphql } from "../shopify-admin/admin-graphql.server";
+import { emailKey } from "../referrals/email-key";
+import type { AdminForShop } from "../shopify-admin/admin-access";
+import { AdminCallError, type AdminGraphql } from "../shopify-admin/admin-graphql.server";
+import { creditStoreCredit, findCustomerByEmail, storeCreditBalance } from "./shopify-customers.server";
 import { payoutDataSchema } from "./webhook-envelope";
 import { ignored, processed, unsettled, type EventResult } from "./event-result";
 
@@ -108,7 +109,7 @@ export async function applyPayoutEvent(
   if ((payout.unit ?? "money") !== "money") return ignored(`Payout ${payout.id} is in ${payout.unit}, not money.`);
   const amount = tryParseMoney(payout.amount);
   if (!amount || compareMoney(amount, "0") <= 0) return ignored(`Payout ${payout.id} has no positive amount.`);
-  const email = normaliseEmail(contact?.email);
+  const email = emailKey(contact?.email);
   if (!email) return unsettled({ type: "fail", reason: `Payout ${payout.id} names no ambassador email.` });
 
   const claimed = await claim(deps.db, shop, serviceEventId, payout.id, email, amount);

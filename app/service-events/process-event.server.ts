@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import { done, type JobOutcome } from "../queue/outcome";
-import type { AdminForShop } from "../wiring/admin-access.server";
+import type { AdminForShop } from "../shopify-admin/admin-access";
 import { applyCommissionEvent } from "./commission-events.server";
 import { applyContactCreated } from "./contact-events.server";
 import { parseEnvelope } from "./webhook-envelope";

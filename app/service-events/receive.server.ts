@@ -68,7 +68,7 @@ export async function receiveServiceWebhook(
           signedForm: check.form,
         },
       });
-      await insertJob(tx, { shop, kind: SERVICE_EVENT_JOB, subject: event.id, payload: { serviceEventId: event.id } });
+      await insertJob(tx, SERVICE_EVENT_JOB, { shop, subject: event.id, payload: { serviceEventId: event.id } });
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

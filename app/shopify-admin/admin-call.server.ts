@@ -1,4 +1,4 @@
-import { AdminCallError, type AdminGraphql } from "./admin-graphql.server";
+import { AdminCallError, describeThrown, type AdminGraphql } from "./admin-graphql.server";
 import type { Sleep } from "../referral-api/sleep";
 
 // One Admin GraphQL call that keeps to Shopify's cost-based rate limit: it
@@ -56,10 +56,7 @@ async function answerOf<T>(admin: AdminGraphql, query: string, variables: Record
   } catch (thrown) {
     const body = (thrown as { body?: GraphqlBody<T> } | null)?.body;
     if (body && Array.isArray(body.errors)) return body;
-    if (thrown instanceof Response) {
-      throw new AdminCallError(`Shopify answered HTTP ${thrown.status}`, thrown.status >= 500 ? "unknown" : false);
-    }
-    throw new AdminCallError(`No answer from Shopify: ${thrown instanceof Error ? thrown.message : String(thrown)}`, "unknown");
+    throw describeThrown(thrown);
   }
 }
 

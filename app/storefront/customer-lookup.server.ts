@@ -1,9 +1,5 @@
 import { z } from "zod";
-
-/** The part of the Admin API client (from authenticate.* or unauthenticated.admin) used here. */
-export interface AdminGraphql {
-  graphql(query: string, options?: { variables?: Record<string, unknown> }): Promise<Response>;
-}
+import type { AdminGraphql } from "../shopify-admin/admin-graphql.server";
 
 export interface ShopCustomer {
   email: string | null;

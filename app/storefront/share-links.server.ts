@@ -12,7 +12,7 @@ import {
 import type { ShopClient } from "../connection/shop-client.server";
 import { CustomerLookupError, type CustomerLookup } from "./customer-lookup.server";
 import type { ShareLink, ShareLinksAmbassador, ShareLinksAnswer } from "./share-links-contract";
-import type { TtlCache } from "./ttl-cache";
+import type { TtlCache } from "../cache/ttl-cache";
 import { enqueueMissingAmbassadorCode } from "../offers/enqueue-offer.server";
 
 // What a signed-in customer is told. Short and calm: the storefront shows them as they are.

@@ -1,17 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { getEnv } from "../env.server";
+import type { Logger } from "../logger.server";
+import { RawJson, type IntakeResult, type OrderWebhook } from "../referrals/order-intake";
 import { acknowledging } from "./acknowledgements";
-import { logger } from "../logger.server";
-import { RawJson } from "../referrals/order-intake";
-import { acceptOrderWebhook } from "../referrals/group-commit.server";
 import { declaredTooLarge, readBodyWithin, tooLarge } from "./read-body";
 import { verifyShopifyWebhook, type HeaderReader } from "./verify-webhook";
 
-// The order webhooks, the app's hot path: verify, store the job, answer.
-// Served two ways with the same code: by the production server before
-// Remix sees the request (server.mjs: no Fetch Request, no route matching),
-// and by the Remix routes (remix dev, and any server without that shortcut).
+// The order webhooks, the app's hot path, in three steps: serve (read the
+// request), verify (its signature and headers), store (the order's record
+// and job, in the intake's group commit); then answer. Served two ways with
+// the same code: by the production server before Remix sees the request
+// (server.mjs: no Fetch Request, no route matching), and by the Remix routes
+// (remix dev, and any server without that shortcut).
 
 /** The order topics the app subscribes to, each at /webhooks/<topic>. */
 export const ORDER_WEBHOOK_TOPICS = ["orders/paid", "orders/create", "orders/cancelled", "refunds/create"] as const;
@@ -36,55 +35,66 @@ export function orderTopicOfPath(path: string): string | null {
   return ORDER_WEBHOOK_PATHS.has(path) ? path.slice("/webhooks/".length) : null;
 }
 
-let stopping = false;
-
-/** The process is stopping: order webhooks are refused from now on, and Shopify delivers them again later. */
-export function stopTakingOrderWebhooks(): void {
-  stopping = true;
-}
-
 const STOPPING: WebhookAnswer = { status: 503, body: "The app is restarting; please deliver the webhook again." };
 
-export function receiveOrderWebhook(delivery: Delivery): Promise<WebhookAnswer> {
-  if (stopping) return Promise.resolve(STOPPING);
-  return acknowledging(async () => {
-    const verification = verifyShopifyWebhook(delivery, getEnv().SHOPIFY_API_SECRET);
-    if (!verification.ok) {
-      logger.debug({ reason: verification.reason }, "order webhook refused");
-      return { status: verification.status };
-    }
-    const { shop, topic, webhookId, triggeredAt } = verification.webhook;
-    try {
-      const result = await acceptOrderWebhook({ shop, topic, payload: new RawJson(delivery.rawBody), webhookId, triggeredAt });
-      if (result.outcome === "malformed") return { status: 400, body: `Malformed payload: ${result.detail}` };
-      return { status: 200 };
-    } catch {
-      // Logged by the intake. Shopify delivers a webhook again until it gets a 2xx.
-      return { status: 503, body: "The webhook could not be stored; please deliver it again." };
-    }
-  });
+export interface OrderWebhookDeps {
+  /** The app's client secret: the key of the webhooks' HMAC. */
+  secret: string;
+  /** Stores a verified webhook; resolves once it is committed. */
+  store(hook: OrderWebhook): Promise<IntakeResult>;
+  logger: Pick<Logger, "debug">;
 }
 
-/** The Remix action of every order topic route. */
-export async function orderWebhookAction({ request }: ActionFunctionArgs): Promise<Response> {
-  const expectedTopic = orderTopicOfPath(new URL(request.url).pathname);
-  if (!expectedTopic) return new Response(null, { status: 404 });
-  const reading = await readBodyWithin(request, MAX_ORDER_BODY_BYTES);
-  if (!reading.ok) return tooLarge();
-  const answer = await receiveOrderWebhook({
-    method: request.method,
-    rawBody: reading.body,
-    header: (name) => request.headers.get(name),
-    expectedTopic,
-  });
-  return new Response(answer.body ?? null, { status: answer.status });
+export interface OrderWebhooks {
+  /** The production server's shortcut: answers an order webhook straight from Node's request; false for any other request (Remix's then). */
+  serve(req: IncomingMessage, res: ServerResponse): boolean;
+  /** The same for a Fetch Request: the Remix action of every order topic route. */
+  serveRequest(request: Request): Promise<Response>;
+  /** The process is stopping: order webhooks are refused from now on (503), and Shopify delivers them again later. */
+  stop(): void;
 }
 
-/**
- * The production server's shortcut: answers an order webhook straight from
- * Node's request, and returns false for any other request (Remix's then).
- */
-export function serveOrderWebhook(req: IncomingMessage, res: ServerResponse): boolean {
+export function createOrderWebhooks(deps: OrderWebhookDeps): OrderWebhooks {
+  let stopping = false;
+
+  /** Verifies a delivery that was read whole, stores it, and says what to answer. */
+  function answerDelivery(delivery: Delivery): Promise<WebhookAnswer> {
+    if (stopping) return Promise.resolve(STOPPING);
+    return acknowledging(async () => {
+      const verification = verifyShopifyWebhook(delivery, deps.secret);
+      if (!verification.ok) {
+        deps.logger.debug({ reason: verification.reason }, "order webhook refused");
+        return { status: verification.status };
+      }
+      const { shop, topic, webhookId, triggeredAt } = verification.webhook;
+      try {
+        const result = await deps.store({ shop, topic, payload: new RawJson(delivery.rawBody), webhookId, triggeredAt });
+        if (result.outcome === "malformed") return { status: 400, body: `Malformed payload: ${result.detail}` };
+        return { status: 200 };
+      } catch {
+        // Logged by the intake. Shopify delivers a webhook again until it gets a 2xx.
+        return { status: 503, body: "The webhook could not be stored; please deliver it again." };
+      }
+    });
+  }
+
+  return {
+    serve: (req, res) => serveNodeRequest(req, res, answerDelivery),
+    async serveRequest(request) {
+      const expectedTopic = orderTopicOfPath(new URL(request.url).pathname);
+      if (!expectedTopic) return new Response(null, { status: 404 });
+      const reading = await readBodyWithin(request, MAX_ORDER_BODY_BYTES);
+      if (!reading.ok) return tooLarge();
+      const answer = await answerDelivery({ method: request.method, rawBody: reading.body, header: (name) => request.headers.get(name), expectedTopic });
+      return new Response(answer.body ?? null, { status: answer.status });
+    },
+    stop() {
+      stopping = true;
+    },
+  };
+}
+
+function serveNodeRequest(req: IncomingMessage, res: ServerResponse, answerDelivery: (delivery: Delivery) => Promise<WebhookAnswer>): boolean {
   const expectedTopic = orderTopicOfPath(req.url?.split("?", 1)[0] ?? "");
   if (!expectedTopic) return false;
   if (declaredTooLarge(req.headers["content-length"], MAX_ORDER_BODY_BYTES)) {
@@ -111,7 +121,7 @@ export function serveOrderWebhook(req: IncomingMessage, res: ServerResponse): bo
       const value = req.headers[name.toLowerCase()];
       return Array.isArray(value) ? value.join(", ") : value;
     };
-    receiveOrderWebhook({ method: req.method ?? "GET", rawBody, header, expectedTopic }).then(
+    answerDelivery({ method: req.method ?? "GET", rawBody, header, expectedTopic }).then(
       (result) => answer(res, result),
       () => answer(res, { status: 500 }),
     );

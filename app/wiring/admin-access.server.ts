@@ -1,11 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { getEnv } from "../env.server";
+import type { AdminForShop } from "../shopify-admin/admin-access";
 import type { AdminGraphql } from "../shopify-admin/admin-graphql.server";
-
-export type AdminConnection = { ok: true; admin: AdminGraphql } | { ok: false; reason: string };
-
-/** Gives a shop's Admin GraphQL client (offline token), or why there is none. */
-export type AdminForShop = (shop: string) => Promise<AdminConnection>;
 
 export function shopifyAdminForShop(db: PrismaClient): AdminForShop {
   return async (shop) => {

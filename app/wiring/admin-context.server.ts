@@ -2,8 +2,18 @@ import prisma from "../db.server";
 import { getEnv, serviceNetwork } from "../env.server";
 import { logger } from "../logger.server";
 import type { AdminContext } from "../admin/admin-context";
+import { shopifyAdminForShop } from "./admin-access.server";
 
 /** The admin context of this app process. */
 export function appAdminContext(): AdminContext {
-  return { db: prisma, credentialsKey: getEnv().CREDENTIALS_KEY, network: serviceNetwork(), logger };
+  const env = getEnv();
+  return {
+    db: prisma,
+    credentialsKey: env.CREDENTIALS_KEY,
+    network: serviceNetwork(env),
+    logger,
+    reconcileIntervalMs: env.RECONCILE_INTERVAL_MS,
+    appUrl: env.SHOPIFY_APP_URL,
+    adminForShop: shopifyAdminForShop(prisma),
+  };
 }

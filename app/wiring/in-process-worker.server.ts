@@ -1,6 +1,6 @@
 import { getEnv } from "../env.server";
-import { appJobContext, appWorkerOptions } from "./job-context.server";
-import { createWorker, type Worker } from "../queue/worker.server";
+import type { Worker } from "../queue/worker.server";
+import { appJobContext, appWorker, appWorkerOptions } from "./jobs.server";
 
 declare global {
   var __referralBridgeWorker: Worker | undefined;
@@ -9,7 +9,7 @@ declare global {
 /** Runs the job worker inside the app process unless WORKER_IN_PROCESS=false (then use `npm run worker`). */
 export function startInProcessWorker(): void {
   if (!getEnv().WORKER_IN_PROCESS || globalThis.__referralBridgeWorker) return;
-  const worker = createWorker(appJobContext(), appWorkerOptions());
+  const worker = appWorker(appJobContext(), appWorkerOptions());
   globalThis.__referralBridgeWorker = worker;
   worker.start();
 }

@@ -2,12 +2,12 @@ import prisma from "../db.server";
 import { getEnv } from "../env.server";
 import { webhooksAnswered } from "../webhooks/acknowledgements";
 import { startInProcessWorker, stopInProcessWorker } from "./in-process-worker.server";
+import { appJobContext, appWorker, appWorkerOptions } from "./jobs.server";
 import { logger } from "../logger.server";
 import { scheduleAllReconciles } from "../order-sync/reconcile.server";
-import { orderIntake } from "../referrals/group-commit.server";
+import { orderIntake, orderWebhooks } from "./order-intake.server";
 import { resealLegacyValues } from "../crypto/reseal.server";
 import { logStrayRejections } from "./stray-rejections.server";
-import { stopTakingOrderWebhooks } from "../webhooks/order-webhooks.server";
 
 // An app process's life, driven by server.mjs through the build's entry:
 // what is ready before it listens, and how it stops.
@@ -35,10 +35,27 @@ export function startAppProcess(): Promise<void> {
 export async function stopAppProcess(deadlineMs = getEnv().SHUTDOWN_DEADLINE_MS): Promise<void> {
   const until = Date.now() + deadlineMs;
   const left = () => Math.max(0, until - Date.now());
-  stopTakingOrderWebhooks();
+  orderWebhooks().stop();
   if (!(await webhooksAnswered(left()))) logger.warn("stopping with order webhooks still being stored; Shopify delivers them again");
   await stopInProcessWorker(left());
   await orderIntake().close();
   await prisma.$disconnect();
   logger.info("stopped");
+}
+
+/**
+ * `npm run worker`: a process that only runs jobs, beside app processes
+ * started with WORKER_IN_PROCESS=false. The returned stop finishes the jobs
+ * under way (SHUTDOWN_DEADLINE_MS at most) and releases the leases of the rest.
+ */
+export function startWorkerProcess(): { stop(): Promise<void> } {
+  logStrayRejections(logger);
+  const worker = appWorker(appJobContext(), appWorkerOptions());
+  worker.start();
+  return {
+    async stop() {
+      await worker.stop({ deadlineMs: getEnv().SHUTDOWN_DEADLINE_MS });
+      await prisma.$disconnect();
+    },
+  };
 }

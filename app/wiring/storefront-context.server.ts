@@ -1,10 +1,10 @@
 import prisma from "../db.server";
 import { getEnv, serviceNetwork } from "../env.server";
 import { logger } from "../logger.server";
-import { referralClientForShop } from "../connection/shop-client.server";
+import { shopClient } from "../connection/shop-client.server";
 import type { ShareLinksAnswer } from "../storefront/share-links-contract";
 import { shareLinksCacheKey, type ShareLinksDeps } from "../storefront/share-links.server";
-import { createTtlCache } from "../storefront/ttl-cache";
+import { createTtlCache } from "../cache/ttl-cache";
 
 /** How long a customer's answer is reused: repeat views stay fast and the service is asked once a minute at most. */
 export const SHARE_LINKS_TTL_MS = 60_000;
@@ -18,10 +18,10 @@ const pointNames = createTtlCache<string | null>({ ttlMs: POINT_NAME_TTL_MS, max
 
 /** The share links dependencies of this app process. */
 export function appShareLinksDeps(): ShareLinksDeps {
-  const { CREDENTIALS_KEY } = getEnv();
+  const env = getEnv();
   return {
     db: prisma,
-    clientForShop: (shop) => referralClientForShop(prisma, shop, { credentialsKey: CREDENTIALS_KEY, timeoutMs: SERVICE_TIMEOUT_MS, network: serviceNetwork() }),
+    clientForShop: (shop) => shopClient(prisma, shop, { credentialsKey: env.CREDENTIALS_KEY, timeoutMs: SERVICE_TIMEOUT_MS, network: serviceNetwork(env) }),
     answers,
     pointNames,
     logger,

@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
-import { referralClientForShop } from "../../app/connection/shop-client.server";
+import { shopClient } from "../../app/connection/shop-client.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
 import { resetDatabase } from "../support/database";
@@ -45,7 +45,7 @@ async function shot(name: string): Promise<void> {
 }
 
 async function addPendingCommissions(count: number): Promise<void> {
-  const access = await referralClientForShop(prisma, TEST_SHOP, {
+  const access = await shopClient(prisma, TEST_SHOP, {
     credentialsKey: getEnv().CREDENTIALS_KEY,
     timeoutMs: 5_000,
     network: { allowLoopback: true },

@@ -1,7 +1,7 @@
 // Orders in the states the admin pages act on, made by the real pipeline
 // against the sandbox (no hand-written job rows).
 import prisma from "../../app/db.server";
-import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
+import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { shopifyOrder, type OrderOptions } from "../support/orders";
 import { clearSandboxFaults, sandboxFaults, type TestPipeline } from "../support/pipeline";
@@ -12,7 +12,7 @@ export const byLink: OrderOptions = { noteAttributes: [{ name: "_referral_code",
 
 export async function receiveOrder(options: OrderOptions = {}, shop = TEST_SHOP): Promise<string> {
   const order = shopifyOrder({ id: nextOrder++, ...byLink, ...options });
-  await acceptOrderWebhook({
+  await storeOrderWebhook({
     topic: "ORDERS_PAID",
     shop,
     payload: order,
@@ -23,7 +23,7 @@ export async function receiveOrder(options: OrderOptions = {}, shop = TEST_SHOP)
 }
 
 export async function cancelOrder(orderId: string, shop = TEST_SHOP): Promise<void> {
-  await acceptOrderWebhook({
+  await storeOrderWebhook({
     topic: "ORDERS_CANCELLED",
     shop,
     payload: { id: Number(orderId) },

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { testDatabaseKind } from "../support/database";
 import { claimJobs } from "../../app/queue/claim.server";
 import { resetDatabase } from "../support/database";
 
@@ -29,7 +30,7 @@ describe("claiming a batch of jobs", () => {
     const now = Date.now();
     await queue(BIG, 200, now - 60_000);
     await queue(SMALL, 2, now - 1_000);
-    const batch = await claimJobs(prisma, { workerId: "w1", leaseMs: 60_000, now: new Date(now), limit: 4 });
+    const batch = await claimJobs(prisma, { database: testDatabaseKind(), workerId: "w1", leaseMs: 60_000, now: new Date(now), limit: 4 });
     expect(batch.map((job) => job.shop).sort()).toEqual([SMALL, SMALL, BIG, BIG].sort());
     expect(batch.every((job) => job.status === "running" && job.lockedBy === "w1" && job.attempts === 1)).toBe(true);
     expect(batch.every((job) => job.runAt instanceof Date && job.leaseUntil!.getTime() === now + 60_000)).toBe(true);
@@ -39,20 +40,20 @@ describe("claiming a batch of jobs", () => {
   it("never runs more of one shop's jobs at once than its share, across workers", async () => {
     const now = new Date();
     await queue(BIG, 50, now.getTime() - 60_000);
-    const first = await claimJobs(prisma, { workerId: "w1", leaseMs: 60_000, now, limit: 8, perShop: 10 });
-    const second = await claimJobs(prisma, { workerId: "w2", leaseMs: 60_000, now, limit: 8, perShop: 10 });
+    const first = await claimJobs(prisma, { database: testDatabaseKind(), workerId: "w1", leaseMs: 60_000, now, limit: 8, perShop: 10 });
+    const second = await claimJobs(prisma, { database: testDatabaseKind(), workerId: "w2", leaseMs: 60_000, now, limit: 8, perShop: 10 });
     expect([first.length, second.length]).toEqual([8, 2]);
-    expect(await claimJobs(prisma, { workerId: "w3", leaseMs: 60_000, now, limit: 8, perShop: 10 })).toEqual([]);
+    expect(await claimJobs(prisma, { database: testDatabaseKind(), workerId: "w3", leaseMs: 60_000, now, limit: 8, perShop: 10 })).toEqual([]);
     // Another shop still gets its turn.
     await queue(SMALL, 1, now.getTime());
-    expect((await claimJobs(prisma, { workerId: "w3", leaseMs: 60_000, now, limit: 8, perShop: 10 })).map((job) => job.shop)).toEqual([SMALL]);
+    expect((await claimJobs(prisma, { database: testDatabaseKind(), workerId: "w3", leaseMs: 60_000, now, limit: 8, perShop: 10 })).map((job) => job.shop)).toEqual([SMALL]);
   });
 
   it("gives each job to one worker when many claim at once", async () => {
     const now = new Date();
     await queue(BIG, 40, now.getTime() - 60_000);
     await queue(SMALL, 40, now.getTime() - 60_000);
-    const batches = await Promise.all(Array.from({ length: 6 }, (_, i) => claimJobs(prisma, { workerId: `w${i}`, leaseMs: 60_000, now, limit: 10 })));
+    const batches = await Promise.all(Array.from({ length: 6 }, (_, i) => claimJobs(prisma, { database: testDatabaseKind(), workerId: `w${i}`, leaseMs: 60_000, now, limit: 10 })));
     const ids = batches.flat().map((job) => job.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBeGreaterThan(0);

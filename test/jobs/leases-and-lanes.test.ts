@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { testDatabaseKind } from "../support/database";
+import { APP_JOBS, appWorker } from "../../app/wiring/jobs.server";
 import { claimNextJob } from "../../app/queue/claim.server";
 import { runJob } from "../../app/queue/run-job.server";
-import { createWorker } from "../../app/queue/worker.server";
-import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
+import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import { shopifyOrder, shopifyRefund } from "../support/orders";
 import { connectShop, sandboxCommissions, sandboxFaults, sandboxRequests, testPipeline, useTestSandbox } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
@@ -18,7 +19,7 @@ const byLink = { noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 23, 12, 0, seconds));
 
 function receive(topic: string, payload: unknown, triggeredAt: Date | null = null) {
-  return acceptOrderWebhook({ topic, shop: TEST_SHOP, payload, webhookId: null, triggeredAt });
+  return storeOrderWebhook({ topic, shop: TEST_SHOP, payload, webhookId: null, triggeredAt });
 }
 
 async function receiveOrder(subtotal = "90.00", triggeredAt: Date | null = null) {
@@ -36,13 +37,13 @@ describe("leases", () => {
     const orderId = await receiveOrder();
     await sandboxFaults(sandbox, { latencyMs: 1_200, operations: ["event/record"] });
 
-    const slow = createWorker(ctx, { workerId: "slow", leaseMs: 300, heartbeatMs: 50 });
+    const slow = appWorker(ctx, { workerId: "slow", leaseMs: 300, heartbeatMs: 50 });
     const running = slow.drain();
     // GIVEN the call is under way for four lease lengths
     const rivalClaims: unknown[] = [];
     for (let i = 0; i < 10; i++) {
       await sleep(100);
-      rivalClaims.push(await claimNextJob(prisma, { workerId: "rival", leaseMs: 300, now: new Date() }));
+      rivalClaims.push(await claimNextJob(prisma, { database: testDatabaseKind(), workerId: "rival", leaseMs: 300, now: new Date() }));
     }
     // THEN nobody else took it, and it was sent once
     expect(await running).toBe(1);
@@ -59,13 +60,13 @@ describe("leases", () => {
     await sandboxFaults(sandbox, { latencyMs: 800, operations: ["event/record"] });
 
     // GIVEN a worker that stalls: it never renews its 150 ms lease while its call takes 800 ms
-    const stalled = createWorker(ctx, { workerId: "stalled", leaseMs: 150, heartbeatMs: 60_000 });
+    const stalled = appWorker(ctx, { workerId: "stalled", leaseMs: 150, heartbeatMs: 60_000 });
     const stalledRun = stalled.drain();
     await sleep(300);
     // WHEN another worker finds the lease expired
-    const taken = await claimNextJob(prisma, { workerId: "rescuer", leaseMs: 10_000, now: new Date() });
+    const taken = await claimNextJob(prisma, { database: testDatabaseKind(), workerId: "rescuer", leaseMs: 10_000, now: new Date() });
     expect(taken).toMatchObject({ lockedBy: "rescuer", attempts: 2 });
-    await runJob(ctx, taken!, { workerId: "rescuer" });
+    await runJob(ctx, APP_JOBS, taken!, { workerId: "rescuer" });
     await stalledRun;
 
     // THEN the service counts the order once (the second call is a known transaction), and the job is done by the rescuer
@@ -79,14 +80,14 @@ describe("leases", () => {
     const { ctx } = testPipeline({ timeoutMs: 5_000 });
     await receiveOrder();
     await sandboxFaults(sandbox, { latencyMs: 1_500, operations: ["event/record"] });
-    const worker = createWorker(ctx, { workerId: "stopping", leaseMs: 10_000, pollIntervalMs: 20 });
+    const worker = appWorker(ctx, { workerId: "stopping", leaseMs: 10_000, pollIntervalMs: 20 });
     worker.start();
     for (let i = 0; i < 50 && (await prisma.job.count({ where: { status: "running" } })) === 0; i++) await sleep(20);
 
     expect(await worker.stop({ deadlineMs: 100 })).toBe(1);
     // Due again at once, for any worker, with the interrupted attempt not counted.
     expect(await prisma.job.findFirstOrThrow()).toMatchObject({ status: "queued", lockedBy: null, leaseUntil: null, attempts: 0 });
-    expect(await claimNextJob(prisma, { workerId: "next", leaseMs: 10_000, now: new Date() })).toMatchObject({ lockedBy: "next" });
+    expect(await claimNextJob(prisma, { database: testDatabaseKind(), workerId: "next", leaseMs: 10_000, now: new Date() })).toMatchObject({ lockedBy: "next" });
   });
 });
 
@@ -105,7 +106,7 @@ describe("one order at a time", () => {
     const now = new Date();
     for (let round = 0; round < 6; round++) {
       // Eight workers claim at once: one job of the order at most, besides the other order's.
-      const claims = (await Promise.all(Array.from({ length: 8 }, (_, i) => claimNextJob(prisma, { workerId: `w${round}-${i}`, leaseMs: 60_000, now })))).filter(
+      const claims = (await Promise.all(Array.from({ length: 8 }, (_, i) => claimNextJob(prisma, { database: testDatabaseKind(), workerId: `w${round}-${i}`, leaseMs: 60_000, now })))).filter(
         (job) => job !== null,
       );
       const ofOrder = claims.filter((job) => JSON.parse(job.payload).orderId === order);

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { testDatabaseKind } from "../support/database";
 import { claimNextJob } from "../../app/queue/claim.server";
-import { resumeShopJobs, runJob } from "../../app/queue/run-job.server";
-import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
+import { runJob } from "../../app/queue/run-job.server";
+import { resumeShopJobs } from "../../app/queue/shop-jobs.server";
+import { APP_JOBS } from "../../app/wiring/jobs.server";
+import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import { shopifyOrder, shopifyRefund, type OrderOptions } from "../support/orders";
 import {
   clearSandboxFaults,
@@ -22,7 +25,7 @@ const sandbox = useTestSandbox();
 
 let nextOrder = 9_100_000;
 async function receive(topic: string, payload: unknown) {
-  return acceptOrderWebhook({ topic, shop: TEST_SHOP, payload, webhookId: null, triggeredAt: null });
+  return storeOrderWebhook({ topic, shop: TEST_SHOP, payload, webhookId: null, triggeredAt: null });
 }
 async function receiveOrder(options: OrderOptions = {}) {
   const order = shopifyOrder({ id: nextOrder++, ...options });
@@ -211,7 +214,7 @@ describe("crash recovery", () => {
     const pipeline = testPipeline();
     const orderId = await receiveOrder(byLink);
 
-    const taken = await claimNextJob(prisma, { workerId: "crashed", leaseMs: 60_000, now: pipeline.ctx.now() });
+    const taken = await claimNextJob(prisma, { database: testDatabaseKind(), workerId: "crashed", leaseMs: 60_000, now: pipeline.ctx.now() });
     expect(taken?.status).toBe("running");
     expect(await pipeline.drain()).toBe(0);
 
@@ -220,7 +223,7 @@ describe("crash recovery", () => {
     expect((await record(orderId)).status).toBe("recorded");
 
     // The crashed worker wakes up late: its result no longer applies, nothing is sent twice.
-    await runJob(pipeline.ctx, taken!, { workerId: "crashed" });
+    await runJob(pipeline.ctx, APP_JOBS, taken!, { workerId: "crashed" });
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(1);
     expect((await prisma.job.findFirstOrThrow()).status).toBe("done");
   });
@@ -230,7 +233,7 @@ describe("crash recovery", () => {
     await receiveOrder(byLink);
     const now = new Date();
     const claims = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => claimNextJob(prisma, { workerId: `w${i}`, leaseMs: 60_000, now })),
+      Array.from({ length: 8 }, (_, i) => claimNextJob(prisma, { database: testDatabaseKind(), workerId: `w${i}`, leaseMs: 60_000, now })),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
   });

@@ -2,14 +2,15 @@ import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { acknowledging, acknowledgementsInFlight, answeringWebhooks } from "../../app/webhooks/acknowledgements";
 import { enqueueJob } from "../../app/queue/enqueue.server";
-import { createWorker } from "../../app/queue/worker.server";
+import { CANCEL_ORDER_JOB } from "../../app/referrals/job-kinds";
+import { appWorker } from "../../app/wiring/jobs.server";
 import { connectShop, testPipeline, useTestSandbox } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
 
 const sandbox = useTestSandbox();
 
 async function queueCancellation(orderId: string) {
-  await enqueueJob(prisma, { shop: TEST_SHOP, kind: "order.cancel", subject: orderId, payload: { orderId } });
+  await enqueueJob(prisma, CANCEL_ORDER_JOB, { shop: TEST_SHOP, subject: orderId, payload: { orderId } });
 }
 
 async function statusWithin(ms: number): Promise<string | undefined> {
@@ -45,7 +46,7 @@ describe("the worker gives way to webhook acknowledgements", () => {
   it("holds back while the process is busy and runs the job once it is not", async () => {
     await connectShop(sandbox);
     let busy = true;
-    const worker = createWorker(testPipeline().ctx, { shouldYield: () => busy, maxYieldMs: 60_000, pollIntervalMs: 20 });
+    const worker = appWorker(testPipeline().ctx, { shouldYield: () => busy, maxYieldMs: 60_000, pollIntervalMs: 20 });
     worker.start();
     try {
       await queueCancellation("1");
@@ -59,7 +60,7 @@ describe("the worker gives way to webhook acknowledgements", () => {
 
   it("never waits longer than maxYieldMs in a row, so jobs still run under constant load", async () => {
     await connectShop(sandbox);
-    const worker = createWorker(testPipeline().ctx, { shouldYield: () => true, maxYieldMs: 100, pollIntervalMs: 20 });
+    const worker = appWorker(testPipeline().ctx, { shouldYield: () => true, maxYieldMs: 100, pollIntervalMs: 20 });
     worker.start();
     try {
       await queueCancellation("2");

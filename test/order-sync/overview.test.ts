@@ -96,7 +96,7 @@ describe("the Overview's past orders", () => {
 
   it("starts a backfill of the last 30 days as a job, and shows its progress", async () => {
     expect(await backfill("30")).toEqual({ ok: true });
-    const job = await prisma.job.findFirstOrThrow({ where: { kind: BACKFILL_JOB } });
+    const job = await prisma.job.findFirstOrThrow({ where: { kind: BACKFILL_JOB.name } });
     expect(job.lane).toBe(`order-sync:${TEST_SHOP}`);
     await prisma.orderSync.update({ where: { shop: TEST_SHOP }, data: { backfillTotal: 400, backfillSeen: 100 } });
     const data = await load(overviewLoader, "/app");
@@ -108,7 +108,7 @@ describe("the Overview's past orders", () => {
   it("refuses more than 60 days without read_all_orders, saying why, and a number of days that is not one", async () => {
     expect(await backfill("90")).toMatchObject({ ok: false, error: { message: expect.stringMatching(/read_all_orders/) } });
     expect(await backfill("ten")).toMatchObject({ ok: false, error: { message: expect.stringMatching(/from 1 to 365/) } });
-    expect(await prisma.job.count({ where: { kind: BACKFILL_JOB } })).toBe(0);
+    expect(await prisma.job.count({ where: { kind: BACKFILL_JOB.name } })).toBe(0);
     await prisma.session.updateMany({ where: { shop: TEST_SHOP }, data: { scope: "read_orders,read_all_orders" } });
     expect(await backfill("90")).toEqual({ ok: true });
   });

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import type { OrderSource } from "../../app/referrals/order-intake";
-import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
+import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import { RECONCILE_JOB } from "../../app/order-sync/job-kinds";
 import { backfillQuery, runBackfill, startBackfill } from "../../app/order-sync/backfill.server";
 import { countFound } from "../../app/order-sync/found-counts.server";
@@ -35,13 +35,13 @@ beforeEach(async () => {
 const referred = (id: number) => ({ ...shopifyOrder({ id, email: `buyer-${id}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }), browser_ip: `198.51.100.${id % 250}` });
 
 const webhook = (topic: string, body: unknown) =>
-  acceptOrderWebhook({ shop: TEST_SHOP, topic, payload: parseShopifyJson(JSON.stringify(body)), webhookId: `w-${topic}-${(body as { id: number }).id}`, triggeredAt: new Date() });
+  storeOrderWebhook({ shop: TEST_SHOP, topic, payload: parseShopifyJson(JSON.stringify(body)), webhookId: `w-${topic}-${(body as { id: number }).id}`, triggeredAt: new Date() });
 
-const deps = () => ({ db: prisma, admin: { admin: shopify, sleep: realSleep }, intake: (hooks: Parameters<typeof acceptOrderWebhook>[0][]) => Promise.all(hooks.map(acceptOrderWebhook)), logger: createLogger({ level: "silent" }), now: () => new Date() });
+const deps = () => ({ db: prisma, admin: { admin: shopify, sleep: realSleep }, intake: (hooks: Parameters<typeof storeOrderWebhook>[0][]) => Promise.all(hooks.map(storeOrderWebhook)), logger: createLogger({ level: "silent" }), now: () => new Date() });
 const settings = { intervalMs: 300_000, overlapMs: 600_000 };
 
 async function runPass() {
-  await prisma.job.create({ data: { shop: TEST_SHOP, kind: RECONCILE_JOB, key: `test-pass-${Date.now()}-${Math.random()}`, payload: "{}", lane: `order-sync:${TEST_SHOP}` } });
+  await prisma.job.create({ data: { shop: TEST_SHOP, kind: RECONCILE_JOB.name, key: `test-pass-${Date.now()}-${Math.random()}`, payload: "{}", lane: `order-sync:${TEST_SHOP}` } });
   await pipeline.drain();
 }
 
@@ -70,7 +70,7 @@ describe("reconciliation", () => {
     // three pages of 25, no document refused, and the next pass queued
     expect(shopify.callsOf("OrdersPage", "ok")).toHaveLength(3);
     expect(shopify.refused).toEqual([]);
-    expect(await prisma.job.count({ where: { kind: RECONCILE_JOB, status: "queued" } })).toBe(1);
+    expect(await prisma.job.count({ where: { kind: RECONCILE_JOB.name, status: "queued" } })).toBe(1);
 
     // AND a second pass finds nothing new
     await runPass();

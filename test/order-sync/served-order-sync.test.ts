@@ -95,10 +95,10 @@ describe("reconciliation in production", () => {
     expect(lost.size).toBe(300);
 
     // WHEN one reconciliation pass is due
-    await prisma.job.create({ data: { shop: TEST_SHOP, kind: RECONCILE_JOB, key: `${TEST_SHOP}:${RECONCILE_JOB}:test`, payload: "{}", lane: `order-sync:${TEST_SHOP}` } });
+    await prisma.job.create({ data: { shop: TEST_SHOP, kind: RECONCILE_JOB.name, key: `${TEST_SHOP}:${RECONCILE_JOB.name}:test`, payload: "{}", lane: `order-sync:${TEST_SHOP}` } });
     await until("the pass and every order's job done", async () => {
       const sync = await prisma.orderSync.findUnique({ where: { shop: TEST_SHOP } });
-      return sync?.reconciledAt != null && (await prisma.job.count({ where: { status: { in: ["queued", "running"] }, kind: { not: RECONCILE_JOB } } })) === 0;
+      return sync?.reconciledAt != null && (await prisma.job.count({ where: { status: { in: ["queued", "running"] }, kind: { not: RECONCILE_JOB.name } } })) === 0;
     });
 
     // THEN each of the 1,000 is at the service once
@@ -111,7 +111,7 @@ describe("reconciliation in production", () => {
     // One pass: 40 pages of 25, each asked for once, none refused.
     expect(shopify.callsOf("OrdersPage", "ok")).toHaveLength(40);
     expect(shopify.refused).toEqual([]);
-    expect(await prisma.job.count({ where: { kind: RECONCILE_JOB, status: "done" } })).toBe(1);
+    expect(await prisma.job.count({ where: { kind: RECONCILE_JOB.name, status: "done" } })).toBe(1);
     expect(app.exitCode()).toBeNull();
   }, 120_000);
 });
@@ -136,7 +136,7 @@ describe("backfill in production", () => {
     app = await startApp();
     await until("the backfill done and every job finished", async () => {
       const sync = await prisma.orderSync.findUnique({ where: { shop: TEST_SHOP } });
-      return sync?.backfillStatus === "done" && (await prisma.job.count({ where: { status: { in: ["queued", "running"] }, kind: { not: RECONCILE_JOB } } })) === 0;
+      return sync?.backfillStatus === "done" && (await prisma.job.count({ where: { status: { in: ["queued", "running"] }, kind: { not: RECONCILE_JOB.name } } })) === 0;
     }, 90_000);
 
     const counts = perOrder(orders.map((o) => String(o.id)));

@@ -4,7 +4,7 @@ import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helper
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { createExportLimiter, createReferralClient } from "../../app/referral-api";
-import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
+import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import { loader as downloadLoader } from "../../app/routes/app.data-requests.$id.download";
 import { loader as pageLoader } from "../../app/routes/app.data-requests";
 import { action as dataRequestAction } from "../../app/routes/webhooks.customers.data_request";
@@ -38,7 +38,7 @@ async function requestData(email: string, options: { orders?: number[]; customer
 
 async function recordReferredOrder(email: string) {
   const order = shopifyOrder({ email, customerEmail: email, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
-  await acceptOrderWebhook({
+  await storeOrderWebhook({
     topic: "ORDERS_PAID",
     shop: TEST_SHOP,
     payload: order,

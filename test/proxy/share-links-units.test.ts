@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CampaignLink, Money } from "../../app/referral-api";
 import { shareLinksOf, trackedCampaigns } from "../../app/storefront/share-links.server";
 import { proxyCustomer, sessionTokenCustomer, sessionTokenShop } from "../../app/storefront/signed-customer";
-import { createTtlCache } from "../../app/storefront/ttl-cache";
+import { createTtlCache } from "../../app/cache/ttl-cache";
 import { readLinksAnswer } from "../../extensions/customer-account/src/links-api";
 
 describe("signed customer", () => {

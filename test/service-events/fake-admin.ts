@@ -1,7 +1,7 @@
 // A stand-in for Shopify's Admin GraphQL API with just the operations the
 // service events use: customers with store credit balances and tags. It
 // records every call and can be told to fail the next call of an operation.
-import type { AdminForShop } from "../../app/wiring/admin-access.server";
+import type { AdminForShop } from "../../app/shopify-admin/admin-access";
 import type { AdminGraphql } from "../../app/shopify-admin/admin-graphql.server";
 import { addMoney } from "../../app/referral-api/money";
 

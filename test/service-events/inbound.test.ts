@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
 import { createReferralClient } from "../../app/referral-api";
-import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
+import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import { ensureInboundEndpoint, receivingUrl } from "../../app/service-events/endpoint.server";
 import { listServiceEvents, retryServiceEvent } from "../../app/service-events/events.server";
 import type { SandboxHandle } from "../../sandbox/server";
@@ -80,7 +80,7 @@ let nextOrder = 8_800_000;
 /** A referred order through the app's own pipeline: the sandbox records it and emits commission-created. */
 async function recordReferredOrder(email = "jon@example.com") {
   const order = shopifyOrder({ id: nextOrder++, email, customerEmail: email, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
-  await acceptOrderWebhook({ topic: "ORDERS_PAID", shop: TEST_SHOP, payload: order, webhookId: null, triggeredAt: null });
+  await storeOrderWebhook({ topic: "ORDERS_PAID", shop: TEST_SHOP, payload: order, webhookId: null, triggeredAt: null });
   await pipeline.drain();
   return String(order.id);
 }

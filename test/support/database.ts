@@ -54,3 +54,6 @@ export async function resetDatabase(): Promise<void> {
     prisma.session.deleteMany(),
   ]);
 }
+
+/** Which database this test file runs on (the claim is written in its dialect). */
+export const testDatabaseKind = () => databaseKind(process.env.DATABASE_URL!);

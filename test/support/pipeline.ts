@@ -3,12 +3,10 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
-import type { JobContext } from "../../app/wiring/job-context";
-import { createWorker } from "../../app/queue/worker.server";
 import { createLogger } from "../../app/logger.server";
 import { sealToken } from "../../app/crypto/sealing.server";
-import { referralClientForShop } from "../../app/connection/shop-client.server";
-import { shopifyAdminForShop } from "../../app/wiring/admin-access.server";
+import { shopClient } from "../../app/connection/shop-client.server";
+import { appJobContext, appWorker, type AppJobContext } from "../../app/wiring/jobs.server";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
 import { installShop } from "./sessions";
 import { resetDatabase } from "./database";
@@ -40,7 +38,7 @@ export async function connectShop(
 }
 
 export interface TestPipeline {
-  ctx: JobContext;
+  ctx: AppJobContext;
   advance(ms: number): void;
   /** Runs every due job, like a worker would. */
   drain(): Promise<number>;
@@ -49,15 +47,12 @@ export interface TestPipeline {
 export function testPipeline(options: { timeoutMs?: number } = {}): TestPipeline {
   // Real time plus what the test skipped ahead.
   let offset = 0;
-  const ctx: JobContext = {
-    db: prisma,
+  const ctx = appJobContext({
     logger: createLogger({ level: "silent" }),
-    clientForShop: (shop) =>
-      referralClientForShop(prisma, shop, { credentialsKey: getEnv().CREDENTIALS_KEY, timeoutMs: options.timeoutMs ?? 2_000, network: { allowLoopback: true } }),
-    adminForShop: shopifyAdminForShop(prisma),
+    clientForShop: (shop) => shopClient(prisma, shop, { credentialsKey: getEnv().CREDENTIALS_KEY, timeoutMs: options.timeoutMs ?? 2_000, network: { allowLoopback: true } }),
     now: () => new Date(Date.now() + offset),
-  };
-  const worker = createWorker(ctx, { workerId: "test-worker" });
+  });
+  const worker = appWorker(ctx, { workerId: "test-worker" });
   return {
     ctx,
     advance(ms) {

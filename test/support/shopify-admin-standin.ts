@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { execute, GraphQLError, Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from "graphql";
-import type { AdminForShop } from "../../app/wiring/admin-access.server";
+import type { AdminForShop } from "../../app/shopify-admin/admin-access";
 import type { AdminGraphql } from "../../app/shopify-admin/admin-graphql.server";
 import { adminSchema, STANDIN_API_VERSION } from "./admin-schema";
 import { StandInOrders } from "./standin-orders";

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { createLogger } from "../../app/logger.server";
 import { RawJson } from "../../app/referrals/order-intake";
-import { createOrderIntake, intakeStoreFor } from "../../app/referrals/group-commit.server";
+import { createOrderIntake } from "../../app/referrals/group-commit.server";
+import { intakeStoreFor } from "../../app/wiring/order-intake.server";
 import { resetDatabase } from "../support/database";
 import { shopifyOrder } from "../support/orders";
 import { installShop } from "../support/sessions";
@@ -97,7 +98,7 @@ describe("a batch's good webhooks are always stored", () => {
         const goodDeliveries = goodIds.map((id) => delivery(JSON.stringify(referred(id))));
         const mixed = [...badDeliveries, ...goodDeliveries].sort(() => 0.5 - Math.random());
 
-        const results = await Promise.all(mixed.map((d) => intake.accept(d)));
+        const results = await Promise.all(mixed.map((d) => intake.store(d)));
 
         expect(results.every((r) => ["queued", "not_referred", "skipped", "ignored", "malformed"].includes(r.outcome))).toBe(true);
         const stored = await prisma.job.findMany({ where: { key: { in: goodIds.map(keyOf) } }, select: { key: true } });
@@ -110,7 +111,7 @@ describe("a batch's good webhooks are always stored", () => {
   it("answers an amount past the money range as malformed, and stores the rest of its batch", async () => {
     const huge = withValueAt(referred(52_000), ["current_subtotal_price_set", "shop_money", "amount"], '"99999999999999999999999.99"');
     const hugeToo = withValueAt(referred(52_001), ["subtotal_price"], "1e400");
-    const results = await Promise.all([delivery(huge), delivery(hugeToo), delivery(JSON.stringify(referred(52_002)))].map((d) => intake.accept(d)));
+    const results = await Promise.all([delivery(huge), delivery(hugeToo), delivery(JSON.stringify(referred(52_002)))].map((d) => intake.store(d)));
     expect(results[2]).toMatchObject({ outcome: "queued" });
     expect(results.slice(0, 2).every((r) => r.outcome === "malformed" || r.outcome === "queued")).toBe(true);
     expect(await prisma.job.count({ where: { key: keyOf(52_002) } })).toBe(1);

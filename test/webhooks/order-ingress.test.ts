@@ -5,8 +5,9 @@ import prisma from "../../app/db.server";
 import { createLogger } from "../../app/logger.server";
 import { orderedId } from "../../app/referrals/intake-batch";
 import type { IntakeStore } from "../../app/referrals/intake-store.server";
-import { createOrderIntake, intakeStoreFor } from "../../app/referrals/group-commit.server";
-import { serveOrderWebhook } from "../../app/webhooks/order-webhooks.server";
+import { createOrderIntake } from "../../app/referrals/group-commit.server";
+import { intakeStoreFor } from "../../app/wiring/order-intake.server";
+import { serveOrderWebhook } from "../../app/wiring/order-intake.server";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
 import { resetDatabase } from "../support/database";
 import { shopifyOrder } from "../support/orders";
@@ -47,10 +48,10 @@ describe("order webhook intake (group commit)", () => {
     const { store, commits } = observedStore();
     const intake = createOrderIntake(store, quiet);
     const results = await Promise.all([
-      ...Array.from({ length: 40 }, (_, i) => intake.accept(hook(referred(11_000 + i)))),
-      intake.accept(hook(shopifyOrder({ id: 11_100 }))),
-      intake.accept(hook({ name: "not an order" })),
-      intake.accept(hook({ id: 11_000 }, "ORDERS_CANCELLED")),
+      ...Array.from({ length: 40 }, (_, i) => intake.store(hook(referred(11_000 + i)))),
+      intake.store(hook(shopifyOrder({ id: 11_100 }))),
+      intake.store(hook({ name: "not an order" })),
+      intake.store(hook({ id: 11_000 }, "ORDERS_CANCELLED")),
     ]);
     expect(commits).toEqual([43]);
     expect(results.slice(0, 40).every((r) => r.outcome === "queued")).toBe(true);
@@ -66,9 +67,9 @@ describe("order webhook intake (group commit)", () => {
     const { store } = observedStore();
     const intake = createOrderIntake(store, quiet);
     const order = referred(12_000);
-    const together = await Promise.all([intake.accept(hook(order)), intake.accept(hook(order)), intake.accept(hook(order))]);
+    const together = await Promise.all([intake.store(hook(order)), intake.store(hook(order)), intake.store(hook(order))]);
     expect(together.map((r) => r.outcome).sort()).toEqual(["duplicate", "duplicate", "queued"]);
-    expect((await intake.accept(hook(order))).outcome).toBe("duplicate");
+    expect((await intake.store(hook(order))).outcome).toBe("duplicate");
     expect(await prisma.job.count()).toBe(1);
     expect(await prisma.orderRecord.count()).toBe(1);
     await store.close();
@@ -77,7 +78,7 @@ describe("order webhook intake (group commit)", () => {
   it("queues nothing for a shop without a session", async () => {
     await prisma.session.deleteMany();
     const { store } = observedStore();
-    const result = await createOrderIntake(store, quiet).accept(hook(referred(13_000)));
+    const result = await createOrderIntake(store, quiet).store(hook(referred(13_000)));
     expect(result.outcome).toBe("no_session");
     expect(await prisma.job.count()).toBe(0);
     await store.close();
@@ -87,10 +88,10 @@ describe("order webhook intake (group commit)", () => {
     const { store, failNextCommit } = observedStore();
     const intake = createOrderIntake(store, quiet);
     failNextCommit();
-    const failed = await Promise.allSettled([intake.accept(hook(referred(14_000))), intake.accept(hook(referred(14_001)))]);
+    const failed = await Promise.allSettled([intake.store(hook(referred(14_000))), intake.store(hook(referred(14_001)))]);
     expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(await prisma.job.count()).toBe(0);
-    expect((await intake.accept(hook(referred(14_000)))).outcome).toBe("queued");
+    expect((await intake.store(hook(referred(14_000)))).outcome).toBe("queued");
     await store.close();
   });
 
@@ -101,7 +102,7 @@ describe("order webhook intake (group commit)", () => {
     let accepted = false;
     await prisma.$transaction(async (tx) => {
       await tx.session.update({ where: { id: `offline_${TEST_SHOP}` }, data: { state: "busy" } });
-      const pending = intake.accept(hook(referred(15_000))).then((r) => {
+      const pending = intake.store(hook(referred(15_000))).then((r) => {
         accepted = true;
         return r;
       });

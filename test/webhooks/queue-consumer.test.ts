@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { acceptOrderWebhook } from "../../app/referrals/group-commit.server";
+import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import type { OrderWebhook } from "../../app/referrals/order-intake";
 import { createQueueConsumer, eventBridgeDelivery, pubSubDelivery, type QueuedDelivery, type Settlement } from "../../app/webhooks/queued-delivery.server";
 import { shopifyOrder } from "../support/orders";
@@ -68,7 +68,7 @@ describe("the queue consumer entry point", () => {
         failOnce = false;
         return Promise.reject(new Error("the database is restarting"));
       }
-      return acceptOrderWebhook(hook);
+      return storeOrderWebhook(hook);
     };
     const consume = createQueueConsumer(accept, { warn: (...args: unknown[]) => log.push(args) } as never);
     const queue = new InMemoryQueue();

@@ -1,12 +1,14 @@
+import { LRUCache } from "lru-cache";
+
 /**
- * A small in-process cache whose entries live for a fixed time.
+ * The app's in-process cache whose entries live for a fixed time, kept by
+ * lru-cache (least recently used first out beyond `maxEntries`).
  *
  * - `getOrLoad` answers a fresh entry at once; otherwise it runs `load`, and
  *   callers that ask for the same key while that load runs share its promise,
  *   so a burst of views makes one upstream request.
  * - Only answers that `keep` accepts are stored; a failed load stores nothing,
  *   and neither does a load that a `delete` overtook.
- * - At most `maxEntries` are kept; the oldest entry goes first.
  */
 export interface TtlCacheOptions {
   ttlMs: number;
@@ -18,6 +20,7 @@ export interface TtlCache<T> {
   getOrLoad(key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T>;
   /** The fresh value of a key, if any. */
   peek(key: string): T | undefined;
+  set(key: string, value: T): void;
   delete(key: string): void;
   /** Deletes every key that starts with the prefix. */
   deletePrefix(prefix: string): void;
@@ -25,38 +28,18 @@ export interface TtlCache<T> {
   readonly size: number;
 }
 
-interface Entry<T> {
-  value: T;
-  expiresAt: number;
-}
+/** lru-cache stores values, never undefined; a stored undefined or null is boxed. */
+type Box<T> = { value: T };
 
 export function createTtlCache<T>(options: TtlCacheOptions): TtlCache<T> {
-  const { ttlMs, maxEntries = 10_000, now = () => Date.now() } = options;
+  const { ttlMs, maxEntries = 10_000, now } = options;
   if (!(ttlMs > 0)) throw new RangeError("ttlMs must be positive");
-  const entries = new Map<string, Entry<T>>();
+  const entries = new LRUCache<string, Box<T>>({ max: maxEntries, ttl: ttlMs, ttlResolution: 0, ...(now ? { perf: { now } } : {}) });
   const loading = new Map<string, Promise<T>>();
-
-  function fresh(key: string): Entry<T> | undefined {
-    const entry = entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt > now()) return entry;
-    entries.delete(key);
-    return undefined;
-  }
-
-  function store(key: string, value: T): void {
-    entries.delete(key);
-    entries.set(key, { value, expiresAt: now() + ttlMs });
-    while (entries.size > maxEntries) {
-      const oldest = entries.keys().next().value;
-      if (oldest === undefined) break;
-      entries.delete(oldest);
-    }
-  }
 
   return {
     getOrLoad(key, load, keep = () => true) {
-      const entry = fresh(key);
+      const entry = entries.get(key);
       if (entry) return Promise.resolve(entry.value);
       const running = loading.get(key);
       if (running) return running;
@@ -64,7 +47,7 @@ export function createTtlCache<T>(options: TtlCacheOptions): TtlCache<T> {
         try {
           const value = await load();
           // A delete while the load ran wins: its answer is not stored.
-          if (loading.get(key) === self && keep(value)) store(key, value);
+          if (loading.get(key) === self && keep(value)) entries.set(key, { value });
           return value;
         } finally {
           if (loading.get(key) === self) loading.delete(key);
@@ -75,15 +58,17 @@ export function createTtlCache<T>(options: TtlCacheOptions): TtlCache<T> {
       loading.set(key, promise);
       return promise;
     },
-    peek: (key) => fresh(key)?.value,
+    peek: (key) => entries.get(key, { updateAgeOnGet: false })?.value,
+    set(key, value) {
+      entries.set(key, { value });
+    },
     delete(key) {
       entries.delete(key);
       loading.delete(key);
     },
     deletePrefix(prefix) {
-      for (const map of [entries, loading]) {
-        for (const key of [...map.keys()]) if (key.startsWith(prefix)) map.delete(key);
-      }
+      for (const key of [...entries.keys()]) if (key.startsWith(prefix)) entries.delete(key);
+      for (const key of [...loading.keys()]) if (key.startsWith(prefix)) loading.delete(key);
     },
     clear() {
       entries.clear();

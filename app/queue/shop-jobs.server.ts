@@ -1,0 +1,60 @@
+import type { Prisma, PrismaClient } from "@prisma/client";
+
+// The changes to jobs that code outside the runner makes, each in one place,
+// so that every caller resets the same columns.
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+/** Jobs not running and not finished. */
+const WAITING = ["queued", "paused"];
+export const ANY_STATUS = ["queued", "paused", "running", "failed", "done"];
+
+/**
+ * Puts a job back in the queue, due now, with its attempts counted from
+ * zero and its lease cleared: a finished one (done or failed) by default, or
+ * one in any of `from`. The caller rings notifyJobEnqueued after its commit.
+ * False when there was no such job.
+ */
+export async function requeueJob(db: Db, key: string, now: Date, from: readonly string[] = ["failed", "done"]): Promise<boolean> {
+  const requeued = await db.job.updateMany({
+    where: { key, status: { in: [...from] } },
+    data: { status: "queued", runAt: now, attempts: 0, lastError: null, lockedBy: null, leaseUntil: null },
+  });
+  return requeued.count > 0;
+}
+
+/**
+ * Stops waiting jobs for good (done, with the reason as their last error):
+ * queued or paused ones by default, or those in any of `from`. A job already
+ * running finishes its attempt. How many were stopped.
+ */
+export async function stopJobs(db: Db, where: Prisma.JobWhereInput, reason: string, from: readonly string[] = WAITING): Promise<number> {
+  const stopped = await db.job.updateMany({
+    where: { ...where, status: { in: [...from] } },
+    data: { status: "done", lastError: reason, lockedBy: null, leaseUntil: null },
+  });
+  return stopped.count;
+}
+
+/** Stops every waiting job of a shop, but those of the kinds in `except`. */
+export function stopShopJobs(db: Db, shop: string, reason: string, except: readonly string[] = []): Promise<number> {
+  return stopJobs(db, { shop, ...(except.length > 0 ? { kind: { notIn: [...except] } } : {}) }, reason);
+}
+
+/** Holds every queued job of a shop that cannot go on, until resumeShopJobs. */
+export async function pauseShopJobs(db: Db, shop: string, reason: string): Promise<number> {
+  const paused = await db.job.updateMany({ where: { shop, status: "queued" }, data: { status: "paused", lastError: reason } });
+  return paused.count;
+}
+
+/** After new credentials or settings: the shop's held jobs run again, at once. The caller rings notifyJobEnqueued. */
+export async function resumeShopJobs(db: Db, shop: string, now: Date = new Date()): Promise<number> {
+  const resumed = await db.job.updateMany({ where: { shop, status: "paused" }, data: { status: "queued", runAt: now, lastError: null } });
+  return resumed.count;
+}
+
+/** The shop's queued jobs of these kinds wait until `until` (a remote side asked the shop to slow down). */
+export async function holdShopJobs(db: Db, shop: string, kinds: readonly string[], until: Date): Promise<void> {
+  if (kinds.length === 0) return;
+  await db.job.updateMany({ where: { shop, status: "queued", kind: { in: [...kinds] }, runAt: { lt: until } }, data: { runAt: until } });
+}

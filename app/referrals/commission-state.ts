@@ -1,0 +1,36 @@
+import type { Prisma } from "@prisma/client";
+
+// OrderRecord.commissionState, the app's copy of the commission's state at
+// the referral service, changes only through here. The service's state
+// machine (its interface document, "States and transitions"): a commission
+// is created pending or approved; a pending one becomes approved or denied;
+// approved and denied are final through the API. The service's own
+// dashboard can still change a settled commission, and the app mirrors what
+// the service reports: the one move it refuses is back to pending, which
+// only a late or replayed event would bring.
+
+export const COMMISSION_STATES = ["pending", "approved", "denied"] as const;
+export type CommissionState = (typeof COMMISSION_STATES)[number];
+
+/** The state to store when the service says a commission is `reported`; undefined leaves it as it is. */
+export function commissionStateAfter(current: string | null, reported: CommissionState): CommissionState | undefined {
+  if (reported === "pending" && (current === "approved" || current === "denied")) return undefined;
+  return current === reported ? undefined : reported;
+}
+
+type Db = Pick<Prisma.TransactionClient, "orderRecord">;
+
+/**
+ * Stores what the service reports of one record's commission, if the move
+ * is allowed; checked in the update itself, so that two reports arriving
+ * together cannot move a settled commission back to pending. True when it changed.
+ */
+export async function moveCommissionState(db: Db, where: { shop: string; orderId: string } | { id: string }, reported: CommissionState): Promise<boolean> {
+  // The states it may not come from: its own (no change), and for pending every settled one.
+  const refused: string[] = reported === "pending" ? ["pending", "approved", "denied"] : [reported];
+  const moved = await db.orderRecord.updateMany({
+    where: { ...where, OR: [{ commissionState: null }, { commissionState: { notIn: refused } }] },
+    data: { commissionState: reported },
+  });
+  return moved.count > 0;
+}

@@ -1,0 +1,83 @@
+import prisma from "../db.server";
+import { databaseKind } from "../db/adapter.server";
+import { getEnv, serviceNetwork } from "../env.server";
+import { logger } from "../logger.server";
+import { adminJobs, type AdminJobContext } from "../admin/jobs.server";
+import { markConnectionBroken } from "../connection/connection-state.server";
+import { CREDENTIALS_REFUSED } from "../connection/service-outcome";
+import { shopClient } from "../connection/shop-client.server";
+import { offerJobs, type OfferJobContext } from "../offers/jobs.server";
+import { orderSyncJobs, type OrderSyncJobContext } from "../order-sync/jobs.server";
+import { privacyJobs, type PrivacyJobContext } from "../privacy/jobs.server";
+import { DEFAULT_BACKOFF } from "../queue/backoff";
+import { createJobRegistry } from "../queue/registry";
+import { createWorker, type Worker, type WorkerOptions } from "../queue/worker.server";
+import { CodeDirectory } from "../referrals/code-directory.server";
+import { referralJobs, type OrderJobContext } from "../referrals/jobs.server";
+import { serviceEventJobs, type ServiceEventJobContext } from "../service-events/jobs.server";
+import { answeringWebhooks } from "../webhooks/acknowledgements";
+import { shopifyAdminForShop } from "./admin-access.server";
+import { storeOrderWebhooks } from "./order-intake.server";
+
+/** What the app's jobs are given: every domain's context at once. */
+export type AppJobContext = OrderJobContext & OfferJobContext & OrderSyncJobContext & PrivacyJobContext & ServiceEventJobContext & AdminJobContext;
+
+/** Every kind of job the app runs, each defined by the domain it belongs to. */
+export const APP_JOBS = createJobRegistry<AppJobContext>([
+  ...referralJobs,
+  ...offerJobs,
+  ...orderSyncJobs,
+  ...privacyJobs,
+  ...serviceEventJobs,
+  ...adminJobs,
+]);
+
+declare global {
+  var __referralBridgeCodes: CodeDirectory | undefined;
+}
+
+/** The job context of this app process; tests replace what they need (a clock, a quiet logger, a short timeout). */
+export function appJobContext(overrides: Partial<AppJobContext> = {}): AppJobContext {
+  const env = getEnv();
+  const db = overrides.db ?? prisma;
+  return {
+    db,
+    logger,
+    now: () => new Date(),
+    clientForShop: (shop) => shopClient(db, shop, { credentialsKey: env.CREDENTIALS_KEY, timeoutMs: env.SERVICE_TIMEOUT_MS, network: serviceNetwork(env) }),
+    adminForShop: shopifyAdminForShop(db),
+    codes: (globalThis.__referralBridgeCodes ??= new CodeDirectory()),
+    intake: storeOrderWebhooks,
+    credentialsKey: env.CREDENTIALS_KEY,
+    reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, overlapMs: env.RECONCILE_OVERLAP_MS },
+    ...overrides,
+  };
+}
+
+/** Worker settings from the environment (WORKER_CONCURRENCY, SHOP_CONCURRENCY, JOB_RETRY_BASE_MS, JOB_LEASE_MS). */
+export function appWorkerOptions(): Omit<WorkerOptions, "database"> {
+  const env = getEnv();
+  return {
+    concurrency: env.WORKER_CONCURRENCY,
+    perShop: env.SHOP_CONCURRENCY,
+    backoff: { ...DEFAULT_BACKOFF, baseMs: env.JOB_RETRY_BASE_MS },
+    leaseMs: env.JOB_LEASE_MS,
+    // Webhook acknowledgements come first (see webhooks/acknowledgements.ts).
+    shouldYield: () => answeringWebhooks(),
+  };
+}
+
+/**
+ * A worker over the app's jobs and database. A pause for refused
+ * credentials also marks the shop's connection broken, so every page
+ * points the merchant to Settings.
+ */
+export function appWorker(ctx: AppJobContext, options: Omit<WorkerOptions, "database"> = {}): Worker {
+  return createWorker(ctx, APP_JOBS, {
+    database: databaseKind(getEnv().DATABASE_URL),
+    onShopPaused: async (shop, outcome, now) => {
+      if (outcome.cause === CREDENTIALS_REFUSED) await markConnectionBroken(ctx.db, shop, outcome.reason, now);
+    },
+    ...options,
+  });
+}

@@ -1,0 +1,46 @@
+import prisma from "../db.server";
+import { databaseKind } from "../db/adapter.server";
+import { getEnv } from "../env.server";
+import { logger } from "../logger.server";
+import { createOrderIntake, type OrderIntake } from "../referrals/group-commit.server";
+import { postgresIntakeStore, sqliteIntakeStore, type IntakeStore } from "../referrals/intake-store.server";
+import type { IntakeResult, OrderWebhook } from "../referrals/order-intake";
+import { createOrderWebhooks, type OrderWebhooks } from "../webhooks/order-webhooks.server";
+
+// The order intake of this process: one group commit on the app's database,
+// which order webhooks, the queue consumer, reconciliation and the backfill
+// all store through.
+
+export function intakeStoreFor(databaseUrl: string): IntakeStore {
+  if (databaseKind(databaseUrl) === "postgresql") return postgresIntakeStore(prisma);
+  return sqliteIntakeStore(databaseUrl.slice("file:".length));
+}
+
+declare global {
+  var __referralBridgeIntake: OrderIntake | undefined;
+  var __referralBridgeOrderWebhooks: OrderWebhooks | undefined;
+}
+
+/** The app's intake, on the app's database (made on first use: on SQLite it starts a thread). */
+export function orderIntake(): OrderIntake {
+  return (globalThis.__referralBridgeIntake ??= createOrderIntake(intakeStoreFor(getEnv().DATABASE_URL), logger));
+}
+
+export function storeOrderWebhook(hook: OrderWebhook): Promise<IntakeResult> {
+  return orderIntake().store(hook);
+}
+
+export function storeOrderWebhooks(hooks: OrderWebhook[]): Promise<IntakeResult[]> {
+  return Promise.all(hooks.map(storeOrderWebhook));
+}
+
+/** The order webhooks' endpoints of this process. */
+export function orderWebhooks(): OrderWebhooks {
+  return (globalThis.__referralBridgeOrderWebhooks ??= createOrderWebhooks({ secret: getEnv().SHOPIFY_API_SECRET, store: storeOrderWebhook, logger }));
+}
+
+/** The production server's shortcut for order webhooks (server.mjs). */
+export const serveOrderWebhook: OrderWebhooks["serve"] = (req, res) => orderWebhooks().serve(req, res);
+
+/** The Remix action of every order topic route. */
+export const serveOrderWebhookRequest = ({ request }: { request: Request }) => orderWebhooks().serveRequest(request);
