@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_DATABASE_URL, databaseKind } from "./db/adapter.server";
+import { DEFAULT_RECONCILE_INTERVAL_MS, DEFAULT_RECONCILE_OVERLAP_MS } from "./order-sync/job-kinds";
 import { DEFAULT_LEASE_MS, DEFAULT_SHOP_CONCURRENCY } from "./queue/defaults";
 
 /**
@@ -62,9 +63,9 @@ const schema = z.object({
   /** How long a stopping process (SIGTERM) waits for the webhooks and service calls under way. */
   SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   /** How often each shop's orders are read back from Shopify to find what webhooks missed (app/order-sync). */
-  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(5 * 60_000),
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(DEFAULT_RECONCILE_INTERVAL_MS),
   /** How far before its watermark a reconciliation pass starts reading, for orders Shopify's search shows late. */
-  RECONCILE_OVERLAP_MS: z.coerce.number().int().min(0).max(86_400_000).default(10 * 60_000),
+  RECONCILE_OVERLAP_MS: z.coerce.number().int().min(0).max(86_400_000).default(DEFAULT_RECONCILE_OVERLAP_MS),
   /**
    * Development only: the Admin GraphQL API is called at this origin (the local stand-in,
    * test/support/shopify-admin-standin.ts) instead of https://<shop>. Tests and the fault run set it.

@@ -28,18 +28,27 @@ export interface TtlCache<T> {
   readonly size: number;
 }
 
-/** lru-cache stores values, never undefined; a stored undefined or null is boxed. */
-type Box<T> = { value: T };
+/** An entry and when it stops being fresh (lru-cache keeps the entries and their order; the clock is the caller's). */
+type Entry<T> = { value: T; expiresAt: number };
 
 export function createTtlCache<T>(options: TtlCacheOptions): TtlCache<T> {
-  const { ttlMs, maxEntries = 10_000, now } = options;
+  const { ttlMs, maxEntries = 10_000, now = () => Date.now() } = options;
   if (!(ttlMs > 0)) throw new RangeError("ttlMs must be positive");
-  const entries = new LRUCache<string, Box<T>>({ max: maxEntries, ttl: ttlMs, ttlResolution: 0, ...(now ? { perf: { now } } : {}) });
+  const entries = new LRUCache<string, Entry<T>>({ max: maxEntries });
   const loading = new Map<string, Promise<T>>();
+
+  function fresh(key: string): Entry<T> | undefined {
+    const entry = entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt > now()) return entry;
+    entries.delete(key);
+    return undefined;
+  }
+  const store = (key: string, value: T) => void entries.set(key, { value, expiresAt: now() + ttlMs });
 
   return {
     getOrLoad(key, load, keep = () => true) {
-      const entry = entries.get(key);
+      const entry = fresh(key);
       if (entry) return Promise.resolve(entry.value);
       const running = loading.get(key);
       if (running) return running;
@@ -47,7 +56,7 @@ export function createTtlCache<T>(options: TtlCacheOptions): TtlCache<T> {
         try {
           const value = await load();
           // A delete while the load ran wins: its answer is not stored.
-          if (loading.get(key) === self && keep(value)) entries.set(key, { value });
+          if (loading.get(key) === self && keep(value)) store(key, value);
           return value;
         } finally {
           if (loading.get(key) === self) loading.delete(key);
@@ -58,10 +67,8 @@ export function createTtlCache<T>(options: TtlCacheOptions): TtlCache<T> {
       loading.set(key, promise);
       return promise;
     },
-    peek: (key) => entries.get(key, { updateAgeOnGet: false })?.value,
-    set(key, value) {
-      entries.set(key, { value });
-    },
+    peek: (key) => fresh(key)?.value,
+    set: store,
     delete(key) {
       entries.delete(key);
       loading.delete(key);

@@ -1,16 +1,11 @@
 import { REFERRAL_SERVICE } from "../connection/service-outcome";
-import type { ShopClient } from "../connection/shop-client.server";
-import { defineJob, type QueueContext } from "../queue/registry";
+import { defineJob } from "../queue/registry";
+import type { PrivacyJobContext } from "./privacy-job-context";
 import { buildDataRequestReport, markDataRequest } from "./export-report.server";
 import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
 import { eraseAtService, noteErasureProblem } from "./service-erasure.server";
 
-/** What the privacy jobs are given. */
-export interface PrivacyJobContext extends QueueContext {
-  clientForShop(shop: string): Promise<ShopClient>;
-  /** CREDENTIALS_KEY: opens the sealed email of a customer waiting for erasure. */
-  credentialsKey: string;
-}
+export type { PrivacyJobContext } from "./privacy-job-context";
 
 export const privacyJobs = [
   defineJob(PRIVACY_EXPORT_JOB, {

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { outcomeOfServiceError } from "../connection/service-outcome";
 import { done, type JobOutcome } from "../queue/outcome";
-import type { PrivacyJobContext } from "./jobs.server";
+import type { PrivacyJobContext } from "./privacy-job-context";
 import { isReferralApiError } from "../referral-api";
 import { openToken } from "../crypto/sealing.server";
 

@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { ReferralClient } from "../referral-api";
-import { addressKey, type BuyerFacts } from "./attribution";
+import { addressKey, type BuyerFacts } from "./order-event";
 import type { CodeDirectory, CodeOwner } from "./code-directory.server";
 import type { GuardFacts, ReferrerSide } from "./guard";
 import type { GuardSettings } from "./guard-settings";

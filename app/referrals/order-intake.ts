@@ -1,7 +1,8 @@
 import type { JobKind, PayloadOf } from "../queue/job-kind";
 import { jobRow, type JobInput, type NewJob } from "../queue/job-row";
 import { moneyFromCents, moneyToCents } from "../referral-api/money";
-import { attributeOrder } from "./attribution";
+import { readOrderEvent } from "./order-event";
+import { leadingLink } from "./referral-decision";
 import { emailKey } from "./email-key";
 import { CANCEL_ORDER_JOB, RECORD_ORDER_JOB, REFUND_ORDER_JOB, refundSubject } from "./job-kinds";
 import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount, type MoneySet, type RefundPayload } from "./order-payload";
@@ -170,8 +171,10 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
   const order = read.value;
   if (settings.trigger !== trigger) return { outcome: "ignored", detail: `the shop records orders on ${settings.trigger}` };
 
-  const attribution = attributeOrder(order, settings);
-  const event = attribution.event;
+  const reading = readOrderEvent(order, settings);
+  const event = reading.event;
+  // The link code the order arrived with, until its job decides which code wins.
+  const link = event ? leadingLink(event.signals) : null;
   const record: OrderRecordRow = {
     shop: hook.shop,
     orderId: order.id,
@@ -179,9 +182,9 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
     email: event?.params.email || null,
     emailKey: emailKey(event?.params.email),
     customerId: order.customer?.id ?? null,
-    shortCode: event?.params.shortCode ?? null,
+    shortCode: link?.code ?? null,
     couponCode: null,
-    codeSource: event?.codeSource ?? null,
+    codeSource: link?.codeSource ?? null,
     campaignUids: event?.campaignUids.join(",") || null,
     revenue: event?.params.revenue ?? null,
     currency: order.currency ?? null,
@@ -194,13 +197,13 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
     status: "queued",
     statusReason: null,
   };
-  if (attribution.kind !== "record") {
-    const status = attribution.kind === "skip" ? "skipped" : "not_referred";
+  if (reading.kind !== "record") {
+    const status = reading.kind === "skip" ? "skipped" : "not_referred";
     // Kept for a web pixel signal that may still name a referrer (app/referrals/pixel-signals.server.ts).
-    const heldEvent = status === "not_referred" && attribution.event ? JSON.stringify(attribution.event) : null;
-    return { outcome: status, detail: attribution.reason, write: { record: { ...record, heldEvent, status, statusReason: attribution.reason } } };
+    const heldEvent = status === "not_referred" && reading.event ? JSON.stringify(reading.event) : null;
+    return { outcome: status, detail: reading.reason, write: { record: { ...record, heldEvent, status, statusReason: reading.reason } } };
   }
-  const job = orderJobRow(RECORD_ORDER_JOB, hook, { subject: order.id, payload: { orderId: order.id, event: attribution.event } });
+  const job = orderJobRow(RECORD_ORDER_JOB, hook, { subject: order.id, payload: { orderId: order.id, event: reading.event } });
   return { outcome: "queued", write: { record, job } };
 }
 

@@ -1,4 +1,4 @@
-import { CAMPAIGN_SHAPE, CODE_SHAPE } from "./attribution";
+import { CAMPAIGN_SHAPE, CODE_SHAPE } from "./order-event";
 
 // What the web pixel posts at checkout_completed (extensions/referral-pixel):
 // {shop, checkoutToken, orderId, code, campaign}. Anyone can post anything

@@ -1,13 +1,15 @@
 import { z } from "zod";
 
 /**
- * The event/record parameters of one order, as attribution builds them and
- * as the record job stores them (JSON): one schema for both.
+ * The event/record parameters of one order, as the intake builds them and
+ * as the record job stores them (JSON): one schema for both. The code the
+ * order is sent with (shortCode or couponCode) is the referral decision's;
+ * jobs queued before the decision moved to the job carry their one code here.
  */
 export const referralEventParamsSchema = z.object({
   email: z.string(),
   shortCode: z.string().optional(),
-  /** Sent when a discount code is tried as the referrer's coupon (jobs queued earlier carry the first code here). */
+  /** Sent when a discount code is tried as the referrer's coupon. */
   couponCode: z.string().optional(),
   /** Exact decimal text in the shop's currency. */
   revenue: z.string().optional(),

@@ -72,8 +72,8 @@ export async function adminCall<T>(deps: AdminCallDeps, query: string, variables
     }
     if (body.errors?.length) throw new AdminCallError(`Shopify refused the request: ${errorText(body.errors)}`, false);
     if (!body.data) throw new AdminCallError("Shopify answered without data", "unknown");
-    // Pace the next call: wait when the bucket could not pay for one like this.
-    const wait = refillWaitMs(cost, cost?.requestedQueryCost ?? 0);
+    // Pace the next call: wait when the bucket could not pay for one like this (an answer without its cost, none).
+    const wait = cost?.throttleStatus ? refillWaitMs(cost, cost.requestedQueryCost ?? 0) : 0;
     if (wait > 0) await deps.sleep(wait);
     return body.data;
   }

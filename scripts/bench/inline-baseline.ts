@@ -5,7 +5,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import { createReferralClient } from "../../app/referral-api";
-import { attributeOrder } from "../../app/referrals/attribution";
+import { readOrderEvent } from "../../app/referrals/order-event";
+import { leadingLink } from "../../app/referrals/referral-decision";
 import { readOrderPayload } from "../../app/referrals/order-payload";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../app/referrals/pipeline-settings";
 
@@ -30,9 +31,10 @@ const server = createServer((req, res) => {
       return;
     }
     try {
-      const attribution = attributeOrder(readOrderPayload(JSON.parse(raw.toString("utf8"))), settings);
-      if (attribution.kind === "record") {
-        await client.recordEvent({ ...attribution.event.params, campaignUid: attribution.event.campaignUids[0]! });
+      const reading = readOrderEvent(readOrderPayload(JSON.parse(raw.toString("utf8"))), settings);
+      if (reading.kind === "record") {
+        const shortCode = leadingLink(reading.event.signals)?.code;
+        await client.recordEvent({ ...reading.event.params, shortCode, campaignUid: reading.event.campaignUids[0]! });
       }
       res.writeHead(200).end();
     } catch {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 function runWith(guard: boolean) {
   const script = `
-    import { logStrayRejections } from "./app/stray-rejections.server.ts";
+    import { logStrayRejections } from "./app/wiring/stray-rejections.server.ts";
     import { createLogger } from "./app/logger.server.ts";
     ${guard ? 'logStrayRejections(createLogger({ level: "error" }));' : ""}
     Promise.reject(new Error("a library's stray rejection"));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GraphqlOrderError, numericId, orderWebhooks, restOrder } from "../../app/order-sync/graphql-order";
 import { ORDERS_QUERY, type GraphqlOrder } from "../../app/order-sync/order-query";
-import { attributeOrder } from "../../app/referrals/attribution";
+import { readOrderEvent } from "../../app/referrals/order-event";
 import { parseShopifyJson } from "../../app/referrals/lossless-json";
 import { readOrderPayload } from "../../app/referrals/order-payload";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../app/referrals/pipeline-settings";
@@ -43,8 +43,8 @@ describe("a GraphQL order as the intake reads it", () => {
     // GraphQL always says how many orders the customer has (the 2026-10 webhook no longer does); the landing page comes as a full URL.
     const asWebhook = { ...webhook, landing_site: read.landing_site, customer: { ...webhook.customer, orders_count: read.customer!.orders_count } };
     expect(read.landing_site).toMatch(/\/products\/hoodie\?mbsy=BOB20$/);
-    expect(attributeOrder(read, settings)).toEqual(attributeOrder(asWebhook, settings));
-    expect(attributeOrder(read, settings).event?.params.revenue).toBe(attributeOrder(webhook, settings).event?.params.revenue);
+    expect(readOrderEvent(read, settings)).toEqual(readOrderEvent(asWebhook, settings));
+    expect(readOrderEvent(read, settings).event?.params.revenue).toBe(readOrderEvent(webhook, settings).event?.params.revenue);
   });
 
   it("keeps 19-digit order and customer ids digit for digit", () => {

@@ -17,7 +17,7 @@ export interface FakeCustomer {
  * - "lost": the connection drops before the call runs;
  * - "lost-after-apply": the call runs, then the answer is lost.
  */
-export type FakeFailure = "refused" | "lost" | "lost-after-apply";
+export type FakeFailure = "refused" | "throttled" | "lost" | "lost-after-apply";
 
 export interface FakeCall {
   operation: string;
@@ -54,6 +54,9 @@ export class FakeAdmin implements AdminGraphql {
     this.calls.push({ operation, variables, outcome: failure ?? "ok" });
     if (failure === "lost") throw new TypeError("fetch failed");
     if (failure === "refused") {
+      return Response.json({ errors: [{ message: "Access denied for storeCreditAccountCredit field.", extensions: { code: "ACCESS_DENIED" } }] });
+    }
+    if (failure === "throttled") {
       return Response.json({ errors: [{ message: "Throttled", extensions: { code: "THROTTLED" } }] });
     }
     const data = this.run(operation, variables);

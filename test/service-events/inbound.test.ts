@@ -231,7 +231,7 @@ describe("store credit payouts", () => {
     await waitFor(async () => (forwarder.handled.filter((h) => h.mode === "twice").length >= 2 ? true : undefined));
     await pipeline.drain();
     const credit = await prisma.payoutCredit.findFirstOrThrow({ where: { shop: TEST_SHOP } });
-    expect(credit).toMatchObject({ state: "failed", lastError: expect.stringContaining("Throttled") });
+    expect(credit).toMatchObject({ state: "failed", lastError: expect.stringContaining("Access denied") });
     await drainWithRetries();
 
     // THEN the event was stored once, the mutation succeeded exactly once and the balance moved by 5.00
@@ -257,6 +257,21 @@ describe("store credit payouts", () => {
       return delivery && delivery.attempts.length >= 2 ? delivery.attempts : undefined;
     });
     expect(attempts.map((a) => a.status)).toEqual([503, 200]);
+  });
+
+  it("waits out Shopify's throttling within the attempt and credits once", async () => {
+    await storeCreditOn();
+    const alice = admin.addCustomer("alice@example.com");
+    admin.failNext("ReferralBridgeCreditStoreCredit", "throttled");
+    await subscribe("plain", ["payout-created"]);
+    await control("payouts", { email: "alice@example.com", amount: 5, payment_method: "storeplatform" });
+    await waitForEvents("payout-created");
+
+    await pipeline.drain();
+
+    expect(creditCalls().map((call) => call.outcome)).toEqual(["throttled", "ok"]);
+    expect(alice.balance).toBe("5.00");
+    expect(await prisma.payoutCredit.findFirstOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ state: "credited" });
   });
 
   it("does not credit again when the answer to a credit that went through was lost", async () => {

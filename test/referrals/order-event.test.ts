@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { attributeOrder, findDiscountCodes, findShortCode, orderRevenue } from "../../app/referrals/attribution";
+import { findDiscountCodes, orderRevenue, orderSignals, readOrderEvent } from "../../app/referrals/order-event";
+import { leadingLink } from "../../app/referrals/referral-decision";
 import { readOrderPayload } from "../../app/referrals/order-payload";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../app/referrals/pipeline-settings";
 import { sampleCheckoutToken, shopifyOrder, type OrderOptions } from "../support/orders";
@@ -8,7 +9,13 @@ const order = (options: OrderOptions = {}) => readOrderPayload(shopifyOrder(opti
 const settings = (overrides: Partial<Record<keyof typeof PIPELINE_DEFAULTS, string>> = {}) =>
   readPipelineSettings({ ...PIPELINE_DEFAULTS, campaignUids: "1001", ...overrides });
 
-describe("short code", () => {
+/** The link code an order arrived with: the cart's, else the landing page's. */
+const findShortCode = (payload: ReturnType<typeof order>, names: string[]) => {
+  const link = leadingLink(orderSignals(payload, names));
+  return link ? { code: link.code, codeSource: link.codeSource } : { codeSource: null };
+};
+
+describe("the link code", () => {
   it("comes first from the cart attribute the storefront embed writes", () => {
     const found = findShortCode(
       order({ noteAttributes: [{ name: "_referral_code", value: " ALICE10 " }], landingSite: "/?mbsy=BOB10" }),
@@ -66,9 +73,9 @@ describe("revenue", () => {
   });
 });
 
-describe("attributeOrder", () => {
-  it("builds the event/record parameters of a referred order", () => {
-    const result = attributeOrder(
+describe("readOrderEvent", () => {
+  it("builds the event/record parameters and keeps every signal of a referred order, for its job to decide", () => {
+    const result = readOrderEvent(
       order({ id: 5001, name: "#1042", customerId: 7210000000017, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }], discountCodes: ["ALICE-15"] }),
       settings(),
     );
@@ -76,13 +83,11 @@ describe("attributeOrder", () => {
       kind: "record",
       event: {
         campaignUids: ["1001"],
-        codeSource: "cart_attribute",
         signals: { cartAttribute: "ALICE10", discountCodes: ["ALICE-15"] },
         buyer: { address: "123 shipping street|k2p 1l4", phone: "555-555-0199" },
         checkoutToken: sampleCheckoutToken(5001),
         params: {
           email: "jon@example.com",
-          shortCode: "ALICE10",
           revenue: "90.00",
           transactionUid: "5001",
           ipAddress: "203.0.113.7",
@@ -100,39 +105,39 @@ describe("attributeOrder", () => {
     const withCampaign = (value: string) =>
       order({ noteAttributes: [{ name: "_referral_code", value: "ALICE10" }, { name: "_referral_campaign", value }] });
     const tracked = settings({ campaignUids: "1001,1003" });
-    expect(attributeOrder(withCampaign("1003"), tracked).event?.campaignUids).toEqual(["1003"]);
-    expect(attributeOrder(withCampaign("9999"), tracked).event?.campaignUids).toEqual(["1001", "1003"]);
+    expect(readOrderEvent(withCampaign("1003"), tracked).event?.campaignUids).toEqual(["1003"]);
+    expect(readOrderEvent(withCampaign("9999"), tracked).event?.campaignUids).toEqual(["1001", "1003"]);
   });
 
   it("falls back to the customer's email and then skips an order with none", () => {
-    const viaCustomer = attributeOrder(order({ email: null, customerEmail: "c@example.com", discountCodes: ["ALICE-15"] }), settings());
+    const viaCustomer = readOrderEvent(order({ email: null, customerEmail: "c@example.com", discountCodes: ["ALICE-15"] }), settings());
     expect(viaCustomer.event?.params.email).toBe("c@example.com");
-    const none = attributeOrder(order({ email: null, customerEmail: null, discountCodes: ["ALICE-15"] }), settings());
+    const none = readOrderEvent(order({ email: null, customerEmail: null, discountCodes: ["ALICE-15"] }), settings());
     expect(none).toMatchObject({ kind: "skip", reason: expect.stringMatching(/no customer email/) });
   });
 
   it("marks orders without a code not referred unless the shop sends all orders", () => {
-    expect(attributeOrder(order(), settings())).toMatchObject({ kind: "not_referred", reason: "No referral link code or discount code on the order" });
-    expect(attributeOrder(order(), settings({ scope: "all_orders" })).kind).toBe("record");
+    expect(readOrderEvent(order(), settings())).toMatchObject({ kind: "not_referred", reason: "No referral link code or discount code on the order" });
+    expect(readOrderEvent(order(), settings({ scope: "all_orders" })).kind).toBe("record");
   });
 
   it("skips test orders unless the shop sends them, marked as test", () => {
     const test = order({ test: true, discountCodes: ["ALICE-15"] });
-    expect(attributeOrder(test, settings())).toMatchObject({ kind: "skip", reason: expect.stringMatching(/Test order/) });
-    const sent = attributeOrder(test, settings({ testOrders: "send" }));
+    expect(readOrderEvent(test, settings())).toMatchObject({ kind: "skip", reason: expect.stringMatching(/Test order/) });
+    const sent = readOrderEvent(test, settings({ testOrders: "send" }));
     expect(sent.kind).toBe("record");
     expect(sent.event?.params).toMatchObject({ sandbox: true, eventData2: "test order" });
   });
 
   it("applies the shop's approval rule", () => {
     const referred = order({ discountCodes: ["ALICE-15"] });
-    expect(attributeOrder(referred, settings({ approval: "pending" })).event?.params.isApproved).toBe(false);
-    expect(attributeOrder(referred, settings({ approval: "approved" })).event?.params.isApproved).toBe(true);
-    expect(attributeOrder(referred, settings({ approval: "campaign" })).event?.params.isApproved).toBeUndefined();
+    expect(readOrderEvent(referred, settings({ approval: "pending" })).event?.params.isApproved).toBe(false);
+    expect(readOrderEvent(referred, settings({ approval: "approved" })).event?.params.isApproved).toBe(true);
+    expect(readOrderEvent(referred, settings({ approval: "campaign" })).event?.params.isApproved).toBeUndefined();
   });
 
   it("keeps the order when no campaign is chosen yet (the job resolves campaigns when it runs)", () => {
-    const result = attributeOrder(order({ discountCodes: ["ALICE-15"] }), settings({ campaignUids: "" }));
+    const result = readOrderEvent(order({ discountCodes: ["ALICE-15"] }), settings({ campaignUids: "" }));
     expect(result).toMatchObject({ kind: "record", event: { campaignUids: [] } });
   });
 

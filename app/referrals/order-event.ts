@@ -1,33 +1,26 @@
 import { moneyFromCents, moneyToCents, type Money } from "../referral-api/money";
+import type { StoredEvent } from "./job-kinds";
 import { shopAmount, type OrderPayload } from "./order-payload";
 import type { PipelineSettings } from "./pipeline-settings";
-import type { ReferralEventParams } from "./referral-event";
+import { campaignsFor, leadingLink, type OrderSignals } from "./referral-decision";
+
+// What the intake reads of an order: its referral signals, its buyer, its
+// revenue and the event/record parameters, stored with the order's job. It
+// picks no winner: the job does (referral-decision.ts).
 
 /** The cart attributes the storefront embed writes; the order carries them as note_attributes. */
 export const REFERRAL_CODE_ATTRIBUTE = "_referral_code";
 export const REFERRAL_CAMPAIGN_ATTRIBUTE = "_referral_campaign";
 
-/** What to send for one order: one event per campaign, the same transaction. */
-export interface ReferralEvent {
-  /** Empty when the shop has not chosen campaigns yet: the job resolves them when it runs. */
-  campaignUids: string[];
-  params: ReferralEventParams;
-  /** Where the short code came from, for the activity page. */
-  codeSource: "cart_attribute" | "landing_site" | null;
-  /** Every referral signal on the order, for the job to choose from and to explain. */
-  signals: OrderSignals;
-  /** What the referral guard compares with the referrer. */
-  buyer: BuyerFacts;
-  /** The order's checkout token, which a web pixel signal is joined on. */
-  checkoutToken?: string;
-}
-
-export interface OrderSignals {
-  cartAttribute?: string;
-  landingPage?: string;
-  /** The order's discount codes, in Shopify's order, blanks and repeats left out. */
-  discountCodes: string[];
-}
+/**
+ * What to send for one order (one event per campaign, the same transaction),
+ * as the intake stores it: `campaignUids` is empty when the shop has not
+ * chosen campaigns yet (the job resolves them when it runs); `signals` holds
+ * every referral signal on the order, for the job to choose from and to
+ * explain; `buyer` what the referral guard compares with the referrer;
+ * `checkoutToken` what a web pixel signal is joined on.
+ */
+export type ReferralEvent = StoredEvent & { signals: OrderSignals; buyer: BuyerFacts };
 
 export interface BuyerFacts {
   phone?: string;
@@ -37,7 +30,7 @@ export interface BuyerFacts {
   ordersCount?: number;
 }
 
-export type Attribution =
+export type OrderReading =
   | { kind: "record"; event: ReferralEvent }
   | { kind: "skip" | "not_referred"; reason: string; event?: ReferralEvent };
 
@@ -79,13 +72,11 @@ export function landingSiteParam(landingSite: string | null | undefined, names: 
   return undefined;
 }
 
-/** The referrer's short code: the cart attribute first, then the landing page's query. Case is kept. */
-export function findShortCode(order: OrderPayload, paramNames: string[]): Pick<ReferralEvent, "codeSource"> & { code?: string } {
-  const fromCart = cartCode(order);
-  if (fromCart) return { code: fromCart, codeSource: "cart_attribute" };
-  const fromLanding = landingCode(order.landing_site, paramNames);
-  if (fromLanding) return { code: fromLanding, codeSource: "landing_site" };
-  return { codeSource: null };
+/** The order's referral signals: the link codes of the cart and the landing page (case kept), and its discount codes. */
+export function orderSignals(order: OrderPayload, paramNames: string[]): OrderSignals {
+  const cartAttribute = cartCode(order);
+  const landingPage = landingCode(order.landing_site, paramNames);
+  return { ...(cartAttribute ? { cartAttribute } : {}), ...(landingPage ? { landingPage } : {}), discountCodes: findDiscountCodes(order) };
 }
 
 /** The order's discount codes in Shopify's order (the order they were applied in); blanks and repeats (in any case) left out. */
@@ -156,12 +147,6 @@ function customerEmail(order: OrderPayload): string | undefined {
   return undefined;
 }
 
-function chooseCampaigns(order: OrderPayload, settings: PipelineSettings): string[] {
-  const fromCart = shaped(attribute(order, REFERRAL_CAMPAIGN_ATTRIBUTE), CAMPAIGN_SHAPE);
-  // A link names its campaign; when the shop tracks it, the order goes there alone.
-  if (fromCart && settings.campaignUids.includes(fromCart)) return [fromCart];
-  return settings.campaignUids;
-}
 
 const APPROVAL_PARAM: Record<PipelineSettings["approval"], boolean | undefined> = {
   campaign: undefined,
@@ -169,27 +154,18 @@ const APPROVAL_PARAM: Record<PipelineSettings["approval"], boolean | undefined> 
   approved: true,
 };
 
-/** Turns an order into the event/record parameters, or a reason not to send it. */
-export function attributeOrder(order: OrderPayload, settings: PipelineSettings): Attribution {
-  const { code: shortCode, codeSource } = findShortCode(order, settings.codeParams);
-  const discountCodes = findDiscountCodes(order);
-  const cartAttribute = cartCode(order);
-  const landingPage = landingCode(order.landing_site, settings.codeParams);
+/** Turns an order into the event the job decides and sends, or a reason not to send it. */
+export function readOrderEvent(order: OrderPayload, settings: PipelineSettings): OrderReading {
+  const signals = orderSignals(order, settings.codeParams);
   const email = customerEmail(order);
   const customerId = order.customer?.id ?? undefined;
   const event: ReferralEvent = {
-    campaignUids: chooseCampaigns(order, settings),
-    codeSource,
-    signals: {
-      ...(cartAttribute ? { cartAttribute } : {}),
-      ...(landingPage ? { landingPage } : {}),
-      discountCodes,
-    },
+    campaignUids: campaignsFor(settings.campaignUids, shaped(attribute(order, REFERRAL_CAMPAIGN_ATTRIBUTE), CAMPAIGN_SHAPE)),
+    signals,
     buyer: buyerFacts(order),
     ...(order.checkout_token ? { checkoutToken: order.checkout_token } : {}),
     params: {
       email: email ?? "",
-      shortCode,
       revenue: orderRevenue(order, settings.revenueBasis),
       transactionUid: order.id,
       ipAddress: order.browser_ip ?? undefined,
@@ -204,7 +180,7 @@ export function attributeOrder(order: OrderPayload, settings: PipelineSettings):
   if (order.test && settings.testOrders === "skip") {
     return { kind: "skip", reason: "Test order (the shop skips test orders)", event };
   }
-  if (settings.scope === "with_code" && !shortCode && discountCodes.length === 0) {
+  if (settings.scope === "with_code" && !leadingLink(signals) && signals.discountCodes.length === 0) {
     return { kind: "not_referred", reason: "No referral link code or discount code on the order", event };
   }
   if (!email) {

@@ -1,0 +1,234 @@
+import type { CodeOwner } from "./code-directory.server";
+import { SIGNAL_NAMES, type Explanation, type SignalNote, type SignalSource } from "./explanation";
+import { runGuard, type GuardFacts } from "./guard";
+import type { GuardRule, GuardSettings } from "./guard-settings";
+import type { CampaignResult, CampaignResults } from "./order-records.server";
+import type { ReferralEventParams } from "./referral-event";
+
+// The referral decision: which of an order's codes credits whom, in which
+// campaigns, and why, in the merchant's words. Pure: the order's job gathers
+// the facts this asks for (whose code it is, the guard's facts, what the
+// service answered when the code was sent), calls it again with them, and
+// sends what it says. See docs/decisions/009-attribution-precedence.md.
+//
+// Precedence: a friend's offer code (a discount code the app itself put in
+// Shopify for one ambassador) settles it at once, without asking the service.
+// Otherwise the referral link comes first: the code kept in the cart, else
+// the one the web pixel sent for this checkout, else the landing page's.
+// Then the discount codes in Shopify's order. The first code the referral
+// service knows as a referrer's wins; the others are noted.
+
+/** An order's referral signals, as the intake stored them. */
+export interface OrderSignals {
+  cartAttribute?: string;
+  landingPage?: string;
+  /** The order's discount codes, in Shopify's order, blanks and repeats left out. */
+  discountCodes: string[];
+}
+
+/** The link code an order arrived with, before any decision: the cart's, else the landing page's. */
+export function leadingLink(signals: OrderSignals): { code: string; codeSource: "cart_attribute" | "landing_site" } | null {
+  if (signals.cartAttribute) return { code: signals.cartAttribute, codeSource: "cart_attribute" };
+  if (signals.landingPage) return { code: signals.landingPage, codeSource: "landing_site" };
+  return null;
+}
+
+/**
+ * The campaigns to record an order in: a campaign the link named goes alone
+ * when the shop tracks it; otherwise every tracked campaign.
+ */
+export function campaignsFor(tracked: readonly string[], named: string | null | undefined): string[] {
+  return named && tracked.includes(named) ? [named] : [...tracked];
+}
+
+/** What is known of one code so far. */
+export interface CodeFacts {
+  /** Whose short code it is; null when the service has no such short code; absent while not asked. */
+  owner?: CodeOwner | null;
+  guard?: GuardFacts;
+  /** The code was sent: whether the service knew it in any campaign, and the referrer it named. */
+  sent?: { known: boolean; referrer?: string | null };
+}
+
+export interface DecisionInput {
+  signals: OrderSignals;
+  /** The first discount code that is one of the app's friend's offer codes, with its ambassador. */
+  offer: { code: string; email: string } | null;
+  /** The web pixel's code for this checkout. */
+  pixelCode: string | null;
+  /** Discount codes the service refused as coupons lately: the store's own promotions (upper case). */
+  promotions: ReadonlySet<string>;
+  guard: GuardSettings;
+  /** The shop sends orders without a code (a customer referred before may earn their referrer a commission). */
+  sendWithoutCode: boolean;
+  /** What is known of each code, by the code as the order carries it. */
+  facts: ReadonlyMap<string, CodeFacts>;
+  /** The order was sent without a code already. */
+  sentWithoutCode?: boolean;
+}
+
+export interface Decision {
+  explanation: Explanation;
+  /** The guard rules that flagged the winner: it was sent as pending. */
+  flags: GuardRule[];
+  /** What becomes of the campaigns still to do when nothing was sent: blocked by the guard, or not referred. */
+  unsent?: CampaignResult;
+}
+
+export type DecisionStep =
+  /** Ask the service whose short code this is. */
+  | { next: "find_owner"; code: string }
+  /** Gather what the guard compares (the shop's orders, the owner's profile). */
+  | { next: "gather_guard_facts"; code: string; owner: CodeOwner | null }
+  /** Send the order with this code. */
+  | { next: "send"; code: string; source: SignalSource; sentAs: "short_code" | "coupon_code"; flags: GuardRule[] }
+  /** Send the order without a code. */
+  | { next: "send_without_code" }
+  | { next: "decided"; decision: Decision };
+
+interface Candidate {
+  code: string;
+  source: SignalSource;
+  note: SignalNote;
+}
+
+type LinkSource = "cart_attribute" | "pixel" | "landing_page";
+
+const LINK_WORDS: Record<LinkSource, { link: string; whose: string }> = {
+  cart_attribute: { link: "the link kept in the cart", whose: "the cart's" },
+  pixel: { link: "the link the web pixel sent", whose: "the web pixel's" },
+  landing_page: { link: "the landing page's link", whose: "the landing page's" },
+};
+
+const EARLIER_SIGNAL_WON = "Not looked at: an earlier signal won";
+const STORE_OWN_CODE = "The store's own discount code (not a referral coupon at the service)";
+const NOT_A_REFERRAL_CODE = "Not a referral code at the service";
+
+/** Every signal, noted, and the codes to try in order: the first link, then the discount codes (an offer code first). */
+function candidatesOf(signals: OrderSignals, offerCode: string | null, pixelCode: string | null): { notes: SignalNote[]; candidates: Candidate[] } {
+  const notes: SignalNote[] = [];
+  const candidates: Candidate[] = [];
+  const add = (source: SignalSource, code: string, candidate: boolean, outcome = EARLIER_SIGNAL_WON) => {
+    const note: SignalNote = { source, code, outcome };
+    notes.push(note);
+    if (candidate) candidates.push({ code, source, note });
+  };
+  const links: [LinkSource, string | null | undefined][] = [
+    ["cart_attribute", signals.cartAttribute],
+    ["pixel", pixelCode],
+    ["landing_page", signals.landingPage],
+  ];
+  let first: { source: LinkSource; code: string } | undefined;
+  for (const [source, code] of links) {
+    if (!code) continue;
+    if (!first) {
+      first = { source, code };
+      add(source, code, true);
+    } else if (first.code.toUpperCase() === code.toUpperCase()) add(source, code, false, `Same code as ${LINK_WORDS[first.source].whose}`);
+    else add(source, code, false, `Not used: ${LINK_WORDS[first.source].link} comes first`);
+  }
+  for (const code of signals.discountCodes) add(code === offerCode ? "offer_code" : "discount_code", code, true);
+  // The offer code goes first; the order of the others stays.
+  candidates.sort((a, b) => Number(b.source === "offer_code") - Number(a.source === "offer_code"));
+  return { notes, candidates };
+}
+
+function whyWon(source: SignalSource, sentAs: "short_code" | "coupon_code"): string {
+  if (source === "offer_code") return "The friend's offer code: the app made this discount code for the referrer, so it settles the referral";
+  const as = sentAs === "short_code" ? "a referrer's link code" : "a referrer's coupon";
+  if (source === "discount_code") return `The first discount code the referral service knows as ${as}`;
+  return `${SIGNAL_NAMES[source]} comes first, and the referral service knows it as ${as}`;
+}
+
+/**
+ * The next step of the decision, from what is known so far: a fact to
+ * learn, a code to send, or the decision. Asked again after each step, it
+ * moves on; it never asks for what it was given.
+ */
+export function decideReferral(input: DecisionInput): DecisionStep {
+  const { notes, candidates } = candidatesOf(input.signals, input.offer?.code ?? null, input.pixelCode);
+  const decided = (decision: Omit<Decision, "explanation"> & { explanation: Omit<Explanation, "signals" | "decision"> }): DecisionStep => ({
+    next: "decided",
+    decision: { ...decision, explanation: { signals: notes, ...decision.explanation, decision: "" } },
+  });
+
+  for (const { code, source, note } of candidates) {
+    const isDiscount = source === "discount_code";
+    if (isDiscount && input.promotions.has(code.toUpperCase())) {
+      note.outcome = STORE_OWN_CODE;
+      continue;
+    }
+    const facts = input.facts.get(code) ?? {};
+    // The app made the offer code for its ambassador: no need to ask the service.
+    const owner = source === "offer_code" && input.offer ? { email: input.offer.email, uid: null, valid: true } : facts.owner;
+    if (owner === undefined) return { next: "find_owner", code };
+    if (!owner && !isDiscount) {
+      note.outcome = NOT_A_REFERRAL_CODE;
+      continue;
+    }
+    const sentAs = owner ? "short_code" : "coupon_code";
+    if (!facts.guard) return { next: "gather_guard_facts", code, owner };
+    const guard = runGuard(input.guard, facts.guard);
+    const winner = { code, source, sentAs, referrer: owner?.email, why: whyWon(source, sentAs) } as const;
+    if (guard.blockedBy.length > 0) {
+      Object.assign(note, { won: true, outcome: `Referral code${owner ? ` of ${owner.email}` : ""}; the guard blocked it` });
+      const detail = `Blocked: ${guard.blockedBy.map((v) => `${v.label}${v.detail ? ` (${v.detail})` : ""}`).join("; ")}`;
+      return decided({ explanation: { winner, guard: guard.verdicts }, flags: [], unsent: { state: "blocked", detail } });
+    }
+    const flags = guard.flaggedBy.map((v) => v.rule);
+    if (!facts.sent) return { next: "send", code, source, sentAs, flags };
+    if (!facts.sent.known) {
+      note.outcome = isDiscount ? STORE_OWN_CODE : NOT_A_REFERRAL_CODE;
+      continue;
+    }
+    const referrer = owner?.email ?? facts.sent.referrer ?? undefined;
+    Object.assign(note, { won: true, outcome: referrer ? `Referral code of ${referrer}` : "Referral code" });
+    return decided({ explanation: { winner: { ...winner, referrer }, guard: guard.verdicts }, flags });
+  }
+
+  const explanation = { winner: null, guard: [] };
+  if (!input.sendWithoutCode) return decided({ explanation, flags: [], unsent: { state: "not_referred" } });
+  if (!input.sentWithoutCode) return { next: "send_without_code" };
+  return decided({ explanation, flags: [] });
+}
+
+/** The event/record parameters of a send step: the code as what the service knows it as, a flagged order as pending. */
+export function sendParams(base: ReferralEventParams, step: Extract<DecisionStep, { next: "send" }>): ReferralEventParams {
+  return {
+    ...base,
+    ...(step.sentAs === "short_code" ? { shortCode: step.code } : { couponCode: step.code }),
+    ...(step.flags.length > 0 ? { isApproved: false, eventData3: `Flagged: ${step.flags.join(", ")}` } : {}),
+  };
+}
+
+/** Why an order was not referred, naming its codes. */
+function notReferredReason(explanation: Explanation): string {
+  if (explanation.signals.length === 0) return "Not referred: no referral code on the order, and the customer was never referred";
+  const parts = explanation.signals.map((s) =>
+    s.source === "discount_code" ? `${s.code} is the store's own discount code` : `link code ${s.code} isn't known at the referral service`,
+  );
+  return `Not referred: ${parts.join("; ")}`;
+}
+
+export type OrderOutcome = { status: "failed"; reason: string } | { status: "recorded"; reason: null } | { status: "blocked" | "not_referred"; reason: string };
+
+/** What the order came to across its campaigns: a campaign that failed, else one recorded, else one blocked, else not referred. */
+export function orderOutcome(results: CampaignResults, campaigns: readonly string[], explanation: Explanation): OrderOutcome {
+  const of = (state: CampaignResult["state"]) => campaigns.filter((uid) => results[uid]?.state === state);
+  const failed = of("failed");
+  if (failed.length > 0) return { status: "failed", reason: failed.map((uid) => `Campaign ${uid}: ${results[uid]!.detail}`).join(" ") };
+  if (of("recorded").length > 0) return { status: "recorded", reason: null };
+  const blocked = of("blocked");
+  if (blocked.length > 0) return { status: "blocked", reason: results[blocked[0]!]!.detail ?? "Blocked" };
+  return { status: "not_referred", reason: notReferredReason(explanation) };
+}
+
+/** The decision in one sentence, as Activity shows it under "Why?". */
+export function decisionText(outcome: OrderOutcome, explanation: Explanation, flags: readonly string[]): string {
+  if (outcome.status === "recorded") {
+    const winner = explanation.winner;
+    const credited = winner ? `Credited${winner.referrer ? ` to ${winner.referrer}` : ""} through ${winner.code}` : "Credited to the customer's earlier referrer";
+    return flags.length > 0 ? `${credited}; sent as pending because the guard flagged it` : credited;
+  }
+  return outcome.reason ?? "";
+}
