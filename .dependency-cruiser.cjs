@@ -30,8 +30,8 @@ const RANKS = [
 
 const DOMAINS = ["connection", "offers", "referrals", "order-sync", "service-events", "privacy", "storefront", "admin"];
 
-const escape = (name) => name.replace(/[.]/g, "\\.");
-const nodePath = (names) => `^app/(${names.map(escape).join("|")})(/|$)`;
+const escaped = (name) => name.replace(/[.]/g, "\\.");
+const nodePath = (names) => `^app/(${names.map(escaped).join("|")})(/|$)`;
 const known = RANKS.flat();
 
 const oneWay = RANKS.flatMap((rank, level) =>

@@ -15,6 +15,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+  },
+  {
     files: ["extensions/**/assets/*.js"],
     languageOptions: {
       globals: { window: "readonly", document: "readonly", localStorage: "readonly", fetch: "readonly", navigator: "readonly", location: "readonly", setTimeout: "readonly", clearTimeout: "readonly" },

@@ -25,7 +25,7 @@ import {
 export interface OrderSyncDeps {
   db: PrismaClient;
   admin: AdminCallDeps;
-  /** The order intake webhooks go through (app/referrals/order-webhooks.server.ts). */
+  /** The order intake webhooks go through (app/wiring/order-intake.server.ts gives it). */
   intake(hooks: OrderWebhook[]): Promise<IntakeResult[]>;
   logger: Logger;
   now(): Date;
