@@ -1,31 +1,35 @@
+import type { PrismaClient } from "@prisma/client";
+import type { z } from "zod";
 import { REFERRAL_SERVICE } from "../connection/service-outcome";
+import type { JobKind } from "../queue/job-kind";
+import type { JobOutcome } from "../queue/outcome";
 import { defineJob } from "../queue/registry";
-import type { PrivacyJobContext } from "./privacy-job-context";
 import { buildDataRequestReport, markDataRequest } from "./export-report.server";
 import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
+import type { PrivacyJobContext } from "./privacy-job-context";
 import { eraseAtService, noteErasureProblem } from "./service-erasure.server";
 
 export type { PrivacyJobContext } from "./privacy-job-context";
 
+/** Where a privacy job's retries and final failure are shown to the merchant (the Data requests page). */
+type Note = (db: PrismaClient, shop: string, id: string, change: { failed: boolean; reason: string }) => Promise<void>;
+
+/** A privacy job over one row (a data request, a redaction), which `id` finds in its payload. */
+function privacyJob<P>(
+  kind: JobKind<string, z.ZodType<P>>,
+  id: (payload: P) => string,
+  handle: (ctx: PrivacyJobContext, shop: string, id: string) => Promise<JobOutcome>,
+  note: Note,
+) {
+  return defineJob(kind, {
+    rateLimitGroup: REFERRAL_SERVICE,
+    handle: (ctx: PrivacyJobContext, shop, payload) => handle(ctx, shop, id(payload)),
+    onFailed: (ctx: PrivacyJobContext, shop, payload, reason) => note(ctx.db, shop, id(payload), { failed: true, reason }),
+    onAttempt: (ctx: PrivacyJobContext, shop, payload, _attempts, reason) => note(ctx.db, shop, id(payload), { failed: false, reason }),
+  });
+}
+
 export const privacyJobs = [
-  defineJob(PRIVACY_EXPORT_JOB, {
-    rateLimitGroup: REFERRAL_SERVICE,
-    handle: (ctx: PrivacyJobContext, shop, { dataRequestId }) => buildDataRequestReport(ctx, shop, dataRequestId),
-    async onFailed(ctx: PrivacyJobContext, shop, { dataRequestId }, reason) {
-      await markDataRequest(ctx.db, shop, dataRequestId, { failed: true, reason });
-    },
-    async onAttempt(ctx: PrivacyJobContext, shop, { dataRequestId }, _attempts, reason) {
-      await markDataRequest(ctx.db, shop, dataRequestId, { failed: false, reason });
-    },
-  }),
-  defineJob(PRIVACY_REDACT_JOB, {
-    rateLimitGroup: REFERRAL_SERVICE,
-    handle: (ctx: PrivacyJobContext, shop, { redactionId }) => eraseAtService(ctx, shop, redactionId),
-    async onFailed(ctx: PrivacyJobContext, shop, { redactionId }, reason) {
-      await noteErasureProblem(ctx.db, shop, redactionId, { failed: true, reason });
-    },
-    async onAttempt(ctx: PrivacyJobContext, shop, { redactionId }, _attempts, reason) {
-      await noteErasureProblem(ctx.db, shop, redactionId, { failed: false, reason });
-    },
-  }),
+  privacyJob(PRIVACY_EXPORT_JOB, (payload) => payload.dataRequestId, buildDataRequestReport, markDataRequest),
+  privacyJob(PRIVACY_REDACT_JOB, (payload) => payload.redactionId, eraseAtService, noteErasureProblem),
 ];

@@ -7,8 +7,6 @@ import { formatDateTime } from "../components/format";
 import { PagingBar } from "../components/PagingBar";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { ServiceWebhookCard } from "../components/ServiceWebhookCard";
-import prisma from "../db.server";
-import { getEnv } from "../env.server";
 import { serviceWebhookCardData } from "../service-events/endpoint.server";
 import {
   eventsPageQuery,
@@ -19,29 +17,31 @@ import {
   serviceEventActionSchema,
 } from "../service-events/events.server";
 import { authenticate } from "../shopify.server";
+import { appAdminContext } from "../wiring/admin-context.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { page } = eventsPageQuery.parse({ page: new URL(request.url).searchParams.get("page") ?? undefined });
-  const env = getEnv();
+  const { db, appUrl, credentialsKey } = appAdminContext();
   const [events, options, endpoint] = await Promise.all([
-    listServiceEvents(prisma, session.shop, { page }),
-    readServiceEventOptions(prisma, session.shop),
-    serviceWebhookCardData(prisma, session.shop, { appUrl: env.SHOPIFY_APP_URL, credentialsKey: env.CREDENTIALS_KEY }),
+    listServiceEvents(db, session.shop, { page }),
+    readServiceEventOptions(db, session.shop),
+    serviceWebhookCardData(db, session.shop, { appUrl, credentialsKey }),
   ]);
   return { events, options, endpoint };
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
+  const { db } = appAdminContext();
   const parsed = serviceEventActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return { ok: false, message: "That request could not be understood. Reload the page and try again." };
   if (parsed.data.intent === "options") {
     const { storeCreditPayouts, tagContacts } = parsed.data;
-    await saveServiceEventOptions(prisma, session.shop, { storeCreditPayouts, tagContacts });
+    await saveServiceEventOptions(db, session.shop, { storeCreditPayouts, tagContacts });
     return { ok: true, message: "Saved." };
   }
-  const retried = await retryServiceEvent(prisma, session.shop, parsed.data.id);
+  const retried = await retryServiceEvent(db, session.shop, parsed.data.id);
   return retried
     ? { ok: true, message: "The event will be acted on again in a moment." }
     : { ok: false, message: "This event can't be retried: it is not failed (any more). Reload the page." };

@@ -13,7 +13,6 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
 import { ServiceWebhookCard } from "../components/ServiceWebhookCard";
 import { SettingsForm } from "../components/SettingsForm";
-import { getEnv } from "../env.server";
 import { serviceWebhookCardData } from "../service-events/endpoint.server";
 import { authenticate } from "../shopify.server";
 
@@ -38,7 +37,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       ? program.value.groups.map((g) => ({ id: g.groupId, name: g.name ?? `Group ${g.groupId}`, isDefault: g.isDefault ?? false }))
       : null,
     programError: program && !program.ok && !program.notConnected ? program.error : null,
-    serviceWebhook: await serviceWebhookCardData(ctx.db, session.shop, { appUrl: getEnv().SHOPIFY_APP_URL, credentialsKey: ctx.credentialsKey }),
+    serviceWebhook: await serviceWebhookCardData(ctx.db, session.shop, { appUrl: ctx.appUrl, credentialsKey: ctx.credentialsKey }),
   };
 };
 

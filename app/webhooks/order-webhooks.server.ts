@@ -142,8 +142,10 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse) {
   const socket = req.socket;
   res.detachSocket(socket);
   const body = "Payload too large";
-  socket.write(`HTTP/1.1 413 Payload Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
-  setTimeout(() => socket.destroy(), 1_000).unref();
+  // A FIN after the answer, not a reset: closing a socket with unread data sends RST, which can make the
+  // client drop the answer it has not read yet. The socket goes for good once the client had time to read it.
+  socket.end(`HTTP/1.1 413 Payload Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), 10_000).unref();
 }
 
 function answer(res: ServerResponse, { status, body = "" }: WebhookAnswer) {

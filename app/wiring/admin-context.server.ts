@@ -4,8 +4,10 @@ import { logger } from "../logger.server";
 import type { AdminContext } from "../admin/admin-context";
 import { shopifyAdminForShop } from "./admin-access.server";
 
-/** The admin context of this app process. */
-export function appAdminContext(): AdminContext {
+/** The admin context of this app process: everything an admin page may need is there. */
+export type AppAdminContext = AdminContext & Required<Pick<AdminContext, "appUrl" | "adminForShop" | "reconcileIntervalMs">>;
+
+export function appAdminContext(): AppAdminContext {
   const env = getEnv();
   return {
     db: prisma,

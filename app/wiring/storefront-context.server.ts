@@ -2,6 +2,7 @@ import prisma from "../db.server";
 import { getEnv, serviceNetwork } from "../env.server";
 import { logger } from "../logger.server";
 import { shopClient } from "../connection/shop-client.server";
+import { pixelLimiters, type PixelEndpointDeps } from "../storefront/pixel-endpoint.server";
 import type { ShareLinksAnswer } from "../storefront/share-links-contract";
 import { shareLinksCacheKey, type ShareLinksDeps } from "../storefront/share-links.server";
 import { createTtlCache } from "../cache/ttl-cache";
@@ -39,4 +40,15 @@ export function forgetShareLinks(shop: string, customerId?: string): void {
   } else {
     answers.delete(shareLinksCacheKey(shop, customerId));
   }
+}
+
+let pixel: PixelEndpointDeps | undefined;
+
+/** The web pixel endpoint's dependencies, its rate limiters (per app process) made once. */
+export function pixelEndpointDeps(): PixelEndpointDeps {
+  if (!pixel) {
+    const env = getEnv();
+    pixel = { db: prisma, logger, now: () => new Date(), ...pixelLimiters(env.PIXEL_LIMIT_PER_ADDRESS, env.PIXEL_LIMIT_PER_SHOP) };
+  }
+  return pixel;
 }

@@ -39,7 +39,8 @@ describe("order webhooks", () => {
     const job = await prisma.job.findFirstOrThrow({ where: { shop: TEST_SHOP } });
     expect(job).toMatchObject({ kind: "order.record", status: "queued", webhookId: "wh-7001", key: `${TEST_SHOP}:order.record:7001` });
     expect(job.triggeredAt?.toISOString()).toBe(triggeredAt);
-    expect(JSON.parse(job.payload).event.params).toMatchObject({ shortCode: "ALICE10", transactionUid: "7001" });
+    // The order's signals are kept for its job, which decides which code wins.
+    expect(JSON.parse(job.payload).event).toMatchObject({ signals: { cartAttribute: "ALICE10" }, params: { transactionUid: "7001" } });
     const record = await prisma.orderRecord.findFirstOrThrow({ where: { shop: TEST_SHOP, orderId: "7001" } });
     expect(record).toMatchObject({ status: "queued", shortCode: "ALICE10", codeSource: "cart_attribute", revenue: "90.00" });
   });

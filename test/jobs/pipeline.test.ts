@@ -50,6 +50,24 @@ describe("recording orders", () => {
     expect(commissions[0]!.affiliate_email).toBe("alice@example.com");
   });
 
+  it("records a job the intake stored before it kept every signal: its one code in its parameters", async () => {
+    // GIVEN a job as the previous intake wrote it: the link code in params.shortCode with its source, no signals
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const orderId = await receiveOrder({ ...byLink, discountCodes: [] });
+    const job = await prisma.job.findFirstOrThrow({ where: { kind: "order.record" } });
+    const { event } = JSON.parse(job.payload) as { event: Record<string, unknown> & { params: Record<string, unknown> } };
+    const legacy = { ...event, signals: undefined, codeSource: "cart_attribute", params: { ...event.params, shortCode: "ALICE10" } };
+    await prisma.job.update({ where: { id: job.id }, data: { payload: JSON.stringify({ orderId, event: legacy }) } });
+
+    // WHEN it runs
+    expect(await pipeline.drain()).toBe(1);
+
+    // THEN it is credited by that code, as before
+    expect(await record(orderId)).toMatchObject({ status: "recorded", shortCode: "ALICE10" });
+    expect((await sandboxCommissions(sandbox, orderId)).map((c) => c.affiliate_email)).toEqual(["alice@example.com"]);
+  });
+
   it("records a coupon-code order in each tracked campaign with event/record", async () => {
     await connectShop(sandbox, { campaignUids: "1001,1002" });
     const pipeline = testPipeline();

@@ -39,7 +39,7 @@ describe("order webhooks on the production server", () => {
     const jobs = await prisma.job.findMany();
     expect(jobs).toHaveLength(1);
     expect(jobs[0]).toMatchObject({ kind: "order.record", key: `${TEST_SHOP}:order.record:31000`, status: "queued", webhookId: "wh-31000" });
-    expect(JSON.parse(jobs[0]!.payload)).toMatchObject({ orderId: "31000", event: { params: { shortCode: "ALICE10", email: "buyer-31000@example.com" } } });
+    expect(JSON.parse(jobs[0]!.payload)).toMatchObject({ orderId: "31000", event: { signals: { cartAttribute: "ALICE10" }, params: { email: "buyer-31000@example.com" } } });
     expect(await prisma.orderRecord.findFirstOrThrow()).toMatchObject({ orderId: "31000", status: "queued", shortCode: "ALICE10" });
   });
 
