@@ -71,9 +71,10 @@ const schema = z.object({
    * test/support/shopify-admin-standin.ts) instead of https://<shop>. Tests and the fault run set it.
    */
   SHOPIFY_ADMIN_API_ORIGIN: z.url().optional(),
-  /** The web pixel's endpoint (/api/pixel): signals a minute from one client address, and for one shop, in each app process. */
+  /** The web pixel's endpoint (/api/pixel): signals a minute from one client address (IPv6: its /64) for one shop, in each app process; ten times that across shops. */
   PIXEL_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
-  PIXEL_LIMIT_PER_SHOP: z.coerce.number().int().min(1).default(12_000),
+  /** Behind a load balancer, how many proxies add to X-Forwarded-For: the pixel's limits count the client's address, not the proxy's. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   WORKER_IN_PROCESS: z
     .enum(["true", "false", "1", "0"])
     .default("true")

@@ -2,6 +2,7 @@ import { done } from "../queue/outcome";
 import { defineJob, type QueueContext } from "../queue/registry";
 import { realSleep } from "../referral-api/sleep";
 import type { IntakeResult, OrderWebhook } from "../referrals/order-intake";
+import { sweepPixelSignals } from "../referrals/pixel-signals.server";
 import type { AdminForShop } from "../shopify-admin/admin-access";
 import { AdminCallError } from "../shopify-admin/admin-graphql.server";
 import { failBackfill, runBackfill } from "./backfill.server";
@@ -28,6 +29,9 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
 export const orderSyncJobs = [
   defineJob(RECONCILE_JOB, {
     async handle(ctx: OrderSyncJobContext, shop) {
+      // The web pixel's signals that found no order yet are joined, and the old ones go.
+      const pixel = await sweepPixelSignals(ctx.db, shop, ctx.now());
+      if (pixel.reopened > 0 || pixel.deleted > 0) ctx.logger.info({ shop, ...pixel }, "pixel signals swept");
       const access = await syncDeps(ctx, shop);
       // Uninstalled: no next pass; installing again schedules one.
       if (!access.ok) return done;

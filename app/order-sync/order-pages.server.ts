@@ -3,6 +3,7 @@ import { jobKey } from "../queue/job-row";
 import type { Logger } from "../logger.server";
 import { adminCall, type AdminCallDeps } from "../shopify-admin/admin-call.server";
 import { REFUND_ORDER_JOB, refundSubject } from "../referrals/job-kinds";
+import { repairOrderChanges } from "../referrals/order-changes.server";
 import type { IntakeResult, OrderSource, OrderWebhook } from "../referrals/order-intake";
 import { GraphqlOrderError, numericId, orderWebhooks } from "./graphql-order";
 import {
@@ -85,6 +86,8 @@ export interface StoredPage {
   newChanges: number;
   /** Orders Shopify answered with something the app cannot read; logged, and left out. */
   unreadable: number;
+  /** Cancellations and refunds put back in the queue because they had finished without their effect. */
+  repaired: number;
 }
 
 const RECORD_TOPICS = new Set(["ORDERS_CREATE", "ORDERS_PAID"]);
@@ -96,7 +99,7 @@ const FRESH = new Set(["queued", "skipped", "not_referred"]);
  * Resolves once the page is stored.
  */
 export async function storeOrdersPage(deps: OrderSyncDeps, shop: string, orders: GraphqlOrder[], arrivedBy: OrderSource): Promise<StoredPage> {
-  const stored: StoredPage = { newOrders: 0, newChanges: 0, unreadable: 0 };
+  const stored: StoredPage = { newOrders: 0, newChanges: 0, unreadable: 0, repaired: 0 };
   const refundIds = await unseenRefunds(deps.db, shop, orders);
   const hooks: OrderWebhook[] = [];
   for (const order of orders) {
@@ -127,5 +130,14 @@ export async function storeOrdersPage(deps: OrderSyncDeps, shop: string, orders:
     else stored.newChanges += 1;
   });
   stored.newOrders = newOrders.size;
+  // A cancellation or refund whose job ran before its order could be recorded is applied now.
+  const changes = orders.flatMap((order) => {
+    try {
+      return [{ orderId: numericId(order.id, "Order"), refundIds: order.refunds.map((refund) => numericId(refund.id, "Refund")), cancelled: order.cancelledAt !== null }];
+    } catch {
+      return [];
+    }
+  });
+  stored.repaired = await repairOrderChanges(deps.db, shop, changes, deps.now());
   return stored;
 }

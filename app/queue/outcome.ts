@@ -10,8 +10,11 @@ export type JobOutcome =
    * nothing, until it is fixed. `cause` names why, for the runner's onShopPaused hook.
    */
   | PauseOutcome
-  /** Not ready yet (an order not recorded yet); spends no attempt. */
-  | { type: "wait"; reason: string; afterMs: number };
+  /**
+   * Not ready yet (an order not recorded yet); spends no attempt. `behindLane`: the job waits for a later
+   * job of its lane (its order's recording, say), so it goes to the end of the lane instead of holding it.
+   */
+  | { type: "wait"; reason: string; afterMs: number; behindLane?: boolean };
 
 export type PauseOutcome = { type: "pause"; reason: string; cause?: string };
 

@@ -11,6 +11,14 @@ export interface QueueContext {
   now(): Date;
 }
 
+/** What a handler may know of the job it runs. */
+export interface JobMeta {
+  id: string;
+  /** When the job was stored: a handler that waits for something can give up after a while. */
+  createdAt: Date;
+  attempts: number;
+}
+
 /** How one kind of job is run. The queue knows a kind only from its definition. */
 export interface JobDefinition<Ctx, Payload = unknown> {
   kind: JobKind<string, z.ZodType<Payload>>;
@@ -20,7 +28,7 @@ export interface JobDefinition<Ctx, Payload = unknown> {
    * queued jobs of the group wait as long.
    */
   rateLimitGroup?: string;
-  handle(ctx: Ctx, shop: string, payload: Payload): Promise<JobOutcome>;
+  handle(ctx: Ctx, shop: string, payload: Payload, job: JobMeta): Promise<JobOutcome>;
   /** Reflect the job's final failure where the merchant looks (the order's record). */
   onFailed?(ctx: Ctx, shop: string, payload: Payload, reason: string, attempts: number): Promise<void>;
   /** Reflect an attempt that will be retried, or a pause. */

@@ -26,7 +26,7 @@ export async function runJob<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
     if (!parsed.success) outcome = { type: "fail", reason: `Malformed job payload: ${parsed.error.message}` };
     else {
       try {
-        outcome = await definition.handle(ctx, job.shop, parsed.data);
+        outcome = await definition.handle(ctx, job.shop, parsed.data, { id: job.id, createdAt: job.createdAt, attempts: job.attempts });
       } catch (error) {
         log.error({ err: error }, "job handler threw");
         outcome = { type: "retry", reason: error instanceof Error ? error.message : String(error) };
@@ -68,7 +68,12 @@ export async function runJob<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
       break;
     }
     case "wait":
-      await settle({ status: "queued", attempts: { decrement: 1 }, runAt: new Date(now.getTime() + outcome.afterMs) });
+      await settle({
+        status: "queued",
+        attempts: { decrement: 1 },
+        runAt: new Date(now.getTime() + outcome.afterMs),
+        ...(outcome.behindLane && job.lane ? { laneAt: now } : {}),
+      });
       break;
     case "pause":
       await options.onShopPaused?.(job.shop, outcome, now);

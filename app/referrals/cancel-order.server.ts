@@ -1,4 +1,6 @@
 import { done, type JobOutcome } from "../queue/outcome";
+import type { JobMeta } from "../queue/registry";
+import { waitForOrder } from "./order-changes.server";
 import { stopJobs } from "../queue/shop-jobs.server";
 import { commissionStateAfter } from "./commission-state";
 import { recordJobKey } from "./job-kinds";
@@ -9,9 +11,11 @@ import { needsReview, reviseCommissions } from "./reversal.server";
 const CANCELLED_BEFORE_RECORDING = "Order cancelled before it was recorded";
 
 /** An order's cancellation: its recording stops if it was not sent yet, else its commission is denied. */
-export async function cancelOrder(ctx: OrderJobContext, shop: string, { orderId }: { orderId: string }): Promise<JobOutcome> {
+export async function cancelOrder(ctx: OrderJobContext, shop: string, { orderId }: { orderId: string }, job: JobMeta): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
-  if (!record || (record.status !== "queued" && record.status !== "failed" && record.status !== "recorded")) return done;
+  // The cancellation came first: it waits for its order.
+  if (!record) return waitForOrder(job, ctx.now(), "Waiting for the order to arrive") ?? done;
+  if (record.status !== "queued" && record.status !== "failed" && record.status !== "recorded") return done;
 
   if (record.status === "queued" || record.status === "failed") {
     // Not at the service yet: stop the recording instead of creating and denying.

@@ -53,11 +53,14 @@ export const REFUND_ORDER_JOB = defineJobKind({
   lane: ofOrder,
 });
 
-/** A web pixel signal looking for its order (pixel-signals.server.ts). */
+/** A web pixel signal looking for its order. No longer made (the shop's sweep joins signals, pixel-signals.server.ts); those queued before run once. */
 export const PIXEL_MATCH_JOB = defineJobKind({
   name: "pixel.match",
   payload: z.object({ checkoutToken: z.string(), orderId: z.string().nullable(), receivedAt: z.string() }),
 });
+
+/** Joins a shop's recent web pixel signals with their orders and deletes old ones (pixel-signals.server.ts), at most once a minute per shop. */
+export const PIXEL_SWEEP_JOB = defineJobKind({ name: "pixel.sweep", payload: z.object({}) });
 
 /** The kinds that stand for a change to an order after it was placed. */
 export const ORDER_CHANGE_KINDS = [CANCEL_ORDER_JOB.name, REFUND_ORDER_JOB.name];

@@ -234,46 +234,32 @@ const cents = (plain: string | null | undefined, set: MoneySet | null | undefine
 };
 
 /**
- * The refund's merchandise value. With refund lines: their subtotals and
- * their tax. Without (an amount-only refund): the refund transactions, less
- * the shipping and tax that order adjustments say were part of them; with no
- * transaction either, the adjustments that are not shipping. Throws
- * PayloadError for a negative line or transaction.
+ * The refund's merchandise value, on the basis the commission is paid on:
+ * the refunded lines' subtotals and their tax, plus the amount refunded
+ * without lines (order adjustments of kind refund_discrepancy, a goodwill
+ * or custom amount). Shipping (refund_shipping_lines since API 2024-10, or
+ * a shipping_refund adjustment before), duties, fees and tips never lower
+ * it, and neither do the refund's transactions, which hold all of these in
+ * the currency the customer paid in. Every amount is the shop's money, as
+ * reconciliation reads it too. Throws PayloadError for a negative line.
  */
 export function refundedValue(refund: RefundPayload): RefundedValue {
-  const lines = refund.refund_line_items ?? [];
   let amount = 0n;
   let tax = 0n;
-  lines.forEach((line, i) => {
+  (refund.refund_line_items ?? []).forEach((line, i) => {
     const subtotal = cents(line.subtotal, line.subtotal_set);
     const lineTax = cents(line.total_tax, line.total_tax_set);
     if (subtotal < 0n || lineTax < 0n) throw new PayloadError("a refund amount must not be negative").within(i).within("refund_line_items");
     amount += subtotal;
     tax += lineTax;
   });
-  if (lines.length > 0) return { amount: moneyFromCents(amount), tax: moneyFromCents(tax) };
-
-  let refunded = 0n;
-  (refund.transactions ?? []).forEach((transaction, i) => {
-    if (transaction.kind !== "refund" || (transaction.status && transaction.status !== "success")) return;
-    const value = cents(transaction.amount, null);
-    if (value < 0n) throw new PayloadError("a refund amount must not be negative").within(i).within("transactions");
-    refunded += value;
-  });
-  let notMerchandise = 0n;
-  let adjusted = 0n;
   for (const adjustment of refund.order_adjustments ?? []) {
+    if (adjustment.kind !== "refund_discrepancy") continue;
     // Shopify writes adjustments as negative amounts (money going back); their size is what counts.
-    const value = abs(cents(adjustment.amount, adjustment.amount_set));
-    const adjustmentTax = abs(cents(adjustment.tax_amount, adjustment.tax_amount_set));
-    if (adjustment.kind === "shipping_refund") notMerchandise += value + adjustmentTax;
-    else {
-      notMerchandise += adjustmentTax;
-      adjusted += value;
-    }
+    amount += abs(cents(adjustment.amount, adjustment.amount_set));
+    tax += abs(cents(adjustment.tax_amount, adjustment.tax_amount_set));
   }
-  const merchandise = (refund.transactions ?? []).length > 0 ? refunded - notMerchandise : adjusted;
-  return { amount: moneyFromCents(merchandise > 0n ? merchandise : 0n), tax: "0.00" };
+  return { amount: moneyFromCents(amount), tax: moneyFromCents(tax) };
 }
 
 const abs = (value: bigint) => (value < 0n ? -value : value);

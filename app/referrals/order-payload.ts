@@ -269,13 +269,6 @@ export interface RefundLine {
   total_tax_set?: MoneySet | null;
 }
 
-export interface RefundTransaction {
-  id?: string | null;
-  kind?: string | null;
-  status?: string | null;
-  amount?: string | null;
-}
-
 export interface OrderAdjustment {
   kind?: string | null;
   amount?: string | null;
@@ -288,7 +281,6 @@ export interface RefundPayload {
   id: string;
   order_id: string;
   refund_line_items?: RefundLine[] | null;
-  transactions?: RefundTransaction[] | null;
   order_adjustments?: OrderAdjustment[] | null;
 }
 
@@ -300,16 +292,6 @@ const refundLine: Read<RefundLine> = (value) => {
     subtotal_set: field(f, "subtotal_set", optionalMoneySet),
     total_tax: field(f, "total_tax", optionalAmount),
     total_tax_set: field(f, "total_tax_set", optionalMoneySet),
-  };
-};
-
-const refundTransaction: Read<RefundTransaction> = (value) => {
-  const f = fields(value);
-  return {
-    id: field(f, "id", optionalId),
-    kind: field(f, "kind", optionalText),
-    status: field(f, "status", optionalText),
-    amount: field(f, "amount", optionalAmount),
   };
 };
 
@@ -325,7 +307,6 @@ const orderAdjustment: Read<OrderAdjustment> = (value) => {
 };
 
 const refundLines = maybe(listOf(refundLine));
-const refundTransactions = maybe(listOf(refundTransaction));
 const orderAdjustments = maybe(listOf(orderAdjustment));
 
 /** The refund of a refunds/create webhook; throws PayloadError naming the first field that is wrong. */
@@ -335,7 +316,6 @@ export function readRefundPayload(value: unknown): RefundPayload {
     id: field(f, "id", id),
     order_id: field(f, "order_id", id),
     refund_line_items: field(f, "refund_line_items", refundLines),
-    transactions: field(f, "transactions", refundTransactions),
     order_adjustments: field(f, "order_adjustments", orderAdjustments),
   };
 }

@@ -1,56 +1,70 @@
 import type { PrismaClient } from "@prisma/client";
-import { insertJob, enqueueJob, isUniqueViolation } from "../queue/enqueue.server";
+import { enqueueJob, insertJob, isUniqueViolation } from "../queue/enqueue.server";
 import { ANY_STATUS, requeueJob } from "../queue/shop-jobs.server";
 import { notifyJobEnqueued } from "../queue/wake";
-import { PIXEL_MATCH_JOB, RECORD_ORDER_JOB, recordJobKey, storedEventSchema } from "./job-kinds";
+import { PIXEL_SWEEP_JOB, RECORD_ORDER_JOB, recordJobKey, storedEventSchema } from "./job-kinds";
 import { parseJsonObject, type CampaignResults } from "./order-records.server";
 import type { PixelSignalInput } from "./pixel-signal";
 
 // The web pixel's signal (extensions/referral-pixel) joined with its order on
-// the checkout token, whichever arrives first:
+// the checkout token alone, whichever arrives first. Anyone can post a
+// signal, so a signal joins only the order of its own checkout: an order id
+// it carries must be the token's order, or the signal is ignored.
 // - signal first: the order's job reads it when it runs (findPixelSignal);
-// - order first and judged not referred: the signal re-opens the order and
-//   queues its one order.record job again (same key), so the service is still
-//   asked at most once per order and counts it once (transaction_uid).
-// A pixel.match job looks again a little later, for the races in between
-// (an intake or a job deciding while the signal is stored) and for an order
-// whose webhook comes later than its signal.
+// - order first and judged not referred: the signal re-opens the order, if it
+//   comes within PIXEL_REOPEN_WINDOW_MS of the order being placed, and queues
+//   its one order.record job again (same key), so the service is still asked
+//   at most once per order and counts it once (transaction_uid);
+// - in between (a signal stored while the intake or the job was deciding, or
+//   before an order judged not referred at intake): the shop's sweep
+//   (sweepPixelSignals) joins them: a minute after a signal that found no
+//   order (one sweep job per shop and minute, however many signals), and
+//   with every reconciliation pass.
+// No job is made per signal: an unauthenticated request costs one row.
 
-/** How long after a signal pixel.match keeps looking for its order: longer than Shopify retries a webhook (4 h). */
-export const PIXEL_MATCH_WINDOW_MS = 6 * 60 * 60_000;
-/** The first look, after the signal; later ones wait as long as the signal's age, up to the cap. */
-export const PIXEL_MATCH_FIRST_LOOK_MS = 5_000;
-const PIXEL_MATCH_CAP_MS = 10 * 60_000;
+/**
+ * A signal re-opens an order judged not referred only this long after the
+ * order was placed. The pixel posts at checkout_completed, seconds after the
+ * order is placed; half an hour leaves room for a slow network and a
+ * reloaded thank-you page, and none for crediting an old order after the fact.
+ */
+export const PIXEL_REOPEN_WINDOW_MS = 30 * 60_000;
+/** Signals are kept this long, then deleted by the sweep: longer than Shopify retries a webhook (4 h). */
+export const PIXEL_SIGNAL_TTL_MS = 6 * 60 * 60_000;
+/** A signal that found no order is looked at again by the shop's next sweep, at the end of this slot. */
+export const PIXEL_SWEEP_SLOT_MS = 60_000;
 
 export interface PixelSignalFound {
   code: string;
   campaign: string | null;
 }
 
-/** The signal of an order: by its checkout token, else by its id. */
+/** The signal of an order's checkout; one that names another order is ignored. */
 export async function findPixelSignal(db: PrismaClient, shop: string, checkoutToken: string | undefined | null, orderId: string): Promise<PixelSignalFound | null> {
-  const match = checkoutToken ? [{ checkoutToken }, { orderId }] : [{ orderId }];
-  return db.pixelSignal.findFirst({ where: { shop, OR: match }, orderBy: { createdAt: "asc" }, select: { code: true, campaign: true } });
+  if (!checkoutToken) return null;
+  const signal = await db.pixelSignal.findUnique({ where: { shop_checkoutToken: { shop, checkoutToken } }, select: { code: true, campaign: true, orderId: true } });
+  if (!signal || (signal.orderId !== null && signal.orderId !== orderId)) return null;
+  return { code: signal.code, campaign: signal.campaign };
 }
 
 interface RecordForSignal {
   orderId: string;
   status: string;
+  /** When the order was placed (older rows: when the app stored it). */
+  placedAt: Date | null;
+  createdAt: Date;
   heldEvent: string | null;
   results: string | null;
 }
 
-function recordForSignal(db: PrismaClient, shop: string, checkoutToken: string, orderId: string | null): Promise<RecordForSignal | null> {
-  const match = orderId ? [{ checkoutToken }, { orderId }] : [{ checkoutToken }];
-  return db.orderRecord.findFirst({ where: { shop, OR: match }, select: { orderId: true, status: true, heldEvent: true, results: true } });
-}
+const RECORD_FOR_SIGNAL = { orderId: true, status: true, placedAt: true, createdAt: true, heldEvent: true, results: true } as const;
 
 /**
  * Puts an order judged not referred back in the queue, for its job to judge
  * again with the pixel's code. False when it is not (or no longer) not
  * referred, or when nothing is left to send it with.
  */
-export async function reopenForSignal(db: PrismaClient, shop: string, record: RecordForSignal, now: Date): Promise<boolean> {
+async function reopenForSignal(db: PrismaClient, shop: string, record: RecordForSignal, now: Date): Promise<boolean> {
   if (record.status !== "not_referred") return false;
   const { orderId } = record;
   const key = recordJobKey(shop, orderId);
@@ -76,6 +90,24 @@ export async function reopenForSignal(db: PrismaClient, shop: string, record: Re
 
 export type SignalOutcome = "stored" | "repeat" | "unknown_shop";
 
+/** What became of a signal's join with its order. */
+export type JoinOutcome = "reopened" | "no_order_yet" | "other_order" | "too_late" | "settled";
+
+/** Joins a signal with the order of its checkout, if that is here: re-opens it when it was judged not referred. */
+export async function joinPixelSignal(db: PrismaClient, shop: string, signal: { checkoutToken: string; orderId: string | null; receivedAt: Date }, now: Date): Promise<JoinOutcome> {
+  const record = await db.orderRecord.findFirst({ where: { shop, checkoutToken: signal.checkoutToken }, select: RECORD_FOR_SIGNAL });
+  if (!record) return "no_order_yet";
+  return joinRecord(db, shop, record, signal, now);
+}
+
+async function joinRecord(db: PrismaClient, shop: string, record: RecordForSignal, signal: { orderId: string | null; receivedAt: Date }, now: Date): Promise<JoinOutcome> {
+  if (signal.orderId !== null && signal.orderId !== record.orderId) return "other_order";
+  // Recorded, blocked, skipped or failed: settled without the signal; a queued order's job reads it when it runs.
+  if (record.status !== "not_referred") return "settled";
+  if (signal.receivedAt.getTime() - (record.placedAt ?? record.createdAt).getTime() > PIXEL_REOPEN_WINDOW_MS) return "too_late";
+  return (await reopenForSignal(db, shop, record, now)) ? "reopened" : "settled";
+}
+
 /** Stores a signal from the endpoint and joins it with its order if that is here already. */
 export async function acceptPixelSignal(db: PrismaClient, signal: PixelSignalInput, now: Date): Promise<SignalOutcome> {
   const shop = await db.shop.findUnique({ where: { shop: signal.shop }, select: { uninstalledAt: true } });
@@ -89,30 +121,37 @@ export async function acceptPixelSignal(db: PrismaClient, signal: PixelSignalInp
     if (isUniqueViolation(error)) return "repeat";
     throw error;
   }
-  await matchPixelSignal(db, signal.shop, { checkoutToken: signal.checkoutToken, orderId: signal.orderId, receivedAt: now.toISOString() }, now, true);
+  const joined = await joinPixelSignal(db, signal.shop, { checkoutToken: signal.checkoutToken, orderId: signal.orderId, receivedAt: now }, now);
+  if (joined === "no_order_yet") await scheduleSweep(db, signal.shop, now);
   return "stored";
 }
 
-export type MatchPayload = { checkoutToken: string; orderId: string | null; receivedAt: string };
+/** The shop's sweep at the end of this minute; one per shop and minute, however many signals ask for it. */
+function scheduleSweep(db: PrismaClient, shop: string, now: Date): Promise<boolean> {
+  const slot = Math.floor(now.getTime() / PIXEL_SWEEP_SLOT_MS) + 1;
+  return enqueueJob(db, PIXEL_SWEEP_JOB, { shop, subject: `slot:${slot}`, payload: {}, runAt: new Date(slot * PIXEL_SWEEP_SLOT_MS) });
+}
 
 /**
- * Joins a signal with its order: re-opens it when it was judged not referred.
- * The wait before the next look, or null when there is nothing more to do.
+ * The shop's periodic sweep: joins the signals of the last window with
+ * orders judged not referred meanwhile (a signal that came first, or while
+ * the order was being judged), and deletes the signals no order can join
+ * any more. Returns how many orders it re-opened and signals it deleted.
  */
-export async function matchPixelSignal(db: PrismaClient, shop: string, payload: MatchPayload, now: Date, fromEndpoint = false): Promise<number | null> {
-  const record = await recordForSignal(db, shop, payload.checkoutToken, payload.orderId);
-  if (record?.status === "not_referred") {
-    await reopenForSignal(db, shop, record, now);
-    return null;
+export async function sweepPixelSignals(db: PrismaClient, shop: string, now: Date): Promise<{ reopened: number; deleted: number }> {
+  const since = new Date(now.getTime() - PIXEL_REOPEN_WINDOW_MS);
+  const signals = await db.pixelSignal.findMany({ where: { shop, createdAt: { gte: since } }, select: { checkoutToken: true, orderId: true, createdAt: true } });
+  let reopened = 0;
+  if (signals.length > 0) {
+    const records = await db.orderRecord.findMany({
+      where: { shop, status: "not_referred", checkoutToken: { in: signals.map((s) => s.checkoutToken) } },
+      select: { ...RECORD_FOR_SIGNAL, checkoutToken: true },
+    });
+    for (const record of records) {
+      const signal = signals.find((s) => s.checkoutToken === record.checkoutToken)!;
+      if ((await joinRecord(db, shop, record, { orderId: signal.orderId, receivedAt: signal.createdAt }, now)) === "reopened") reopened += 1;
+    }
   }
-  // Recorded, blocked, skipped or failed: settled without needing the signal, or its job reads it on a retry.
-  if (record && record.status !== "queued") return null;
-  const age = now.getTime() - Date.parse(payload.receivedAt);
-  if (age > PIXEL_MATCH_WINDOW_MS) return null;
-  const wait = Math.min(PIXEL_MATCH_CAP_MS, Math.max(PIXEL_MATCH_FIRST_LOOK_MS, age));
-  if (fromEndpoint) {
-    // No order yet, or its job may be judging it right now: look again shortly.
-    await enqueueJob(db, PIXEL_MATCH_JOB, { shop, subject: payload.checkoutToken, payload, runAt: new Date(now.getTime() + wait) });
-  }
-  return wait;
+  const { count: deleted } = await db.pixelSignal.deleteMany({ where: { shop, createdAt: { lt: new Date(now.getTime() - PIXEL_SIGNAL_TTL_MS) } } });
+  return { reopened, deleted };
 }

@@ -24,6 +24,7 @@ import {
   type OrderSignals,
 } from "./referral-decision";
 import type { ReferralEventParams } from "./referral-event";
+import { reviseCommissions } from "./reversal.server";
 import { classifyRefusal } from "./service-refusals";
 
 // The order.record job: it gathers the facts the referral decision asks for
@@ -155,8 +156,8 @@ async function decideAndSend(ctx: OrderJobContext, client: ReferralClient, order
       case "find_owner":
         factsOf(step.code).owner = await ctx.codes.shortCodeOwner(client, shop, step.code);
         break;
-      case "gather_guard_facts":
-        factsOf(step.code).guard = await gatherGuardFacts({
+      case "gather_guard_facts": {
+        const guard = await gatherGuardFacts({
           db: ctx.db,
           client,
           codes: ctx.codes,
@@ -168,7 +169,22 @@ async function decideAndSend(ctx: OrderJobContext, client: ReferralClient, order
           code: step.code,
           owner: step.owner ?? undefined,
         });
+        const facts = factsOf(step.code);
+        if (step.afterSend) facts.sent = { ...facts.sent!, guard };
+        else facts.guard = guard;
         break;
+      }
+      case "deny_sent": {
+        // The commissions this send made are denied; one the service already approved is left for the merchant.
+        const sent: CampaignResults = Object.fromEntries(todo.filter((uid) => results[uid]?.state === "recorded").map((uid) => [uid, results[uid]!]));
+        const interrupted = await reviseCommissions(client, orderId, sent, { status: "denied" }, "denied");
+        if (interrupted) throw new ServiceInterruption(interrupted);
+        for (const [uid, result] of Object.entries(sent)) {
+          if (result.reversal === "denied") results[uid] = { ...result, state: "blocked", detail: step.detail };
+        }
+        factsOf(step.code).sent = { ...factsOf(step.code).sent!, denied: true };
+        break;
+      }
       case "send": {
         const known = await send(client, todo, sendParams(base, step), results);
         // A discount code the service does not know as a coupon is the store's own promotion: not sent again for a while.
@@ -181,6 +197,13 @@ async function decideAndSend(ctx: OrderJobContext, client: ReferralClient, order
         input.sentWithoutCode = true;
         break;
     }
+  }
+}
+
+/** A call to the service that did not get through while the decision was being carried out: the job's outcome says what next. */
+class ServiceInterruption extends Error {
+  constructor(readonly outcome: JobOutcome) {
+    super("The referral service could not be reached");
   }
 }
 
@@ -205,7 +228,7 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
     decision = await decideAndSend(ctx, connection.client, order, choices, pixel);
     if (decision.unsent) for (const uid of todo) results[uid] = { ...decision.unsent };
   } catch (error) {
-    outcome = outcomeOfServiceError(error);
+    outcome = error instanceof ServiceInterruption ? error.outcome : outcomeOfServiceError(error);
   }
 
   const { explanation, flags } = decision;

@@ -47,7 +47,14 @@ export interface CodeFacts {
   owner?: CodeOwner | null;
   guard?: GuardFacts;
   /** The code was sent: whether the service knew it in any campaign, and the referrer it named. */
-  sent?: { known: boolean; referrer?: string | null };
+  sent?: {
+    known: boolean;
+    referrer?: string | null;
+    /** A coupon's referrer is known only from the service's answer: the guard's facts about them, gathered then. */
+    guard?: GuardFacts;
+    /** The commissions the send made were denied again, the guard having blocked the referrer it named. */
+    denied?: boolean;
+  };
 }
 
 export interface DecisionInput {
@@ -73,13 +80,20 @@ export interface Decision {
   flags: GuardRule[];
   /** What becomes of the campaigns still to do when nothing was sent: blocked by the guard, or not referred. */
   unsent?: CampaignResult;
+  /** The guard blocked a coupon's referrer after the send: its commissions were denied (see deny_sent). */
+  blockedAfterSend?: string;
 }
 
 export type DecisionStep =
   /** Ask the service whose short code this is. */
   | { next: "find_owner"; code: string }
-  /** Gather what the guard compares (the shop's orders, the owner's profile). */
-  | { next: "gather_guard_facts"; code: string; owner: CodeOwner | null }
+  /**
+   * Gather what the guard compares (the shop's orders, the owner's profile). `afterSend`: the referrer is
+   * the one the service named when the coupon was sent.
+   */
+  | { next: "gather_guard_facts"; code: string; owner: CodeOwner | null; afterSend?: boolean }
+  /** Deny the commissions a coupon's send made: the guard blocks the referrer the service named. */
+  | { next: "deny_sent"; code: string; detail: string }
   /** Send the order with this code. */
   | { next: "send"; code: string; source: SignalSource; sentAs: "short_code" | "coupon_code"; flags: GuardRule[] }
   /** Send the order without a code. */
@@ -182,6 +196,20 @@ export function decideReferral(input: DecisionInput): DecisionStep {
       continue;
     }
     const referrer = owner?.email ?? facts.sent.referrer ?? undefined;
+    if (!owner && referrer) {
+      // A coupon: its referrer is known only now, from the service's answer, and is checked against the buyer now.
+      if (!facts.sent.guard) return { next: "gather_guard_facts", code, owner: { email: referrer, uid: null, valid: true }, afterSend: true };
+      const checked = runGuard(input.guard, facts.sent.guard);
+      const sentWinner = { ...winner, referrer };
+      if (checked.blockedBy.length > 0) {
+        const detail = `Blocked: ${checked.blockedBy.map((v) => `${v.label}${v.detail ? ` (${v.detail})` : ""}`).join("; ")}`;
+        if (!facts.sent.denied) return { next: "deny_sent", code, detail };
+        Object.assign(note, { won: true, outcome: `Coupon of ${referrer}; the guard blocked it once the referral service named the referrer` });
+        return decided({ explanation: { winner: sentWinner, guard: checked.verdicts }, flags: [], blockedAfterSend: detail });
+      }
+      Object.assign(note, { won: true, outcome: `Referral code of ${referrer}` });
+      return decided({ explanation: { winner: sentWinner, guard: checked.verdicts }, flags: checked.flaggedBy.map((v) => v.rule) });
+    }
     Object.assign(note, { won: true, outcome: referrer ? `Referral code of ${referrer}` : "Referral code" });
     return decided({ explanation: { winner: { ...winner, referrer }, guard: guard.verdicts }, flags });
   }
@@ -210,13 +238,23 @@ function notReferredReason(explanation: Explanation): string {
   return `Not referred: ${parts.join("; ")}`;
 }
 
-export type OrderOutcome = { status: "failed"; reason: string } | { status: "recorded"; reason: null } | { status: "blocked" | "not_referred"; reason: string };
+export type OrderOutcome =
+  | { status: "failed"; reason: string }
+  | { status: "recorded"; reason: null }
+  | { status: "blocked" | "not_referred" | "needs_review"; reason: string };
 
 /** What the order came to across its campaigns: a campaign that failed, else one recorded, else one blocked, else not referred. */
 export function orderOutcome(results: CampaignResults, campaigns: readonly string[], explanation: Explanation): OrderOutcome {
   const of = (state: CampaignResult["state"]) => campaigns.filter((uid) => results[uid]?.state === state);
   const failed = of("failed");
   if (failed.length > 0) return { status: "failed", reason: failed.map((uid) => `Campaign ${uid}: ${results[uid]!.detail}`).join(" ") };
+  const review = campaigns.filter((uid) => results[uid]?.reversal === "needs_review");
+  if (review.length > 0) {
+    return {
+      status: "needs_review",
+      reason: `The guard blocked this order once the referral service named the referrer, but the commission in campaign ${review.join(", ")} was already approved; the service cannot change it. Review it in Commissions.`,
+    };
+  }
   if (of("recorded").length > 0) return { status: "recorded", reason: null };
   const blocked = of("blocked");
   if (blocked.length > 0) return { status: "blocked", reason: results[blocked[0]!]!.detail ?? "Blocked" };

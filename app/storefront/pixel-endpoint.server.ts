@@ -3,21 +3,30 @@ import type { Logger } from "../logger.server";
 import { acceptPixelSignal } from "../referrals/pixel-signals.server";
 import { PIXEL_BODY_LIMIT, readPixelSignal } from "../referrals/pixel-signal";
 import { readBodyWithin } from "../webhooks/read-body";
-import { createRateLimiter, type RateLimiter } from "./rate-limit";
+import { addressGroup, createRateLimiter, type RateLimiter } from "./rate-limit";
 
 // POST /api/pixel: the web pixel's signal at checkout_completed. The pixel
 // runs in Shopify's sandbox on any origin and posts text/plain (no preflight),
 // so every answer allows any origin. A known shop and an unknown one get the
 // same 204, a stored signal and a repeat too: the answers tell nothing about
-// other shops or orders. Limits: per client address, then per shop.
+// other shops or orders. Limits: per client address (IPv6 by /64) for one
+// shop, and across shops; never per shop alone, which anyone could use up
+// for a shop's real buyers by naming it.
 
 export interface PixelEndpointDeps {
   db: PrismaClient;
   logger: Logger;
   now(): Date;
+  /** Per client address and shop. */
+  perShopAddress: RateLimiter;
+  /** Per client address, whichever shops it names. */
   perAddress: RateLimiter;
-  perShop: RateLimiter;
+  /** Looks at the first requests' X-Forwarded-For (see proxy-hops.ts). */
+  checkProxy?(forwardedFor: string | undefined): void;
 }
+
+/** One address may post for many shops (a shared network), but not without end. */
+const ACROSS_SHOPS = 10;
 
 const CORS = {
   "Access-Control-Allow-Origin": "*",
@@ -32,23 +41,26 @@ function answer(status: number, message?: string, extra: Record<string, string> 
   return Response.json({ error: message }, { status, headers });
 }
 
-export function pixelLimiters(perAddressPerMinute: number, perShopPerMinute: number): Pick<PixelEndpointDeps, "perAddress" | "perShop"> {
+/** The limits of one app process: `perMinute` signals from one address for one shop, ten times that across shops. */
+export function pixelLimiters(perMinute: number): Pick<PixelEndpointDeps, "perShopAddress" | "perAddress"> {
   return {
-    perAddress: createRateLimiter({ limit: perAddressPerMinute, windowMs: 60_000 }),
-    perShop: createRateLimiter({ limit: perShopPerMinute, windowMs: 60_000 }),
+    perShopAddress: createRateLimiter({ limit: perMinute, windowMs: 60_000 }),
+    perAddress: createRateLimiter({ limit: perMinute * ACROSS_SHOPS, windowMs: 60_000 }),
   };
 }
 
 export async function handlePixelRequest(request: Request, clientAddress: string | undefined, deps: PixelEndpointDeps): Promise<Response> {
+  deps.checkProxy?.(request.headers.get("x-forwarded-for") ?? undefined);
   if (request.method === "OPTIONS") return answer(204);
   if (request.method !== "POST") return answer(405, "Use POST.", { Allow: "POST, OPTIONS" });
   const slowDown = { "Retry-After": "60" };
-  if (!deps.perAddress.allow(clientAddress ?? "unknown")) return answer(429, "Too many requests.", slowDown);
+  const address = addressGroup(clientAddress);
+  if (!deps.perAddress.allow(address)) return answer(429, "Too many requests.", slowDown);
   const read = await readBodyWithin(request, PIXEL_BODY_LIMIT);
   if (!read.ok) return answer(413, "The body is too large.", { Connection: "close" });
   const parsed = readPixelSignal(read.body.toString("utf8"));
   if (!parsed.ok) return answer(400, parsed.problem);
-  if (!deps.perShop.allow(parsed.signal.shop)) return answer(429, "Too many requests.", slowDown);
+  if (!deps.perShopAddress.allow(`${parsed.signal.shop}|${address}`)) return answer(429, "Too many requests.", slowDown);
   try {
     const outcome = await acceptPixelSignal(deps.db, parsed.signal, deps.now());
     deps.logger.debug({ shop: parsed.signal.shop, outcome }, "pixel signal");

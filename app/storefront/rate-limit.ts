@@ -1,8 +1,11 @@
-// A fixed-window counter per key, in this process's memory: enough to stop
-// one browser or one shop from flooding an endpoint. Each app process counts
-// on its own, so N processes let through at most N times the limit.
+import { isIPv6 } from "node:net";
+import { LRUCache } from "lru-cache";
 
-const OVERFLOW = "\u0000overflow";
+// A fixed-window counter per key, in this process's memory: enough to stop
+// one browser from flooding an endpoint. Each app process counts on its own,
+// so N processes let through at most N times the limit. The keys sit in an
+// LRU: a flood of new keys pushes out the least recently seen, and never
+// makes keys share one count (which would let a flood silence everyone).
 
 export interface RateLimiter {
   /** Counts a request for `key`; false when the key is over its limit in this window. */
@@ -10,20 +13,32 @@ export interface RateLimiter {
 }
 
 export function createRateLimiter(options: { limit: number; windowMs: number; maxKeys?: number }): RateLimiter {
-  const maxKeys = options.maxKeys ?? 50_000;
-  let windowStart = 0;
-  let counts = new Map<string, number>();
+  const counts = new LRUCache<string, { since: number; count: number }>({ max: options.maxKeys ?? 50_000 });
   return {
     allow(key, now = Date.now()) {
-      if (now - windowStart >= options.windowMs) {
-        windowStart = now;
-        counts = new Map();
-      }
-      // A flood of distinct keys cannot grow the map without bound: past the cap, new keys share one count.
-      const slot = counts.has(key) || counts.size < maxKeys ? key : OVERFLOW;
-      const count = (counts.get(slot) ?? 0) + 1;
-      counts.set(slot, count);
-      return count <= options.limit;
+      const seen = counts.get(key);
+      const current = seen && now - seen.since < options.windowMs ? seen : { since: now, count: 0 };
+      current.count += 1;
+      counts.set(key, current);
+      return current.count <= options.limit;
     },
   };
+}
+
+/**
+ * The address a limit counts by: an IPv4 address as it is (an IPv4-mapped
+ * IPv6 address as its IPv4), an IPv6 address by its /64, the block one
+ * customer's router hands out, so a client cannot step around the limit by
+ * changing the last bits.
+ */
+export function addressGroup(address: string | undefined): string {
+  if (!address) return "unknown";
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  const [head = "", tail = ""] = address.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const hextets = address.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${hextets.slice(0, 4).map((h) => h.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }

@@ -3,6 +3,7 @@ import { getEnv, serviceNetwork } from "../env.server";
 import { logger } from "../logger.server";
 import { shopClient } from "../connection/shop-client.server";
 import { pixelLimiters, type PixelEndpointDeps } from "../storefront/pixel-endpoint.server";
+import { proxyHopsCheck } from "../storefront/proxy-hops";
 import type { ShareLinksAnswer } from "../storefront/share-links-contract";
 import { shareLinksCacheKey, type ShareLinksDeps } from "../storefront/share-links.server";
 import { createTtlCache } from "../cache/ttl-cache";
@@ -48,7 +49,13 @@ let pixel: PixelEndpointDeps | undefined;
 export function pixelEndpointDeps(): PixelEndpointDeps {
   if (!pixel) {
     const env = getEnv();
-    pixel = { db: prisma, logger, now: () => new Date(), ...pixelLimiters(env.PIXEL_LIMIT_PER_ADDRESS, env.PIXEL_LIMIT_PER_SHOP) };
+    pixel = {
+      db: prisma,
+      logger,
+      now: () => new Date(),
+      ...pixelLimiters(env.PIXEL_LIMIT_PER_ADDRESS),
+      checkProxy: proxyHopsCheck(env.TRUST_PROXY_HOPS, logger),
+    };
   }
   return pixel;
 }

@@ -157,6 +157,10 @@ export interface RefundOptions {
   /** Refund transactions' amounts; by default one for the lines' total. */
   transactions?: string[];
   orderAdjustments?: { kind: "shipping_refund" | "refund_discrepancy"; amount: string; taxAmount?: string }[];
+  /** Shipping given back (API 2024-10 and later: refund_shipping_lines, no longer an order adjustment). */
+  shipping?: string;
+  /** Duties given back. */
+  duties?: string;
   /** The customer paid in another currency: presentment amounts are these times the shop's. */
   presentment?: { currency: string; rate: number };
 }
@@ -181,8 +185,8 @@ export function shopifyRefund(orderId: LongId, subtotals: string[], id: LongId =
     user_id: 548380009,
     processed_at: "2026-11-21T09:00:00-05:00",
     restock: true,
-    duties: [],
-    total_duties_set: money("0.00"),
+    duties: options.duties ? [{ duty_id: near(300), amount_set: money(options.duties) }] : [],
+    total_duties_set: money(options.duties ?? "0.00"),
     return: null,
     admin_graphql_api_id: `gid://shopify/Refund/${refundId}`,
     refund_line_items: subtotals.map((subtotal, index) => {
@@ -216,6 +220,9 @@ export function shopifyRefund(orderId: LongId, subtotals: string[], id: LongId =
       currency: "USD",
       admin_graphql_api_id: `gid://shopify/OrderTransaction/${refundId + 100n + BigInt(index)}`,
     })),
+    refund_shipping_lines: options.shipping
+      ? [{ id: near(400), shipping_line_id: near(401), subtotal_amount_set: money(options.shipping), tax_amount_set: money("0.00") }]
+      : [],
     order_adjustments: (options.orderAdjustments ?? []).map((adjustment, index) => ({
       id: near(200 + index),
       order_id: jsonId(orderId),

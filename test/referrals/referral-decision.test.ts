@@ -45,6 +45,8 @@ interface World {
   known: Set<string>;
   /** The guard facts a code's look-up gives. */
   guardFacts?: (code: string, owner: CodeOwner | null) => GuardFacts;
+  /** The referrer the service names when a coupon is sent. */
+  coupons?: Record<string, string>;
 }
 
 /** Drives the decision as the job does, answering each step from `world`; the steps taken and the decision. */
@@ -62,11 +64,17 @@ function run(start: DecisionInput, world: World, maxSteps = 100): { steps: Decis
       case "find_owner":
         at(step.code).owner = world.owners[step.code] ? owner(world.owners[step.code]!) : null;
         break;
-      case "gather_guard_facts":
-        at(step.code).guard = world.guardFacts?.(step.code, step.owner) ?? cleanFacts("buyer@example.com", step.owner?.email);
+      case "gather_guard_facts": {
+        const guard = world.guardFacts?.(step.code, step.owner) ?? cleanFacts("buyer@example.com", step.owner?.email);
+        if (step.afterSend) at(step.code).sent = { ...at(step.code).sent!, guard };
+        else at(step.code).guard = guard;
         break;
+      }
       case "send":
-        at(step.code).sent = { known: world.known.has(step.code), referrer: null };
+        at(step.code).sent = { known: world.known.has(step.code), referrer: world.coupons?.[step.code] ?? null };
+        break;
+      case "deny_sent":
+        at(step.code).sent = { ...at(step.code).sent!, denied: true };
         break;
       case "send_without_code":
         current.sentWithoutCode = true;
@@ -124,9 +132,25 @@ describe("the referral decision, step by step", () => {
   });
 
   it("credits a coupon to the referrer the service names", () => {
-    const facts = new Map<string, CodeFacts>([["ALICE-15", { owner: null, guard: cleanFacts(), sent: { known: true, referrer: "alice@example.com" } }]]);
+    const sent = { known: true, referrer: "alice@example.com", guard: cleanFacts("buyer@example.com", "alice@example.com") };
+    const facts = new Map<string, CodeFacts>([["ALICE-15", { owner: null, guard: cleanFacts(), sent }]]);
     const step = decideReferral(input({ discountCodes: ["ALICE-15"] }, { facts }));
     expect(step).toMatchObject({ next: "decided", decision: { explanation: { winner: { code: "ALICE-15", referrer: "alice@example.com" } } } });
+  });
+
+  it("checks a coupon's referrer once the service names them, and denies what the send made when the guard blocks", () => {
+    const selfReferral = { owners: {}, known: new Set(["ALICE-15"]), coupons: { "ALICE-15": "alice@example.com" }, guardFacts: (_c: string, found: CodeOwner | null) => cleanFacts("alice+coupon@example.com", found?.email) };
+    const { steps, decision } = run(input({ discountCodes: ["ALICE-15"] }), selfReferral);
+    expect(steps.map((s) => s.next)).toEqual(["find_owner", "gather_guard_facts", "send", "gather_guard_facts", "deny_sent", "decided"]);
+    expect(steps[3]).toMatchObject({ afterSend: true, owner: { email: "alice@example.com" } });
+    expect(steps[4]).toMatchObject({ next: "deny_sent", detail: expect.stringMatching(/^Blocked: Buyer's email is the referrer's/) });
+    expect(decision.blockedAfterSend).toMatch(/^Blocked:/);
+    expect(decision.explanation.winner).toMatchObject({ code: "ALICE-15", referrer: "alice@example.com" });
+
+    const someoneElse = run(input({ discountCodes: ["ALICE-15"] }), { ...selfReferral, guardFacts: (_c, found) => cleanFacts("jon@example.com", found?.email) });
+    expect(someoneElse.steps.map((s) => s.next)).toEqual(["find_owner", "gather_guard_facts", "send", "gather_guard_facts", "decided"]);
+    expect(someoneElse.decision.blockedAfterSend).toBeUndefined();
+    expect(someoneElse.decision.explanation.signals[0]!.outcome).toBe("Referral code of alice@example.com");
   });
 
   it("skips a discount code it knows as a promotion without asking the service", () => {

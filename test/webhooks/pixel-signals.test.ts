@@ -1,7 +1,7 @@
 import "../admin/browser-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { startTestAppServer, type AppServer } from "../admin/app-server";
+import { startAppServer, testAppEnv, type AppServer } from "../admin/app-server";
 import { connectShop, sandboxCommissions, testPipeline, useTestSandbox } from "../support/pipeline";
 import { sampleCheckoutToken, shopifyOrder, type OrderOptions } from "../support/orders";
 import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
@@ -15,7 +15,8 @@ const sandbox = useTestSandbox();
 let server: AppServer;
 
 beforeAll(async () => {
-  server = await startTestAppServer();
+  // Behind one proxy, as production usually is: the client's address is the one X-Forwarded-For ends with.
+  server = await startAppServer({ ...testAppEnv(), TRUST_PROXY_HOPS: "1" });
 }, 60_000);
 
 afterAll(() => server?.stop());
@@ -53,7 +54,7 @@ async function eventsSent(orderId: string) {
   return ledger.events.filter((e) => e.params.transaction_uid === orderId);
 }
 
-/** Runs every due job, letting `ms` pass first (a pixel.match job looks a few seconds after its signal). */
+/** Runs every due job, letting `ms` pass first (the shop's pixel sweep runs at the end of the minute of a signal that found no order). */
 async function drainAfter(pipeline: ReturnType<typeof testPipeline>, ms = 0) {
   pipeline.advance(ms);
   await pipeline.drain();
@@ -68,9 +69,9 @@ describe("a pixel signal and its order, whichever comes first", () => {
     expect(signal.status).toBe(204);
     expect(signal.headers.get("access-control-allow-origin")).toBe("*");
 
-    // An order with no code of its own: judged not referred at intake, then re-opened by the signal.
+    // An order with no code of its own: judged not referred at intake, then re-opened by the shop's sweep.
     const orderId = await deliverOrder({ id, landingSite: "/" });
-    await drainAfter(pipeline, 6_000);
+    await drainAfter(pipeline, 61_000);
     await drainAfter(pipeline);
 
     const commissions = await sandboxCommissions(sandbox, orderId);
@@ -143,9 +144,90 @@ describe("a pixel signal and its order, whichever comes first", () => {
       { source: "cart_attribute", code: "ALICE10", outcome: "Referral code of alice@example.com", won: true },
       { source: "pixel", code: "BOB10", outcome: "Not used: the link kept in the cart comes first" },
     ]);
-    await drainAfter(pipeline, 6_000);
+    await drainAfter(pipeline, 61_000);
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(1);
   });
+});
+
+describe("a forged pixel signal", () => {
+  /** A checkout token nobody's checkout has: what a stranger makes up. */
+  const madeUpToken = (n: number) => `f${String(n).padStart(31, "0")}`;
+
+  it("credits nothing and re-opens nothing with a made-up token and a real order id", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 6_120_000_000_000_000_201n;
+    const orderId = await deliverOrder({ id, landingSite: "/" });
+    await drainAfter(pipeline);
+    expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
+
+    expect((await postSignal(signalFor(id, "ALICE10", { checkoutToken: madeUpToken(1), orderId: orderId }))).status).toBe(204);
+    await drainAfter(pipeline, 61_000);
+
+    expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
+    expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
+  });
+
+  it("never outranks the buyer's own link when posted before the order", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 6_120_000_000_000_000_202n;
+    expect((await postSignal(signalFor(id, "ALICE10", { checkoutToken: madeUpToken(2), orderId: id.toString() }))).status).toBe(204);
+    const orderId = await deliverOrder({ id, landingSite: "/?mbsy=BOB10" });
+    await drainAfter(pipeline);
+    await drainAfter(pipeline, 61_000);
+
+    const row = await recordOf(orderId);
+    expect(row).toMatchObject({ status: "recorded", shortCode: "BOB10" });
+    expect((await sandboxCommissions(sandbox, orderId)).map((c) => c.affiliate_email)).toEqual(["bob@example.com"]);
+    expect(JSON.parse(row.explanation!).signals.map((s: { source: string }) => s.source)).toEqual(["landing_page"]);
+  });
+
+  it("is ignored when it names another order than its checkout's", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 6_120_000_000_000_000_203n;
+    const orderId = await deliverOrder({ id, landingSite: "/" });
+    await drainAfter(pipeline);
+    // The real token of this order, but another order's id: not this checkout's signal.
+    expect((await postSignal(signalFor(id, "ALICE10", { orderId: "6120000000000000999" }))).status).toBe(204);
+    await drainAfter(pipeline, 61_000);
+    expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
+  });
+
+  it("re-opens an order only within half an hour of its placing", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 6_120_000_000_000_000_204n;
+    const placed = new Date(Date.now() - 2 * 60 * 60_000);
+    const orderId = await deliverOrder({ id, landingSite: "/", createdAt: placed });
+    await drainAfter(pipeline);
+    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    await drainAfter(pipeline, 61_000);
+    expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
+    expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
+  });
+
+  it("costs a bounded number of rows and no job per post, and real buyers of other shops go on", async () => {
+    await connectShop(sandbox);
+    const flooder = { "X-Forwarded-For": "203.0.113.1" };
+    const post = (n: number) => postSignal({ shop: TEST_SHOP, checkoutToken: madeUpToken(10_000 + n), orderId: `${7_000_000 + n}`, code: "ALICE10", campaign: "" }, flooder);
+    const statuses = new Map<number, number>();
+    for (let from = 0; from < 10_000; from += 100) {
+      const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => post(from + i).then(async (r) => (await r.text(), r.status))));
+      for (const status of answers) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    expect([...statuses.keys()].sort()).toEqual([204, 429]);
+    // One address: its share for the shop (PIXEL_LIMIT_PER_ADDRESS, 60 a minute), however many posts.
+    expect(await prisma.pixelSignal.count({ where: { shop: TEST_SHOP } })).toBeLessThanOrEqual(60 * 2);
+    expect(await prisma.job.count({ where: { kind: "pixel.match" } })).toBe(0);
+    expect(await prisma.job.count({ where: { kind: "pixel.sweep" } })).toBeLessThanOrEqual(2);
+
+    // A real buyer of another shop, from another address, is not refused.
+    await connectShop(sandbox, { shop: "other-shop.myshopify.com" });
+    const other = await postSignal({ ...signalFor(6_120_000_000_000_000_205n, "ALICE10"), shop: "other-shop.myshopify.com" }, { "X-Forwarded-For": "198.51.100.77" });
+    expect(other.status).toBe(204);
+  }, 120_000);
 });
 
 describe("the pixel's endpoint", () => {

@@ -119,6 +119,20 @@ describe("the referral guard", () => {
     expect(await recordOf(orderId)).toMatchObject({ status: "blocked", statusReason: expect.stringMatching(/^Self-referral: the referral service refused it/) });
   });
 
+  it("blocks a coupon self-referral once the service names the referrer: the commission it made is denied", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    // Alice's own coupon, with a +tag on her email: the service does not see a self-referral.
+    const orderId = await order({ id: 820982911946154608n, email: "alice+coupon@example.com", customerEmail: "alice+coupon@example.com", discountCodes: ["ALICE-15"] });
+    await pipeline.drain();
+    const row = await recordOf(orderId);
+    expect(row).toMatchObject({ status: "blocked", statusReason: expect.stringMatching(/^Blocked: Buyer's email is the referrer's/) });
+    expect(JSON.parse(row.explanation!).signals).toEqual([
+      { source: "discount_code", code: "ALICE-15", outcome: "Coupon of alice@example.com; the guard blocked it once the referral service named the referrer", won: true },
+    ]);
+    expect((await sandboxCommissions(sandbox, orderId)).map((c) => c.state)).toEqual(["denied"]);
+  });
+
   it("flags an order from the referrer's own IP address: sent as pending with the rule in event_data3", async () => {
     await connectShop(sandbox, { approval: "approved" });
     const pipeline = testPipeline();
@@ -183,9 +197,11 @@ describe("refunds", () => {
     const pipeline = testPipeline();
     const orderId = await order({ id: 820982911946154611n, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
     await pipeline.drain();
+    // 25.00 paid back: 5.00 of it shipping (a refund shipping line), 20.00 with no line (a refund discrepancy).
     const goodwill = shopifyRefund(820982911946154611n, [], 890088186047892320n, {
       transactions: ["25.00"],
-      orderAdjustments: [{ kind: "shipping_refund", amount: "-5.00" }],
+      shipping: "5.00",
+      orderAdjustments: [{ kind: "refund_discrepancy", amount: "-20.00" }],
     });
     expect((await deliver("refunds/create", goodwill)).status).toBe(200);
     await pipeline.drain();
@@ -195,6 +211,24 @@ describe("refunds", () => {
     await pipeline.drain();
     expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ state: "denied" });
     expect(await recordOf(orderId)).toMatchObject({ status: "reversed" });
+  });
+
+  it("leaves revenue as it is for a refund of shipping, duties or a tip only, whatever currency the customer paid in", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const orderId = await order({ id: 820982911946154614n, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+    await pipeline.drain();
+    const before = (await sandboxCommissions(sandbox, orderId))[0]!.revenue_amount;
+    // Shipping only (API 2024-10: a refund shipping line, and the money in the transaction).
+    const shipping = shopifyRefund(820982911946154614n, [], 890088186047892330n, { transactions: ["8.00"], shipping: "8.00", presentment: { currency: "EUR", rate: 0.92 } });
+    // Duties only, and a tip given back (a transaction with nothing else in the refund).
+    const duties = shopifyRefund(820982911946154614n, [], 890088186047892331n, { transactions: ["3.10"], duties: "3.10" });
+    const tip = shopifyRefund(820982911946154614n, [], 890088186047892332n, { transactions: ["2.00"] });
+    for (const refund of [shipping, duties, tip]) expect((await deliver("refunds/create", refund)).status).toBe(200);
+    await pipeline.drain();
+    expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ revenue_amount: before, state: "pending" });
+    expect(await prisma.job.count({ where: { kind: "order.refund" } })).toBe(0);
+    expect(await recordOf(orderId)).toMatchObject({ status: "recorded" });
   });
 
   it("refuses a refund with a negative amount with 400", async () => {
@@ -218,5 +252,47 @@ describe("refunds", () => {
     await pipeline.drain();
     expect(await recordOf(orderId)).toMatchObject({ status: "reversed" });
     expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ state: "denied" });
+  });
+});
+
+describe("deliveries out of order", () => {
+  it("applies a refund delivered before its order once the order is recorded: the commission is on what was kept", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 820982911946154620n;
+    // Shopify retried the order's delivery: the refund of 40.00 of its 100.00 comes first.
+    expect((await deliver("refunds/create", shopifyRefund(id, ["40.00"], 890088186047892340n))).status).toBe(200);
+    await pipeline.drain();
+    expect(await prisma.job.findFirstOrThrow({ where: { kind: "order.refund" } })).toMatchObject({ status: "queued", lastError: null });
+
+    const orderId = await order({ id, subtotal: "100.00", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+    // The refund looks again later, behind the order's recording in their lane.
+    for (let round = 0; round < 3; round++) {
+      pipeline.advance(61_000);
+      await pipeline.drain();
+    }
+
+    expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(1);
+    expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ revenue_amount: "60.00", state: "pending" });
+    expect(await recordOf(orderId)).toMatchObject({ status: "recorded", statusReason: "Partly refunded: revenue reduced to 60.00" });
+  });
+
+  it("credits nothing for an order whose cancellation came first", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 820982911946154621n;
+    const cancelled = { ...shopifyOrder({ id, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }), cancelled_at: new Date().toISOString(), cancel_reason: "customer" };
+    expect((await deliver("orders/cancelled", cancelled)).status).toBe(200);
+    await pipeline.drain();
+
+    const orderId = await order({ id, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+    for (let round = 0; round < 3; round++) {
+      pipeline.advance(61_000);
+      await pipeline.drain();
+    }
+
+    // As in Shopify: the order is cancelled, so it is never recorded, and nobody is credited.
+    expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
+    expect(await recordOf(orderId)).toMatchObject({ status: "skipped", statusReason: "Order cancelled before it was recorded" });
   });
 });
