@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
+import { jobKey } from "./job-row";
 
 // The changes to jobs that code outside the runner makes, each in one place,
 // so that every caller resets the same columns.
@@ -57,4 +58,15 @@ export async function resumeShopJobs(db: Db, shop: string, now: Date = new Date(
 export async function holdShopJobs(db: Db, shop: string, kinds: readonly string[], until: Date): Promise<void> {
   if (kinds.length === 0) return;
   await db.job.updateMany({ where: { shop, status: "queued", kind: { in: [...kinds] }, runAt: { lt: until } }, data: { runAt: until } });
+}
+
+/**
+ * Deletes a shop's finished jobs (done) of one kind that ran before `before`:
+ * those whose key no longer keeps a repeat out. It reads the range of their
+ * keys (shop:kind:...) in the key's index, not every finished job of the shop.
+ */
+export async function deleteFinishedJobs(db: Db, shop: string, kind: string, before: Date): Promise<number> {
+  const prefix = jobKey(shop, kind, "");
+  const deleted = await db.job.deleteMany({ where: { key: { gte: prefix, lt: `${prefix}\uffff` }, kind, status: "done", runAt: { lt: before } } });
+  return deleted.count;
 }

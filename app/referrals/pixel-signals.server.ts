@@ -1,8 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
 import { enqueueJob, insertJob, isUniqueViolation } from "../queue/enqueue.server";
-import { ANY_STATUS, requeueJob } from "../queue/shop-jobs.server";
+import { ANY_STATUS, deleteFinishedJobs, requeueJob } from "../queue/shop-jobs.server";
 import { notifyJobEnqueued } from "../queue/wake";
-import { PIXEL_SWEEP_JOB, RECORD_ORDER_JOB, recordJobKey, storedEventSchema } from "./job-kinds";
+import { PIXEL_MATCH_JOB, PIXEL_SWEEP_JOB, RECORD_ORDER_JOB, recordJobKey, storedEventSchema } from "./job-kinds";
 import { parseJsonObject, type CampaignResults } from "./order-records.server";
 import type { PixelSignalInput } from "./pixel-signal";
 
@@ -152,6 +152,9 @@ export async function sweepPixelSignals(db: PrismaClient, shop: string, now: Dat
       if ((await joinRecord(db, shop, record, { orderId: signal.orderId, receivedAt: signal.createdAt }, now)) === "reopened") reopened += 1;
     }
   }
-  const { count: deleted } = await db.pixelSignal.deleteMany({ where: { shop, createdAt: { lt: new Date(now.getTime() - PIXEL_SIGNAL_TTL_MS) } } });
+  const expired = new Date(now.getTime() - PIXEL_SIGNAL_TTL_MS);
+  const { count: deleted } = await db.pixelSignal.deleteMany({ where: { shop, createdAt: { lt: expired } } });
+  // The sweeps' own finished jobs (one a minute at most) and the older kind's go too.
+  for (const kind of [PIXEL_SWEEP_JOB.name, PIXEL_MATCH_JOB.name]) await deleteFinishedJobs(db, shop, kind, expired);
   return { reopened, deleted };
 }
