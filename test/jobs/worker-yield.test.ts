@@ -9,7 +9,9 @@ import { TEST_SHOP } from "../support/shopify-requests";
 
 const sandbox = useTestSandbox();
 
+/** A job that finishes at once when it runs: the cancellation of an order that was not referred. */
 async function queueCancellation(orderId: string) {
+  await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId, status: "not_referred" } });
   await enqueueJob(prisma, CANCEL_ORDER_JOB, { shop: TEST_SHOP, subject: orderId, payload: { orderId } });
 }
 
