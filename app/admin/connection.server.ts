@@ -60,7 +60,7 @@ function urlOrNull(text: string): URL | null {
 
 export const connectionFormSchema = z.object({
   username: z.string().trim().min(1, "Enter your API username.").max(200, "The username is too long."),
-  /** Empty keeps the stored token. */
+  /** Empty keeps the stored token, for the stored address and username only. */
   token: z.string().trim().max(500, "The token is too long.").default(""),
   baseUrl: z
     .string()
@@ -97,6 +97,10 @@ const ADDRESS_WORDS: Record<AddressProblem, string> = {
   private_address: "Enter the service's public address: private, local and cloud metadata addresses aren't allowed.",
   loopback: "Enter the service's public address: addresses on this server aren't allowed.",
 };
+
+/** A blank token with a new address or username: the saved token is not sent there. */
+const TOKEN_AGAIN =
+  "Enter the API token again: the saved token is only sent to the base URL and username it was saved with, and you changed one of them.";
 
 const networkCode = (error: ReferralApiError): unknown => (error.cause as { code?: unknown } | undefined)?.code;
 
@@ -177,6 +181,10 @@ export async function connectShop(ctx: AdminContext, shop: string, input: unknow
   const stored = await ctx.db.shop.findUnique({ where: { shop } });
   if (!token) {
     if (!stored?.serviceTokenSealed) return { ok: false, fieldErrors: { token: "Enter your API token." } };
+    // The token travels in the URL path: the stored one is sent only to the address, and for the username, it was saved with.
+    if (stored.serviceBaseUrl !== baseUrl || stored.serviceUsername !== username) {
+      return { ok: false, fieldErrors: { token: TOKEN_AGAIN } };
+    }
     try {
       token = openToken(stored.serviceTokenSealed, ctx.credentialsKey, { shop, column: "Shop.serviceTokenSealed" });
     } catch {
@@ -191,8 +199,9 @@ export async function connectShop(ctx: AdminContext, shop: string, input: unknow
     company = await client.getCompany();
   } catch (error) {
     if (!isReferralApiError(error)) throw error;
-    const sameAsStored = !parsed.data.token && stored?.serviceUsername === username && stored.serviceBaseUrl === baseUrl;
-    if (error.kind === "authentication" && sameAsStored) {
+    // A blank token is the stored one, at the stored address and for the stored username (checked above).
+    const storedCredentials = !parsed.data.token;
+    if (error.kind === "authentication" && storedCredentials) {
       await markConnectionBroken(ctx.db, shop, "The referral service stopped accepting the saved credentials. Enter the current ones.", nowOf(ctx));
     }
     // The host only: the token travels in the service's URL path.

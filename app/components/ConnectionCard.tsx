@@ -29,6 +29,9 @@ export function ConnectionCard({ connection, feedback }: { connection: Connectio
 
   const errors = feedback?.ok === false ? feedback.fieldErrors ?? {} : {};
   const connected = connection.status === "connected";
+  // The saved token is sent only to the address and username it was saved with (the action refuses otherwise).
+  const savedTokenApplies =
+    connection.hasToken && baseUrl.trim().replace(/\/+$/, "") === connection.baseUrl && username.trim() === connection.username;
 
   return (
     <Card>
@@ -98,14 +101,16 @@ export function ConnectionCard({ connection, feedback }: { connection: Connectio
                 value={token}
                 onChange={setToken}
                 autoComplete="new-password"
-                placeholder={connection.hasToken ? "••••••••••••" : undefined}
+                placeholder={savedTokenApplies ? "••••••••••••" : undefined}
                 helpText={
-                  connection.hasToken
-                    ? "A token is set. Leave this empty to keep it, or paste a new one."
-                    : "Stored encrypted. It is never shown again, here or anywhere else."
+                  !connection.hasToken
+                    ? "Stored encrypted. It is never shown again, here or anywhere else."
+                    : savedTokenApplies
+                      ? "A token is set. Leave this empty to keep it (only for this base URL and username), or paste a new one."
+                      : "A token is set, for the saved base URL and username only. You changed one of them: enter the token again."
                 }
                 error={errors.token}
-                requiredIndicator={!connection.hasToken}
+                requiredIndicator={!savedTokenApplies}
               />
             </FormLayout.Group>
           </FormLayout>

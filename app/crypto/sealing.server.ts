@@ -13,7 +13,11 @@ const TAG_BYTES = 16;
 /** Where a sealed value lives; it opens only there. */
 export interface SealContext {
   shop: string;
-  column: "Shop.serviceTokenSealed" | "Shop.inboundWebhookSecretSealed" | "RedactionLog.pendingEmailSealed";
+  column:
+    | "Shop.serviceTokenSealed"
+    | "Shop.inboundWebhookSecretSealed"
+    | "Shop.inboundWebhookPreviousSecretSealed"
+    | "RedactionLog.pendingEmailSealed";
 }
 
 function masterKey(base64Key: string): Buffer {

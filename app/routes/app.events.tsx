@@ -2,12 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, DataTable, Layout, Page, Text, type BadgeProps } from "@shopify/polaris";
 import { useState } from "react";
+import { ROTATE_SECRET_INTENT } from "../admin/service-webhook";
+import { rotateServiceWebhookSecret, serviceWebhookView } from "../admin/service-webhook.server";
 import { useEmbeddedHref } from "../components/embedded-url";
 import { formatDateTime } from "../components/format";
 import { PagingBar } from "../components/PagingBar";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { ServiceWebhookCard } from "../components/ServiceWebhookCard";
-import { serviceWebhookCardData } from "../service-events/endpoint.server";
 import {
   eventsPageQuery,
   listServiceEvents,
@@ -22,19 +23,24 @@ import { appAdminContext } from "../wiring/admin-context.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { page } = eventsPageQuery.parse({ page: new URL(request.url).searchParams.get("page") ?? undefined });
-  const { db, appUrl, credentialsKey } = appAdminContext();
+  const ctx = appAdminContext();
   const [events, options, endpoint] = await Promise.all([
-    listServiceEvents(db, session.shop, { page }),
-    readServiceEventOptions(db, session.shop),
-    serviceWebhookCardData(db, session.shop, { appUrl, credentialsKey }),
+    listServiceEvents(ctx.db, session.shop, { page }),
+    readServiceEventOptions(ctx.db, session.shop),
+    serviceWebhookView(ctx, session.shop),
   ]);
   return { events, options, endpoint };
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const { db } = appAdminContext();
-  const parsed = serviceEventActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  const ctx = appAdminContext();
+  const { db } = ctx;
+  const form = Object.fromEntries(await request.formData());
+  if (form.intent === ROTATE_SECRET_INTENT) {
+    return { intent: ROTATE_SECRET_INTENT, ...(await rotateServiceWebhookSecret(ctx, session.shop, form)) };
+  }
+  const parsed = serviceEventActionSchema.safeParse(form);
   if (!parsed.success) return { ok: false, message: "That request could not be understood. Reload the page and try again." };
   if (parsed.data.intent === "options") {
     const { storeCreditPayouts, tagContacts } = parsed.data;
@@ -126,13 +132,13 @@ export default function ServiceEvents() {
   return (
     <Page title="Service events" subtitle="Webhooks the referral service sent to this shop">
       <Layout>
-        {result ? (
+        {result && "message" in result && !("intent" in result) ? (
           <Layout.Section>
             <Banner tone={result.ok ? "success" : "critical"}>{result.message}</Banner>
           </Layout.Section>
         ) : null}
         <Layout.Section>
-          <ServiceWebhookCard url={endpoint.url} secret={endpoint.secret} />
+          <ServiceWebhookCard webhook={endpoint} rotation={result && "intent" in result ? result : undefined} />
         </Layout.Section>
         <Layout.Section>
           <OptionsCard {...options} />

@@ -6,6 +6,8 @@ import { connectShop, readConnection } from "../admin/connection.server";
 import { appAdminContext } from "../wiring/admin-context.server";
 import { formFields } from "../admin/form-data";
 import { readIntent } from "../admin/intent";
+import { ROTATE_SECRET_INTENT } from "../admin/service-webhook";
+import { rotateServiceWebhookSecret, serviceWebhookView } from "../admin/service-webhook.server";
 import { readSettings, saveSettings, SETTINGS_LIST_FIELDS } from "../admin/settings.server";
 import { withService } from "../admin/shop-service.server";
 import { ConnectionCard } from "../components/ConnectionCard";
@@ -13,7 +15,6 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
 import { ServiceWebhookCard } from "../components/ServiceWebhookCard";
 import { SettingsForm } from "../components/SettingsForm";
-import { serviceWebhookCardData } from "../service-events/endpoint.server";
 import { authenticate } from "../shopify.server";
 
 async function programOf(shop: string) {
@@ -37,7 +38,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       ? program.value.groups.map((g) => ({ id: g.groupId, name: g.name ?? `Group ${g.groupId}`, isDefault: g.isDefault ?? false }))
       : null,
     programError: program && !program.ok && !program.notConnected ? program.error : null,
-    serviceWebhook: await serviceWebhookCardData(ctx.db, session.shop, { appUrl: ctx.appUrl, credentialsKey: ctx.credentialsKey }),
+    serviceWebhook: await serviceWebhookView(ctx, session.shop),
   };
 };
 
@@ -45,7 +46,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
   const form = await request.formData();
-  const intent = readIntent(form, ["connect", "save-settings"]);
+  const intent = readIntent(form, ["connect", "save-settings", ROTATE_SECRET_INTENT]);
   if (intent === "connect") {
     const result = await connectShop(ctx, session.shop, formFields(form));
     return json({ intent, ...result }, { status: result.ok ? 200 : 400 });
@@ -57,6 +58,10 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       ? { campaignUids: program.value.company.campaigns.map((c) => c.campaignUid), groupIds: program.value.groups.map((g) => g.groupId) }
       : {};
     const result = await saveSettings(ctx, session.shop, formFields(form, SETTINGS_LIST_FIELDS), known);
+    return json({ intent, ...result }, { status: result.ok ? 200 : 400 });
+  }
+  if (intent === ROTATE_SECRET_INTENT) {
+    const result = await rotateServiceWebhookSecret(ctx, session.shop, formFields(form));
     return json({ intent, ...result }, { status: result.ok ? 200 : 400 });
   }
   return json({ intent: null, ok: false as const, fieldErrors: { form: "Unknown form." } }, { status: 400 });
@@ -88,9 +93,9 @@ export default function Settings() {
           <Layout.AnnotatedSection
             id="service-webhooks"
             title="Service webhooks"
-            description="Paste this URL and secret into the referral service's webhook settings. What the app does with the events is chosen on the Service events page."
+            description="Paste the receiving URL and the secret into the referral service's webhook settings. The secret is shown only when it is made; rotate it for a new one. What the app does with the events is chosen on the Service events page."
           >
-            <ServiceWebhookCard url={serviceWebhook.url} secret={serviceWebhook.secret} />
+            <ServiceWebhookCard webhook={serviceWebhook} rotation={result?.intent === ROTATE_SECRET_INTENT ? result : undefined} />
           </Layout.AnnotatedSection>
         </Layout>
       </BlockStack>

@@ -5,7 +5,7 @@ import type { Logger } from "../logger.server";
 import { findInboundEndpoint } from "./endpoint.server";
 import { emailList, emailsOf, parseEnvelope, referenceOf } from "./webhook-envelope";
 import { SERVICE_EVENT_JOB } from "./job-kinds";
-import { verifyServiceSignature } from "./signature.server";
+import { verifyWithAny } from "./signature.server";
 
 export interface InboundDelivery {
   endpointId: string;
@@ -29,7 +29,7 @@ export async function receiveServiceWebhook(
   db: PrismaClient,
   logger: Logger,
   delivery: InboundDelivery,
-  options: { credentialsKey: string },
+  options: { credentialsKey: string; now?: () => Date },
 ): Promise<ReceiveResult> {
   const endpoint = await findInboundEndpoint(db, delivery.endpointId, options);
   if (!endpoint) {
@@ -41,7 +41,8 @@ export async function receiveServiceWebhook(
     log.warn("unsigned service webhook refused");
     return { status: 401, outcome: "unsigned" };
   }
-  const check = verifyServiceSignature(delivery.rawBody, delivery.signature, endpoint.secret);
+  // During a rotation's overlap the replaced secret verifies too; the log says which one did.
+  const check = verifyWithAny(delivery.rawBody, delivery.signature, endpoint.secrets);
   if (!check.ok) {
     log.warn("service webhook with a wrong signature refused");
     return { status: 401, outcome: "forged" };
@@ -72,10 +73,10 @@ export async function receiveServiceWebhook(
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    log.info({ eventId: envelope.event_id, eventType: envelope.event_type }, "service webhook repeated; already stored");
+    log.info({ eventId: envelope.event_id, eventType: envelope.event_type, verifiedWith: check.which }, "service webhook repeated; already stored");
     return { status: 200, outcome: "duplicate", shop, eventId: envelope.event_id };
   }
   notifyJobEnqueued();
-  log.info({ eventId: envelope.event_id, eventType: envelope.event_type, signedForm: check.form }, "service webhook stored");
+  log.info({ eventId: envelope.event_id, eventType: envelope.event_type, signedForm: check.form, verifiedWith: check.which }, "service webhook stored");
   return { status: 200, outcome: "stored", shop, eventId: envelope.event_id };
 }

@@ -24,3 +24,16 @@ export function verifyServiceSignature(rawBody: string, signature: string | null
   const givenBytes = Buffer.from(given, "base64");
   return givenBytes.length === expected.length && timingSafeEqual(givenBytes, expected) ? { ok: true, form: "raw" } : { ok: false };
 }
+
+/** The first of `secrets` whose signature the delivery carries, in the order given. */
+export function verifyWithAny<W extends string>(
+  rawBody: string,
+  signature: string | null | undefined,
+  secrets: readonly { which: W; secret: string }[],
+): { ok: true; form: SignedForm; which: W } | { ok: false } {
+  for (const { which, secret } of secrets) {
+    const check = verifyServiceSignature(rawBody, signature, secret);
+    if (check.ok) return { ...check, which };
+  }
+  return { ok: false };
+}

@@ -6,6 +6,8 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { getEnv } from "../../app/env.server";
+import { ensureInboundEndpoint } from "../../app/service-events/endpoint.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
 import { installShop } from "../support/sessions";
@@ -246,5 +248,49 @@ describeInBrowser("admin pages in Chromium", () => {
     expect(await page.getByRole("heading", { level: 1, name: "Alice Archer" }).isVisible()).toBe(true);
     expect(await page.getByRole("heading", { name: "By campaign" }).isVisible()).toBe(true);
     await shot("admin-ambassador.png");
+  }, 60_000);
+
+  it("shows the service webhook secret once, rotates it after a confirmation, and asks for the token again for a new address", async () => {
+    await connectShop(sandbox, { campaignUids: "1001" });
+    const secretNow = async () => (await ensureInboundEndpoint(prisma, TEST_SHOP, { credentialsKey: getEnv().CREDENTIALS_KEY })).secret;
+
+    // The first view makes the secret and shows it, to copy
+    await open("/app/events");
+    await expect.poll(() => page.getByText("Copy the secret now: it is shown only this once").isVisible()).toBe(true);
+    const first = await secretNow();
+    expect(await page.getByLabel("Secret", { exact: true }).inputValue()).toBe(first);
+
+    // Later views say only that it is set
+    await open("/app/settings");
+    await expect.poll(() => page.getByText(/set, made .* UTC\. It is shown only when it is made/).isVisible()).toBe(true);
+    expect(await page.content()).not.toContain(first);
+
+    // Rotating asks first; cancelling changes nothing
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    const dialog = page.getByRole("dialog", { name: "Rotate the webhook secret?" });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.getByText("The current secret keeps working for 24 hours").isVisible()).toBe(true);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect(await secretNow()).toBe(first);
+
+    // Confirmed, the new secret is shown once, and the old one still works for a day
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    await dialog.getByRole("button", { name: "Rotate secret" }).click();
+    await settle();
+    await expect.poll(() => page.getByText("Copy the secret now: it is shown only this once").isVisible()).toBe(true);
+    const second = await secretNow();
+    expect(second).not.toBe(first);
+    expect(await page.getByLabel("Secret", { exact: true }).inputValue()).toBe(second);
+    expect(await page.getByText(/The previous secret keeps working until/).isVisible()).toBe(true);
+    await shot("admin-settings-webhook-secret-rotated.png");
+
+    await open("/app/settings");
+    await expect.poll(() => page.getByText(/The previous secret also works until/).isVisible()).toBe(true);
+    expect(await page.content()).not.toContain(second);
+
+    // A new base URL with the token left empty: the field says it must be typed again
+    await page.getByLabel("Base URL").fill("https://other-service.example");
+    await expect.poll(() => page.getByText("You changed one of them: enter the token again.").isVisible()).toBe(true);
   }, 60_000);
 });

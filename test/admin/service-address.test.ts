@@ -25,7 +25,7 @@ const storedUrl = async () => (await prisma.shop.findUnique({ where: { shop: TES
 
 function refusal(body: ActionBody<typeof action>) {
   if (body.ok) throw new Error(`Expected a refusal: ${JSON.stringify(body)}`);
-  return { fieldErrors: body.fieldErrors as Record<string, string | undefined>, error: "error" in body ? body.error : undefined };
+  return { fieldErrors: ("fieldErrors" in body ? body.fieldErrors : {}) as Record<string, string | undefined>, error: "error" in body ? body.error : undefined };
 }
 
 const listeners: Server[] = [];

@@ -21,7 +21,7 @@ const post = (form: Record<string, string | string[]>) => submit(action, "/app/s
 /** A refused form: its field errors and, for a failed check with the service, what happened. */
 function refusal(body: ActionBody<typeof action>) {
   if (body.ok) throw new Error(`Expected a refusal: ${JSON.stringify(body)}`);
-  return { fieldErrors: body.fieldErrors as Record<string, string | undefined>, error: "error" in body ? body.error : undefined };
+  return { fieldErrors: ("fieldErrors" in body ? body.fieldErrors : {}) as Record<string, string | undefined>, error: "error" in body ? body.error : undefined };
 }
 const connect = (form: Record<string, string>) => post({ intent: "connect", ...form });
 const shopRow = () => prisma.shop.findUnique({ where: { shop: TEST_SHOP } });

@@ -7,12 +7,16 @@ import en from "@shopify/polaris/locales/en.json";
 import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
+// Remix's hooks are React Router's (a dependency of @remix-run/react): its server-side router stands in for the page's.
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { beforeEach, describe, expect, it } from "vitest";
+import type { ServiceWebhookView } from "../../app/admin/service-webhook";
 import { ServiceWebhookCard } from "../../app/components/ServiceWebhookCard";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
 import { createLogger } from "../../app/logger.server";
 import { action, loader } from "../../app/routes/app.events";
+import { loader as settingsLoader } from "../../app/routes/app.settings";
 import { ensureInboundEndpoint } from "../../app/service-events/endpoint.server";
 import { receiveServiceWebhook } from "../../app/service-events/receive.server";
 import { signServiceBody } from "../../app/service-events/signature.server";
@@ -38,17 +42,31 @@ async function adminRequest(path: string, form?: Record<string, string>, shop = 
 }
 
 describe("the service events page", () => {
-  it("gives a shop made before endpoints existed its receiving URL and secret on first view", async () => {
+  it("gives a shop made before endpoints existed its receiving URL, and its secret on that first view only", async () => {
     await prisma.shop.create({ data: { shop: TEST_SHOP, companyName: "Demo Outfitters" } }); // no endpoint yet
 
     const page = await loader(routeArgs(await adminRequest("/app/events")));
 
     const row = await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } });
+    const { secret } = await ensureInboundEndpoint(prisma, TEST_SHOP, { credentialsKey: getEnv().CREDENTIALS_KEY });
     expect(row.inboundWebhookId).toBeTruthy();
-    expect(page.endpoint.url).toBe(`https://referral-bridge.test/referral-webhooks/${row.inboundWebhookId}`);
-    expect(page.endpoint.secret).toBe((await ensureInboundEndpoint(prisma, TEST_SHOP, { credentialsKey: getEnv().CREDENTIALS_KEY })).secret);
+    expect(page.endpoint).toMatchObject({
+      url: `https://referral-bridge.test/referral-webhooks/${row.inboundWebhookId}`,
+      newSecret: secret,
+      secretMadeAt: row.inboundWebhookSecretCreatedAt!.toISOString(),
+      previousValidUntil: null,
+      overlapHours: 24,
+    });
     expect(page.options).toEqual({ storeCreditPayouts: false, tagContacts: false });
     expect(page.events).toMatchObject({ events: [], total: 0, page: 1 });
+
+    // The next view, on either page, says a secret is set and no more.
+    const again = await loader(routeArgs(await adminRequest("/app/events")));
+    expect(again.endpoint).toMatchObject({ url: page.endpoint.url, newSecret: null, secretMadeAt: page.endpoint.secretMadeAt });
+    expect(JSON.stringify(again)).not.toContain(secret);
+    const settings = await settingsLoader(routeArgs(await adminRequest("/app/settings")));
+    expect(settings.serviceWebhook).toEqual(again.endpoint);
+    expect(JSON.stringify(settings)).not.toContain(secret);
   });
 
   it("saves the options, validating the form", async () => {
@@ -81,14 +99,39 @@ describe("the service events page", () => {
 });
 
 describe("ServiceWebhookCard", () => {
-  it("shows the URL and keeps the secret hidden until asked", () => {
-    const html = renderToString(
-      createElement(AppProvider, { i18n: en }, createElement(ServiceWebhookCard, { url: "https://referral-bridge.test/referral-webhooks/abc", secret: "s3cr3t-value" })),
-    );
+  const view: ServiceWebhookView = {
+    url: "https://referral-bridge.test/referral-webhooks/abc",
+    secretMadeAt: "2026-11-20T09:30:00.000Z",
+    previousValidUntil: null,
+    overlapHours: 24,
+    newSecret: null,
+  };
+  // The card submits with Remix, so it renders inside a router, as on its pages.
+  const render = async (props: Parameters<typeof ServiceWebhookCard>[0]) => {
+    const handler = createStaticHandler([{ path: "/", element: createElement(AppProvider, { i18n: en }, createElement(ServiceWebhookCard, props)) }]);
+    const context = await handler.query(new Request("https://referral-bridge.test/"));
+    if (context instanceof Response) throw new Error("The stand-in router answered a Response");
+    return renderToString(createElement(StaticRouterProvider, { router: createStaticRouter(handler.dataRoutes, context), context }));
+  };
+
+  it("shows the URL, that a secret is set and when it was made, and a Rotate secret action", async () => {
+    const html = await render({ webhook: view });
     expect(html).toContain("https://referral-bridge.test/referral-webhooks/abc");
-    expect(html).not.toContain("s3cr3t-value");
-    expect(html).toContain("Show");
-    expect(html).toContain("Copy");
+    expect(html).toContain("made Nov 20, 2026, 9:30 AM UTC");
+    expect(html).toContain("Rotate secret");
+    expect(html).not.toContain("Copy the secret now");
+  });
+
+  it("shows a secret just made once, with a copy button, and says how long the previous one still works", async () => {
+    const html = await render({ webhook: { ...view, previousValidUntil: "2026-11-21T09:30:00.000Z" }, rotation: { ok: true, webhook: { ...view, newSecret: "s3cr3t-value" } } });
+    expect(html).toContain("Copy the secret now: it is shown only this once");
+    expect(html).toContain("s3cr3t-value");
+    expect(html).toContain("The previous secret keeps working until Nov 21, 2026, 9:30 AM UTC");
+  });
+
+  it("says why a rotation did not happen", async () => {
+    const html = await render({ webhook: view, rotation: { ok: false, message: "The secret was changed at the same moment, elsewhere." } });
+    expect(html).toContain("The secret was changed at the same moment, elsewhere.");
   });
 });
 
