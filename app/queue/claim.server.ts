@@ -97,13 +97,13 @@ picked AS (
   LIMIT :limit
 )
 UPDATE "Job"
-SET "status" = 'running', "lockedBy" = :worker, "leaseUntil" = :leaseUntil, "attempts" = "attempts" + 1, "updatedAt" = :now
+SET "status" = 'running', "lockedBy" = :worker, "leaseUntil" = :leaseUntil, "attempts" = "attempts" + 1, "writingAt" = NULL, "updatedAt" = :now
 WHERE "id" IN (SELECT "id" FROM picked)
   AND (("status" = 'queued' AND "runAt" <= :now) OR ("status" = 'running' AND "leaseUntil" < :now))
 RETURNING *`;
 }
 
-const DATES = ["runAt", "leaseUntil", "triggeredAt", "laneAt", "createdAt", "updatedAt"] as const;
+const DATES = ["runAt", "leaseUntil", "triggeredAt", "laneAt", "writingAt", "createdAt", "updatedAt"] as const;
 
 /** A row as the database returned it, as Prisma's Job (times as Dates, counts as numbers). */
 function jobOf(row: Record<string, unknown>): Job {
@@ -159,12 +159,38 @@ export async function renewLease(db: PrismaClient, options: { jobId: string; wor
 
 /**
  * Gives back the jobs a stopping worker still holds: due again at once, the
- * attempt not counted (the job did not fail).
+ * attempt not counted (the job did not fail). A job whose handler is in the
+ * middle of an external write (writingAt, see markWriting) is not given
+ * back: its write may still land, so it keeps its lease until the lease runs
+ * out, and only then may another worker take it.
  */
-export async function releaseLeases(db: PrismaClient, workerId: string): Promise<number> {
+export async function releaseLeases(db: PrismaClient, workerId: string): Promise<{ released: number; writing: number }> {
   const released = await db.job.updateMany({
-    where: { lockedBy: workerId, status: "running" },
+    where: { lockedBy: workerId, status: "running", writingAt: null },
     data: { status: "queued", lockedBy: null, leaseUntil: null, runAt: new Date(), attempts: { decrement: 1 } },
   });
-  return released.count;
+  const writing = await db.job.count({ where: { lockedBy: workerId, status: "running", writingAt: { not: null } } });
+  return { released: released.count, writing };
+}
+
+/** Thrown instead of starting an external write when the worker no longer holds the job. */
+export class LeaseLostError extends Error {
+  constructor(jobId: string) {
+    super(`The worker no longer holds job ${jobId}; it starts no external write`);
+    this.name = "LeaseLostError";
+  }
+}
+
+/** Marks a running job as making an external write (releaseLeases keeps it); false when this worker no longer holds it. */
+export async function markWriting(db: PrismaClient, options: { jobId: string; workerId: string; now: Date }): Promise<boolean> {
+  const marked = await db.job.updateMany({
+    where: { id: options.jobId, lockedBy: options.workerId, status: "running" },
+    data: { writingAt: options.now },
+  });
+  return marked.count === 1;
+}
+
+/** The job's external write has ended (whatever came of it). */
+export async function clearWriting(db: PrismaClient, options: { jobId: string; workerId: string }): Promise<void> {
+  await db.job.updateMany({ where: { id: options.jobId, lockedBy: options.workerId, status: "running" }, data: { writingAt: null } });
 }

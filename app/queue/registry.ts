@@ -17,6 +17,15 @@ export interface JobMeta {
   /** When the job was stored: a handler that waits for something can give up after a while. */
   createdAt: Date;
   attempts: number;
+  /**
+   * Runs a write to another system that must not be made twice (a payment,
+   * say). While it runs, the job is marked: a worker that stops keeps the
+   * job's lease instead of giving the job back at once, so no other worker
+   * takes it before the lease runs out. The write is not started when this
+   * worker no longer holds the job (LeaseLostError). What the write did, and
+   * whether a second attempt may repeat it, is the handler's to know.
+   */
+  externalWrite<T>(write: () => Promise<T>): Promise<T>;
 }
 
 /** How one kind of job is run. The queue knows a kind only from its definition. */

@@ -1,7 +1,9 @@
 import type { Job, Prisma } from "@prisma/client";
+import type { Logger } from "../logger.server";
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffPolicy } from "./backoff";
+import { clearWriting, LeaseLostError, markWriting } from "./claim.server";
 import type { JobOutcome, PauseOutcome } from "./outcome";
-import type { JobRegistry, QueueContext } from "./registry";
+import type { JobMeta, JobRegistry, QueueContext } from "./registry";
 import { holdShopJobs, pauseShopJobs } from "./shop-jobs.server";
 
 export interface RunOptions {
@@ -10,6 +12,22 @@ export interface RunOptions {
   random?: () => number;
   /** Before a shop's jobs are held: what else a pause means (refused credentials mark the connection broken). */
   onShopPaused?(shop: string, outcome: PauseOutcome, now: Date): Promise<void>;
+}
+
+/** JobMeta.externalWrite for one run of a job: the job is marked while any of its writes is under way. */
+function externalWriter(ctx: QueueContext, job: Job, workerId: string, log: Logger): JobMeta["externalWrite"] {
+  let open = 0;
+  return async (write) => {
+    if (open === 0 && !(await markWriting(ctx.db, { jobId: job.id, workerId, now: ctx.now() }))) throw new LeaseLostError(job.id);
+    open += 1;
+    try {
+      return await write();
+    } finally {
+      open -= 1;
+      // Left marked if this fails: the job's settling clears it too.
+      if (open === 0) await clearWriting(ctx.db, { jobId: job.id, workerId }).catch((error: unknown) => log.warn({ err: error }, "could not clear a job's external write mark"));
+    }
+  };
 }
 
 /** Runs one claimed job with its kind's definition and stores what became of it. */
@@ -26,7 +44,8 @@ export async function runJob<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
     if (!parsed.success) outcome = { type: "fail", reason: `Malformed job payload: ${parsed.error.message}` };
     else {
       try {
-        outcome = await definition.handle(ctx, job.shop, parsed.data, { id: job.id, createdAt: job.createdAt, attempts: job.attempts });
+        const externalWrite = externalWriter(ctx, job, options.workerId, log);
+        outcome = await definition.handle(ctx, job.shop, parsed.data, { id: job.id, createdAt: job.createdAt, attempts: job.attempts, externalWrite });
       } catch (error) {
         log.error({ err: error }, "job handler threw");
         outcome = { type: "retry", reason: error instanceof Error ? error.message : String(error) };
@@ -39,7 +58,7 @@ export async function runJob<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
     outcome = { type: "fail", reason: `Gave up after ${job.attempts} attempts. Last error: ${outcome.reason}` };
   }
   const now = ctx.now();
-  const release = { lockedBy: null, leaseUntil: null };
+  const release = { lockedBy: null, leaseUntil: null, writingAt: null };
   /** Stores the job's new state if this worker still holds it; a job whose lease was lost is another worker's now. */
   const settle = async (data: Prisma.JobUpdateManyMutationInput) => {
     const stored = await ctx.db.job.updateMany({ where: { id: job.id, lockedBy: options.workerId, status: "running" }, data: { ...release, ...data } });

@@ -34,7 +34,10 @@ export interface Worker {
   /**
    * Claims nothing more and waits for the jobs under way, at most
    * `deadlineMs`; the leases of jobs still running then are released, so
-   * another worker takes them at once. Resolves with how many were released.
+   * another worker takes them at once, but for jobs in the middle of an
+   * external write (JobMeta.externalWrite): those keep their lease until it
+   * runs out, since their write may still land. Resolves with how many were
+   * released.
    */
   stop(options?: { deadlineMs?: number }): Promise<number>;
   /** Runs due jobs until none is left (tests and scripts). Returns how many ran. */
@@ -175,8 +178,8 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
       clearTimeout(timer);
       loops = [];
       if (finished) return 0;
-      const released = await releaseLeases(ctx.db, id);
-      ctx.logger.warn({ workerId: id, released }, "stopped with jobs under way; their leases are released");
+      const { released, writing } = await releaseLeases(ctx.db, id);
+      ctx.logger.warn({ workerId: id, released, writing }, "stopped with jobs under way; their leases are released, but those of jobs in the middle of an external write");
       return released;
     },
     async drain() {

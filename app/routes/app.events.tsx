@@ -2,21 +2,26 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, DataTable, Layout, Page, Text, type BadgeProps } from "@shopify/polaris";
 import { useState } from "react";
-import { ROTATE_SECRET_INTENT } from "../admin/service-webhook";
+import { ROTATE_SECRET_INTENT, type RotateSecretResult } from "../admin/service-webhook";
 import { rotateServiceWebhookSecret, serviceWebhookView } from "../admin/service-webhook.server";
 import { useEmbeddedHref } from "../components/embedded-url";
 import { formatDateTime } from "../components/format";
 import { PagingBar } from "../components/PagingBar";
+import { PayoutSettingsFields, type PayoutSettingsValues } from "../components/PayoutSettingsFields";
+import { PayoutsWaitingCard, type PayoutAnswer } from "../components/PayoutsWaitingCard";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { ServiceWebhookCard } from "../components/ServiceWebhookCard";
 import {
+  answerHeldPayout,
   eventsPageQuery,
   listServiceEvents,
+  readPayoutsPart,
   readServiceEventOptions,
   retryServiceEvent,
   saveServiceEventOptions,
   serviceEventActionSchema,
 } from "../service-events/events.server";
+import { parsePayoutSettingsForm, type PayoutSettingsField } from "../service-events/payout-settings.server";
 import { authenticate } from "../shopify.server";
 import { appAdminContext } from "../wiring/admin-context.server";
 
@@ -24,15 +29,25 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { page } = eventsPageQuery.parse({ page: new URL(request.url).searchParams.get("page") ?? undefined });
   const ctx = appAdminContext();
-  const [events, options, endpoint] = await Promise.all([
+  const [events, options, endpoint, payouts] = await Promise.all([
     listServiceEvents(ctx.db, session.shop, { page }),
     readServiceEventOptions(ctx.db, session.shop),
     serviceWebhookView(ctx, session.shop),
+    readPayoutsPart(ctx.db, session.shop, ctx.adminForShop),
   ]);
-  return { events, options, endpoint };
+  return { events, options, endpoint, payouts };
 };
 
-export const action = async ({ request }: ActionFunctionArgs) => {
+const PAYOUT_ANSWERED = {
+  approvePayout: "Approved: the payout is being credited.",
+  recheckPayout: "The payout will be checked again in a moment.",
+  closePayout: "Closed: the app will not credit this payout.",
+};
+
+type OptionsResult = { ok: boolean; message: string; fieldErrors?: Partial<Record<PayoutSettingsField, string>> };
+type ActionResult = OptionsResult | (RotateSecretResult & { intent: typeof ROTATE_SECRET_INTENT });
+
+export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
   const { db } = ctx;
@@ -43,9 +58,17 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const parsed = serviceEventActionSchema.safeParse(form);
   if (!parsed.success) return { ok: false, message: "That request could not be understood. Reload the page and try again." };
   if (parsed.data.intent === "options") {
-    const { storeCreditPayouts, tagContacts } = parsed.data;
-    await saveServiceEventOptions(db, session.shop, { storeCreditPayouts, tagContacts });
+    const { storeCreditPayouts, tagContacts, payoutCurrency, payoutCeiling } = parsed.data;
+    const payout = parsePayoutSettingsForm({ payoutCurrency, payoutCeiling });
+    if (!payout.ok) return { ok: false, message: "Nothing was saved: check the fields marked below.", fieldErrors: payout.fieldErrors };
+    await saveServiceEventOptions(db, session.shop, { storeCreditPayouts, tagContacts, ...payout.change });
     return { ok: true, message: "Saved." };
+  }
+  if (parsed.data.intent !== "retry") {
+    const answered = await answerHeldPayout(db, session.shop, parsed.data.intent, parsed.data.id);
+    return answered
+      ? { ok: true, message: PAYOUT_ANSWERED[parsed.data.intent] }
+      : { ok: false, message: "This payout is no longer waiting for you. Reload the page." };
   }
   const retried = await retryServiceEvent(db, session.shop, parsed.data.id);
   return retried
@@ -58,6 +81,7 @@ const STATE_BADGE: Record<string, [string, BadgeProps["tone"]]> = {
   processed: ["Done", "success"],
   ignored: ["Not acted on", undefined],
   failed: ["Failed", "critical"],
+  held: ["Waiting for you", "attention"],
 };
 
 function StateBadge({ state }: { state: string }) {
@@ -65,11 +89,22 @@ function StateBadge({ state }: { state: string }) {
   return <Badge tone={tone}>{label}</Badge>;
 }
 
-function OptionsCard({ storeCreditPayouts, tagContacts }: { storeCreditPayouts: boolean; tagContacts: boolean }) {
+function OptionsCard({
+  storeCreditPayouts,
+  tagContacts,
+  payouts,
+  fieldErrors,
+}: {
+  storeCreditPayouts: boolean;
+  tagContacts: boolean;
+  payouts: { currency: string | null; ceiling: string };
+  fieldErrors?: OptionsResult["fieldErrors"];
+}) {
   const submit = useSubmit();
   const navigation = useNavigation();
   const [credit, setCredit] = useState(storeCreditPayouts);
   const [tag, setTag] = useState(tagContacts);
+  const [payoutValues, setPayoutValues] = useState<PayoutSettingsValues>({ payoutCurrency: payouts.currency ?? "", payoutCeiling: payouts.ceiling });
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "options";
   return (
     <Card>
@@ -83,6 +118,7 @@ function OptionsCard({ storeCreditPayouts, tagContacts }: { storeCreditPayouts: 
           checked={credit}
           onChange={setCredit}
         />
+        <PayoutSettingsFields values={payoutValues} onChange={setPayoutValues} errors={fieldErrors} recorded={payouts.currency !== null} />
         <Checkbox
           label="Tag new ambassadors in Shopify"
           helpText='When the service creates a contact whose email matches a Shopify customer, that customer gets the tag "referral-ambassador".'
@@ -92,7 +128,12 @@ function OptionsCard({ storeCreditPayouts, tagContacts }: { storeCreditPayouts: 
         <Box>
           <Button
             loading={saving}
-            onClick={() => submit({ intent: "options", storeCreditPayouts: String(credit), tagContacts: String(tag) }, { method: "post" })}
+            onClick={() => {
+              const form: Record<string, string> = { intent: "options", storeCreditPayouts: String(credit), tagContacts: String(tag), payoutCeiling: payoutValues.payoutCeiling };
+              // An empty currency keeps what is stored (the shop's, once read).
+              if (payoutValues.payoutCurrency.trim()) form.payoutCurrency = payoutValues.payoutCurrency;
+              submit(form, { method: "post" });
+            }}
           >
             Save
           </Button>
@@ -103,10 +144,16 @@ function OptionsCard({ storeCreditPayouts, tagContacts }: { storeCreditPayouts: 
 }
 
 export default function ServiceEvents() {
-  const { events, options, endpoint } = useLoaderData<typeof loader>();
+  const { events, options, endpoint, payouts } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const submit = useSubmit();
+  const navigation = useNavigation();
   const href = useEmbeddedHref();
+  const answering = navigation.formData?.get("intent");
+  const pendingAnswer =
+    navigation.state === "submitting" && (answering === "approvePayout" || answering === "recheckPayout" || answering === "closePayout")
+      ? { id: String(navigation.formData?.get("id")), answer: answering as PayoutAnswer }
+      : null;
   const rows = events.events.map((event) => [
     <BlockStack key="type" gap="050">
       <Text as="span" fontWeight="semibold">
@@ -140,8 +187,13 @@ export default function ServiceEvents() {
         <Layout.Section>
           <ServiceWebhookCard webhook={endpoint} rotation={result && "intent" in result ? result : undefined} />
         </Layout.Section>
+        {payouts.held.length > 0 ? (
+          <Layout.Section>
+            <PayoutsWaitingCard payouts={payouts.held} pending={pendingAnswer} onAnswer={(id, answer) => submit({ intent: answer, id }, { method: "post" })} />
+          </Layout.Section>
+        ) : null}
         <Layout.Section>
-          <OptionsCard {...options} />
+          <OptionsCard {...options} payouts={payouts} fieldErrors={result && !("intent" in result) ? result.fieldErrors : undefined} />
         </Layout.Section>
         <Layout.Section>
           <Card padding="0">

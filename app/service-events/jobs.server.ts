@@ -6,11 +6,13 @@ import { markServiceEventFailed, noteServiceEventAttempt, processServiceEvent } 
 /** What the service-event job is given. */
 export interface ServiceEventJobContext extends QueueContext {
   adminForShop: AdminForShop;
+  /** Tests shorten it; PAYOUT_SETTLE_MS otherwise. */
+  payoutSettleMs?: number;
 }
 
 export const serviceEventJobs = [
   defineJob(SERVICE_EVENT_JOB, {
-    handle: (ctx: ServiceEventJobContext, shop, { serviceEventId }) => processServiceEvent(ctx, shop, serviceEventId),
+    handle: (ctx: ServiceEventJobContext, shop, { serviceEventId }, job) => processServiceEvent({ ...ctx, externalWrite: job.externalWrite }, shop, serviceEventId),
     async onFailed(ctx: ServiceEventJobContext, shop, { serviceEventId }, reason) {
       await markServiceEventFailed(ctx.db, shop, serviceEventId, reason);
     },

@@ -11,6 +11,9 @@ export interface ProcessDeps {
   db: PrismaClient;
   adminForShop: AdminForShop;
   now(): Date;
+  /** The job's JobMeta.externalWrite (see payout-events.server.ts). */
+  externalWrite<T>(write: () => Promise<T>): Promise<T>;
+  payoutSettleMs?: number;
 }
 
 async function act(deps: ProcessDeps, shop: string, serviceEventId: string, eventType: string, eventData: unknown): Promise<EventResult> {
@@ -30,13 +33,16 @@ async function act(deps: ProcessDeps, shop: string, serviceEventId: string, even
 /** Acts on one stored event and records what came of it on the event. */
 export async function processServiceEvent(deps: ProcessDeps, shop: string, serviceEventId: string): Promise<JobOutcome> {
   const event = await deps.db.serviceEvent.findFirst({ where: { id: serviceEventId, shop } });
-  // Gone (shop/redact, customers/redact) or already acted on: nothing left to do.
-  if (!event || event.state === "processed" || event.state === "ignored") return done;
+  // Gone (shop/redact, customers/redact), already acted on, or waiting for the merchant: nothing to do now.
+  if (!event || event.state === "processed" || event.state === "ignored" || event.state === "held") return done;
   const parsed = parseEnvelope(event.payload);
   const result = parsed.ok
     ? await act(deps, shop, event.id, event.eventType, parsed.envelope.event_data ?? {})
     : processed("The stored body can no longer be read.");
-  if (!result.settled) return result.outcome;
+  if (!result.settled) {
+    if (result.outcome.type === "wait") await deps.db.serviceEvent.updateMany({ where: { id: event.id }, data: { detail: result.outcome.reason } });
+    return result.outcome;
+  }
   await deps.db.serviceEvent.updateMany({
     where: { id: event.id },
     data: { state: result.state, detail: result.detail, processedAt: deps.now() },

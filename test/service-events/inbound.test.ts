@@ -6,14 +6,15 @@ import { getEnv } from "../../app/env.server";
 import { createReferralClient } from "../../app/referral-api";
 import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import { ensureInboundEndpoint, receivingUrl } from "../../app/service-events/endpoint.server";
-import { listServiceEvents, retryServiceEvent } from "../../app/service-events/events.server";
+import { listServiceEvents } from "../../app/service-events/events.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { resetDatabase } from "../support/database";
 import { shopifyOrder } from "../support/orders";
 import { connectShop, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
 import { installShop } from "../support/sessions";
+import type { StandInCustomer } from "../support/standin-customers";
+import { ShopifyAdminStandIn, type StandInCall } from "../support/shopify-admin-standin";
 import { TEST_SHOP } from "../support/shopify-requests";
-import { FakeAdmin } from "./fake-admin";
 import { Forwarder, type Mode } from "./forwarder";
 
 let sandbox: SandboxHandle;
@@ -21,7 +22,7 @@ const forwarder = new Forwarder();
 const key = () => ({ credentialsKey: getEnv().CREDENTIALS_KEY });
 let endpointId: string;
 let pipeline: TestPipeline;
-let admin: FakeAdmin;
+let shopify: ShopifyAdminStandIn;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
@@ -39,9 +40,11 @@ beforeEach(async () => {
   const endpoint = await ensureInboundEndpoint(prisma, TEST_SHOP, key());
   endpointId = endpoint.endpointId;
   forwarder.reset(endpoint.secret);
-  admin = new FakeAdmin();
   pipeline = testPipeline();
-  pipeline.ctx.adminForShop = admin.access();
+  // Shopify's Admin API as the stand-in (every document checked against Shopify's schema), its clock the pipeline's.
+  shopify = new ShopifyAdminStandIn();
+  shopify.customers.now = () => pipeline.ctx.now();
+  pipeline.ctx.adminForShop = shopify.access();
 });
 
 async function control(path: string, body: unknown) {
@@ -207,7 +210,10 @@ describe("store credit payouts", () => {
   async function storeCreditOn() {
     await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { storeCreditPayouts: true } });
   }
-  const creditCalls = (outcome?: "ok") => admin.callsOf("ReferralBridgeCreditStoreCredit", outcome);
+  const creditCalls = (outcome?: StandInCall["outcome"]) => shopify.callsOf("ReferralBridgeCreditStoreCredit", outcome);
+  const balance = (customer: StandInCustomer) => shopify.customers.balanceOf(customer);
+  /** The credits the stand-in itself holds for the customer since the test began (a balance they had is an older credit). */
+  const creditsSince = (customer: StandInCustomer, since: Date) => shopify.customers.creditsOf(customer).filter((t) => t.createdAt >= since).map((t) => t.amount);
   /** Runs the due jobs now and after the retry backoff has passed. */
   async function drainWithRetries(rounds = 3) {
     for (let round = 0; round < rounds; round++) {
@@ -220,8 +226,9 @@ describe("store credit payouts", () => {
     // GIVEN the shop pays payouts as store credit, alice is a Shopify customer,
     // the first delivery is answered 503 (the sandbox delivers again) and every delivery reaches the app twice
     await storeCreditOn();
-    const alice = admin.addCustomer("Alice@Example.com", "2.50");
-    admin.failNext("ReferralBridgeCreditStoreCredit", "refused");
+    const began = pipeline.ctx.now();
+    const alice = shopify.customers.add("Alice@Example.com", { balance: "2.50" });
+    shopify.failNext("ReferralBridgeCreditStoreCredit", "refused");
     await subscribe("fail-first", ["payout-created"]);
     await subscribe("twice", ["payout-created"]);
 
@@ -234,7 +241,7 @@ describe("store credit payouts", () => {
     expect(credit).toMatchObject({ state: "failed", lastError: expect.stringContaining("Access denied") });
     await drainWithRetries();
 
-    // THEN the event was stored once, the mutation succeeded exactly once and the balance moved by 5.00
+    // THEN the event was stored once, the mutation succeeded exactly once and alice's account holds one credit of 5.00
     expect(await prisma.serviceEvent.count({ where: { eventType: "payout-created" } })).toBe(1);
     expect(creditCalls()).toHaveLength(2);
     expect(creditCalls("ok")).toHaveLength(1);
@@ -242,11 +249,13 @@ describe("store credit payouts", () => {
       id: alice.id,
       creditInput: { creditAmount: { amount: "5.00", currencyCode: "USD" } },
     });
-    expect(alice.balance).toBe("7.50");
+    expect(creditsSince(alice, began)).toEqual(["5.00"]);
+    expect(balance(alice)).toBe("7.50");
     expect(await prisma.payoutCredit.findFirstOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({
       state: "credited",
       amount: "5.00",
-      transactionId: expect.stringContaining("StoreCreditAccountCreditTransaction"),
+      currency: "USD",
+      transactionId: shopify.customers.creditsOf(alice).at(-1)!.id,
     });
     const [event] = await eventsOfType("payout-created");
     expect(event).toMatchObject({ state: "processed", detail: expect.stringContaining("store credit given") });
@@ -257,12 +266,13 @@ describe("store credit payouts", () => {
       return delivery && delivery.attempts.length >= 2 ? delivery.attempts : undefined;
     });
     expect(attempts.map((a) => a.status)).toEqual([503, 200]);
+    expect(shopify.refused).toEqual([]);
   });
 
   it("waits out Shopify's throttling within the attempt and credits once", async () => {
     await storeCreditOn();
-    const alice = admin.addCustomer("alice@example.com");
-    admin.failNext("ReferralBridgeCreditStoreCredit", "throttled");
+    const alice = shopify.customers.add("alice@example.com");
+    shopify.failNext("ReferralBridgeCreditStoreCredit", "throttled");
     await subscribe("plain", ["payout-created"]);
     await control("payouts", { email: "alice@example.com", amount: 5, payment_method: "storeplatform" });
     await waitForEvents("payout-created");
@@ -270,14 +280,14 @@ describe("store credit payouts", () => {
     await pipeline.drain();
 
     expect(creditCalls().map((call) => call.outcome)).toEqual(["throttled", "ok"]);
-    expect(alice.balance).toBe("5.00");
+    expect(shopify.customers.creditsOf(alice).map((t) => t.amount)).toEqual(["5.00"]);
     expect(await prisma.payoutCredit.findFirstOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ state: "credited" });
   });
 
   it("does not credit again when the answer to a credit that went through was lost", async () => {
     await storeCreditOn();
-    const alice = admin.addCustomer("alice@example.com");
-    admin.failNext("ReferralBridgeCreditStoreCredit", "lost-after-apply");
+    const alice = shopify.customers.add("alice@example.com");
+    shopify.failNext("ReferralBridgeCreditStoreCredit", "lost-after-acting");
     await subscribe("plain", ["payout-created"]);
     await control("payouts", { email: "alice@example.com", amount: 5, payment_method: "storeplatform" });
     await waitForEvents("payout-created");
@@ -285,54 +295,59 @@ describe("store credit payouts", () => {
     await drainWithRetries();
 
     expect(creditCalls()).toHaveLength(1);
-    expect(alice.balance).toBe("5.00");
-    expect(await prisma.payoutCredit.findFirstOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ state: "credited" });
+    const [landed] = shopify.customers.creditsOf(alice);
+    expect(shopify.customers.creditsOf(alice)).toHaveLength(1);
+    expect(await prisma.payoutCredit.findFirstOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ state: "credited", transactionId: landed!.id });
     expect((await eventsOfType("payout-created"))[0].detail).toContain("confirmed");
   });
 
-  it("sends again when the answer was lost before the credit happened", async () => {
+  it("recognises a credit whose answer was lost from the account's transactions even when the customer spent it meanwhile", async () => {
+    // GIVEN the credit lands but its answer is lost
     await storeCreditOn();
-    const alice = admin.addCustomer("alice@example.com");
-    admin.failNext("ReferralBridgeCreditStoreCredit", "lost");
+    const alice = shopify.customers.add("alice@example.com", { balance: "1.00" });
+    const began = pipeline.ctx.now();
+    shopify.failNext("ReferralBridgeCreditStoreCredit", "lost-after-acting");
     await subscribe("plain", ["payout-created"]);
     await control("payouts", { email: "alice@example.com", amount: 5, payment_method: "storeplatform" });
     await waitForEvents("payout-created");
+    await pipeline.drain();
+    expect(await prisma.payoutCredit.findFirstOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ state: "sending" });
 
+    // WHEN alice spends most of it at checkout before the app looks again (her balance is back where it was, and lower)
+    pipeline.advance(60_000);
+    shopify.customers.spend(alice, "5.50");
+    expect(balance(alice)).toBe("0.50");
     await drainWithRetries();
 
-    expect(creditCalls()).toHaveLength(2);
-    expect(creditCalls("ok")).toHaveLength(1);
-    expect(alice.balance).toBe("5.00");
+    // THEN the app finds its credit among her transactions and does not send it again
+    expect(creditCalls()).toHaveLength(1);
+    expect(creditsSince(alice, began)).toEqual(["5.00"]);
+    const [, landed] = shopify.customers.creditsOf(alice);
+    expect(await prisma.payoutCredit.findFirstOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ state: "credited", transactionId: landed!.id });
+    expect((await eventsOfType("payout-created"))[0]).toMatchObject({ state: "processed", detail: expect.stringContaining("confirmed") });
   });
 
-  it("stops for the merchant when the balance moved in a way it cannot explain", async () => {
+  it("sends again, once, when the answer was lost before the credit happened, whatever the customer spent meanwhile", async () => {
     await storeCreditOn();
-    const alice = admin.addCustomer("alice@example.com");
-    admin.failNext("ReferralBridgeCreditStoreCredit", "lost");
+    const alice = shopify.customers.add("alice@example.com", { balance: "4.00" });
+    const began = pipeline.ctx.now();
+    shopify.failNext("ReferralBridgeCreditStoreCredit", "lost");
     await subscribe("plain", ["payout-created"]);
     await control("payouts", { email: "alice@example.com", amount: 5, payment_method: "storeplatform" });
     await waitForEvents("payout-created");
     await pipeline.drain();
-    alice.balance = "1.00"; // spent at checkout in the meantime
+    shopify.customers.spend(alice, "3.00"); // her balance moved, which says nothing about the credit
 
     await drainWithRetries();
 
-    expect(creditCalls()).toHaveLength(1);
-    const credit = await prisma.payoutCredit.findFirstOrThrow({ where: { shop: TEST_SHOP } });
-    expect(credit.state).toBe("needs_review");
-    const [event] = await eventsOfType("payout-created");
-    expect(event).toMatchObject({ state: "failed", detail: expect.stringContaining("Check their store credit") });
-
-    // WHEN the merchant has checked and asks for it again, it is credited
-    expect(await retryServiceEvent(prisma, TEST_SHOP, event.id, pipeline.ctx.now())).toBe(true);
-    await pipeline.drain();
-    expect(creditCalls("ok")).toHaveLength(1);
-    expect(alice.balance).toBe("6.00");
-    expect(await prisma.payoutCredit.findFirstOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ state: "credited" });
+    expect(creditCalls().map((call) => call.outcome)).toEqual(["lost", "ok"]);
+    expect(creditsSince(alice, began)).toEqual(["5.00"]);
+    expect(balance(alice)).toBe("6.00");
+    expect(await prisma.payoutCredit.findFirstOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ state: "credited", attempts: 2 });
   });
 
   it("leaves payouts alone when the shop has not turned store credit on, or the method is not storeplatform", async () => {
-    admin.addCustomer("alice@example.com");
+    shopify.customers.add("alice@example.com");
     await subscribe("plain", ["payout-created"]);
     await control("payouts", { email: "alice@example.com", amount: 1, payment_method: "storeplatform" });
     await waitForEvents("payout-created");
@@ -355,7 +370,7 @@ describe("store credit payouts", () => {
 describe("new contacts", () => {
   it("tags the matching Shopify customer when the shop asks for it", async () => {
     await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { tagContacts: true } });
-    const jon = admin.addCustomer("jon@example.com");
+    const jon = shopify.customers.add("jon@example.com");
     await subscribe("plain", ["contact-created"]);
     await recordReferredOrder("jon@example.com"); // a new contact at the service
     await waitForEvents("contact-created");

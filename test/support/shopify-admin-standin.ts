@@ -1,11 +1,14 @@
-// A local stand-in for a shop's Shopify Admin GraphQL API, for the friend's
-// offer. Every document is parsed and validated against Shopify's published
-// schema (admin-schema.ts) and run with graphql-js, so a misspelt field or a
-// wrong variable type is refused as Shopify would refuse it. What it acts
-// on follows Shopify's reference: userErrors, redeem codes added by an
-// asynchronous bulk creation that is followed through its status query, a
-// code another discount already holds, and cost-based throttling reported in
-// `extensions.cost`.
+// A local stand-in for a shop's Shopify Admin GraphQL API. Every document is
+// parsed and validated against Shopify's published schema (admin-schema.ts)
+// and run with graphql-js, so a misspelt field or a wrong variable type is
+// refused as Shopify would refuse it. What it acts on follows Shopify's
+// reference: userErrors, redeem codes added by an asynchronous bulk creation
+// that is followed through its status query, a code another discount
+// already holds, cost-based throttling reported in `extensions.cost`, the
+// shop's orders (standin-orders.ts) and its customers with their store
+// credit (standin-customers.ts). A test can make the next call of an
+// operation meet a fault (refused, throttled, its answer lost before or after
+// Shopify acted) or hold it mid-way, to stop or kill the app meanwhile.
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,6 +16,7 @@ import { execute, GraphQLError, Kind, parse, validate, type DocumentNode, type O
 import type { AdminForShop } from "../../app/shopify-admin/admin-access";
 import type { AdminGraphql } from "../../app/shopify-admin/admin-graphql.server";
 import { adminSchema, STANDIN_API_VERSION } from "./admin-schema";
+import { StandInCustomers } from "./standin-customers";
 import { StandInOrders } from "./standin-orders";
 
 type Input = Record<string, unknown>;
@@ -35,11 +39,36 @@ interface BulkCreation {
   createdAt: Date;
 }
 
+/**
+ * What the next call of an operation meets: "refused" (GraphQL errors, nothing
+ * done), "throttled", "lost" (the answer never comes and Shopify did nothing)
+ * or "lost-after-acting" (Shopify acted, then the answer was lost).
+ */
+export type StandInFault = "refused" | "throttled" | "lost" | "lost-after-acting";
+
 export interface StandInCall {
   operation: string;
   variables: Input;
-  outcome: "ok" | "throttled" | "invalid";
+  outcome: "ok" | "throttled" | "invalid" | "refused" | "lost";
 }
+
+/** A call held mid-way (holdNext): it has arrived; the test answers it or drops the connection. */
+export interface HeldCall {
+  arrived: Promise<void>;
+  /** Shopify acts (if it has not yet) and answers. */
+  answer(): void;
+  /** The connection is dropped: no answer; Shopify acts only if it already had (held with `acted`). */
+  drop(): void;
+}
+
+interface Hold {
+  acted: boolean;
+  arrive(): void;
+  decision: Promise<"answer" | "drop">;
+}
+
+/** The answer of a call that never comes back. */
+const DROPPED = Symbol("dropped");
 
 const WEB_PIXEL_ID = "gid://shopify/WebPixel/1";
 
@@ -74,6 +103,12 @@ export class ShopifyAdminStandIn implements AdminGraphql {
   pixelScopesGranted = true;
   /** Status queries answered "not done yet" before a bulk creation shows its results. */
   bulkPollsBeforeDone = 0;
+  /** The currency the shop sells in (shop.currencyCode). */
+  shopCurrency = "USD";
+  /** The shop's customers and their store credit. */
+  readonly customers = new StandInCustomers((type) => this.gid(type), () => this.shopCurrency);
+  private faults = new Map<string, StandInFault[]>();
+  private holds = new Map<string, Hold[]>();
   private nextId = 1;
   private throttleNextCalls = 0;
   private bulkPolls = new Map<string, number>();
@@ -115,8 +150,60 @@ export class ShopifyAdminStandIn implements AdminGraphql {
     return async () => ({ ok: true, admin: this });
   }
 
+  /** The next calls of `operation` meet these faults, one each. */
+  failNext(operation: string, ...faults: StandInFault[]): void {
+    this.faults.set(operation, [...(this.faults.get(operation) ?? []), ...faults]);
+  }
+
+  /**
+   * Holds the next call of `operation` until the test answers or drops it.
+   * `acted`: Shopify carries it out as it arrives and only the answer waits
+   * (a call that landed, whose answer is on its way); otherwise nothing is
+   * done until it is answered.
+   */
+  holdNext(operation: string, { acted }: { acted: boolean }): HeldCall {
+    let arrive!: () => void;
+    let decide!: (decision: "answer" | "drop") => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const decision = new Promise<"answer" | "drop">((resolve) => (decide = resolve));
+    this.holds.set(operation, [...(this.holds.get(operation) ?? []), { acted, arrive, decision }]);
+    return { arrived, answer: () => decide("answer"), drop: () => decide("drop") };
+  }
+
   async graphql(query: string, options: { variables?: Input } = {}): Promise<Response> {
-    return Response.json(this.answer(query, options.variables ?? {}));
+    const body = await this.respond(query, options.variables ?? {});
+    if (body === DROPPED) throw new TypeError("fetch failed");
+    return Response.json(body);
+  }
+
+  /** A call with its fault or hold, if the test set one. */
+  private async respond(query: string, variables: Input): Promise<Record<string, unknown> | typeof DROPPED> {
+    const name = operationNameOf(query);
+    const hold = this.holds.get(name)?.shift();
+    if (hold) {
+      hold.arrive();
+      const body = hold.acted ? this.answer(query, variables) : undefined;
+      if ((await hold.decision) === "answer") return body ?? this.answer(query, variables);
+      if (!hold.acted) this.calls.push({ operation: name, variables, outcome: "lost" });
+      return DROPPED;
+    }
+    const fault = this.faults.get(name)?.shift();
+    switch (fault) {
+      case "lost":
+        this.calls.push({ operation: name, variables, outcome: "lost" });
+        return DROPPED;
+      case "refused":
+        this.calls.push({ operation: name, variables, outcome: "refused" });
+        return { errors: [{ message: `Access denied for ${name}. Required access: an access scope the app lacks.`, extensions: { code: "ACCESS_DENIED" } }] };
+      case "throttled":
+        this.throttleNextCalls += 1;
+        return this.answer(query, variables);
+      case "lost-after-acting":
+        this.answer(query, variables);
+        return DROPPED;
+      default:
+        return this.answer(query, variables);
+    }
   }
 
   answer(query: string, variables: Input): Record<string, unknown> {
@@ -341,7 +428,9 @@ export class ShopifyAdminStandIn implements AdminGraphql {
         return holder ? this.node(holder) : null;
       },
       currentAppInstallation: () => ({ id: this.appInstallationId }),
+      shop: () => ({ currencyCode: this.shopCurrency }),
       ...this.orders.resolvers(),
+      ...this.customers.resolvers(),
       themes: ({ roles }) => {
         if (this.themeSettingsData === null) throw new Error("Access denied for themes field. Required access: `read_themes` access scope.");
         const main = { id: "gid://shopify/OnlineStoreTheme/1", role: "MAIN", name: "Dawn" };
@@ -416,17 +505,30 @@ export class ShopifyAdminStandIn implements AdminGraphql {
     const server: Server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
+      req.on("end", async () => {
         if (req.method !== "POST" || req.url !== `/admin/api/${STANDIN_API_VERSION}/graphql.json`) {
           res.writeHead(404).end();
           return;
         }
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { query: string; variables?: Input };
-        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(this.answer(body.query, body.variables ?? {})));
+        const answer = await this.respond(body.query, body.variables ?? {});
+        // A dropped call closes the connection unanswered; a caller that went away (killed) gets nothing.
+        if (answer === DROPPED) req.socket.destroy();
+        else if (!res.destroyed) res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(answer));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
     return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+}
+
+/** The operation's name, as the calls are recorded by. */
+function operationNameOf(query: string): string {
+  try {
+    const operation = parse(query).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    return operation?.name?.value ?? "anonymous";
+  } catch {
+    return "invalid";
   }
 }
