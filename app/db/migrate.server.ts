@@ -22,7 +22,7 @@ export interface Migration {
   sql: string;
 }
 
-type Statement = { sql: string; params: unknown[] };
+type SqlCall = { sql: string; params: unknown[] };
 
 interface Connection {
   rows(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
@@ -31,7 +31,7 @@ interface Connection {
    * a migration's script and books it, unless `booked` finds a row by then
    * (another runner applied it). Whether this call applied it.
    */
-  applyOnce(script: string, book: Statement, booked: Statement): Promise<boolean>;
+  applyOnce(script: string, book: SqlCall, booked: SqlCall): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -188,7 +188,7 @@ function sqliteConnection(url: string): Connection {
       // BEGIN IMMEDIATE takes the write lock before the check, so no other runner can book the migration between the two.
       return db
         .transaction(() => {
-          if (db.prepare(booked.sql).get(...booked.params)) return false;
+          if (db.prepare(booked.sql).all(...booked.params).length > 0) return false;
           db.exec(script);
           db.prepare(book.sql).run(...book.params);
           return true;

@@ -59,7 +59,7 @@ describe("parseEnv", () => {
       "ALLOW_LOOPBACK_SERVICE is for development only (it lets the referral service be on this machine, over plain http); remove it from a production environment",
       "SHOPIFY_ADMIN_API_ORIGIN is for development only (it sends the Admin API calls to a stand-in instead of the shop); remove it from a production environment",
     ]);
-    expect(() => parseEnv({ ...production, ALLOW_LOOPBACK_SERVICE: "1" })).toThrow(/^The environment is not valid:\n  - ALLOW_LOOPBACK_SERVICE is for development only/);
+    expect(() => parseEnv({ ...production, ALLOW_LOOPBACK_SERVICE: "1" })).toThrow(/^The environment is not valid:\n {2}- ALLOW_LOOPBACK_SERVICE is for development only/);
     // Among the other problems of a production environment, each keeps its own line.
     expect(problemsOf({ NODE_ENV: "production", SHOPIFY_ADMIN_API_ORIGIN: "not a url" })).toEqual([
       "SHOPIFY_API_KEY is missing; production needs a real value",
