@@ -68,7 +68,8 @@ const schema = z.object({
   RECONCILE_OVERLAP_MS: z.coerce.number().int().min(0).max(86_400_000).default(DEFAULT_RECONCILE_OVERLAP_MS),
   /**
    * Development only: the Admin GraphQL API is called at this origin (the local stand-in,
-   * test/support/shopify-admin-standin.ts) instead of https://<shop>. Tests and the fault run set it.
+   * test/support/shopify-admin-standin.ts) instead of https://<shop>. Tests and the fault run set it;
+   * with NODE_ENV=production the app refuses to start.
    */
   SHOPIFY_ADMIN_API_ORIGIN: z.url().optional(),
   /** The web pixel's endpoint (/api/pixel): signals a minute from one client address (IPv6: its /64) for one shop, in each app process; ten times that across shops. */
@@ -81,7 +82,7 @@ const schema = z.object({
     .transform((v) => v === "true" || v === "1"),
   /**
    * Development only: lets the referral service be on this machine (127.0.0.0/8, ::1), over http too.
-   * Tests, the demo and the sandbox scripts set it; a production deployment never does.
+   * Tests, the demo and the sandbox scripts set it; with NODE_ENV=production the app refuses to start.
    */
   ALLOW_LOOPBACK_SERVICE: z
     .enum(["true", "false", "1", "0"])
@@ -100,6 +101,22 @@ export class EnvError extends Error {
 
 const REQUIRED_IN_PRODUCTION = ["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "CREDENTIALS_KEY"] as const;
 
+/**
+ * Switches that point the app at this machine instead of the real services.
+ * A production process refuses to start with one of them turned on; the
+ * scripts and tests that need one run a development process.
+ */
+export const DEVELOPMENT_ONLY_SWITCHES = {
+  ALLOW_LOOPBACK_SERVICE: "it lets the referral service be on this machine, over plain http",
+  SHOPIFY_ADMIN_API_ORIGIN: "it sends the Admin API calls to a stand-in instead of the shop",
+} as const;
+
+/** Whether a development-only switch is turned on in an environment ("false" or "0" leaves it off). */
+export function switchedOn(source: Record<string, string | undefined>, name: keyof typeof DEVELOPMENT_ONLY_SWITCHES): boolean {
+  const value = source[name]?.trim();
+  return !!value && value !== "false" && value !== "0";
+}
+
 /** Checks a whole environment at once and reports every problem, one line each. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const production = source.NODE_ENV === "production";
@@ -112,6 +129,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   if (production && input.CREDENTIALS_KEY === DEVELOPMENT_DEFAULTS.CREDENTIALS_KEY) {
     problems.push("CREDENTIALS_KEY is the development key; production needs its own secret key");
+  }
+  if (production) {
+    for (const [name, why] of Object.entries(DEVELOPMENT_ONLY_SWITCHES)) {
+      if (switchedOn(input, name as keyof typeof DEVELOPMENT_ONLY_SWITCHES)) problems.push(`${name} is for development only (${why}); remove it from a production environment`);
+    }
   }
   for (const [key, value] of Object.entries(input)) if (value === "") delete input[key];
   const result = schema.safeParse(input);

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { waitUntilAnswering } from "./lib/app-process";
+import { inheritedEnv, waitUntilAnswering } from "./lib/app-process";
 import { freePort } from "./lib/free-port";
 import { generatePrismaClient } from "./lib/prisma-client";
 import { shopifyOrder } from "./lib/sample-orders";
@@ -24,8 +24,9 @@ const onPostgres = values.db === "postgresql";
 let pg: ThrowawayPostgres | undefined;
 const folder = mkdtempSync(join(tmpdir(), "referral-bridge-deploy-"));
 const port = await freePort();
+// Production settings only: none of the development switches, even when this shell has one (production refuses them).
 const env: NodeJS.ProcessEnv = {
-  ...process.env,
+  ...inheritedEnv(),
   NODE_ENV: "production",
   SHOPIFY_API_KEY: "deploy-check",
   SHOPIFY_API_SECRET: randomBytes(16).toString("hex"),

@@ -11,16 +11,27 @@ import { databaseKind, schemaPath } from "./adapter.server";
 // (same table, checksum and columns), so `prisma migrate status` agrees.
 // It exists because Prisma's own deploy fails on PostgreSQL through the
 // driver adapter (prisma/orm issue 27403; decision 006).
+//
+// Two runners may start at once (two app processes deploying together):
+// each migration is applied under the database's write lock, after checking
+// that no other runner booked it meanwhile, so it is applied once. A
+// migration file changed after it was applied stops the runner, named.
 
 export interface Migration {
   name: string;
   sql: string;
 }
 
+type SqlCall = { sql: string; params: unknown[] };
+
 interface Connection {
   rows(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
-  /** Runs a migration's script and books it, in one transaction. */
-  applyInTransaction(script: string, book: { sql: string; params: unknown[] }): Promise<void>;
+  /**
+   * In one transaction, holding the lock that keeps other runners out: runs
+   * a migration's script and books it, unless `booked` finds a row by then
+   * (another runner applied it). Whether this call applied it.
+   */
+  applyOnce(script: string, book: SqlCall, booked: SqlCall): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -62,6 +73,21 @@ export function committedMigrations(url: string, root = "."): Migration[] {
 
 export const checksumOf = (sql: string) => createHash("sha256").update(sql).digest("hex");
 
+/**
+ * Whether a migration's file is still the one whose checksum was booked,
+ * compared as Prisma compares them: the file as it is, or with its line
+ * endings turned from Windows' into Unix' or back (git may change them); a
+ * row booked by an old Prisma holds the digest's bytes in hex without their
+ * leading zeros.
+ */
+export function fileMatchesChecksum(sql: string, booked: string): boolean {
+  const unpadded = booked.length > 0 && booked.length !== 64;
+  return [sql, sql.replaceAll("\r\n", "\n"), sql.replaceAll("\n", "\r\n")].some((text) => {
+    const digest = createHash("sha256").update(text).digest();
+    return (unpadded ? [...digest].map((byte) => byte.toString(16)).join("") : digest.toString("hex")) === booked;
+  });
+}
+
 export class MigrationError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
@@ -69,33 +95,40 @@ export class MigrationError extends Error {
   }
 }
 
+const changedMessage = (name: string) =>
+  `Migration ${name} was changed after it was applied: its migration.sql no longer has the checksum booked in _prisma_migrations. ` +
+  "Put the file back as it was applied, and make the change in a new migration.";
+
 /** Applies the migrations the database has not had yet; the names of those applied. */
 export async function applyMigrations(url: string, migrations: Migration[] = committedMigrations(url)): Promise<string[]> {
   const kind = databaseKind(url);
   const connection = kind === "postgresql" ? await postgresConnection(url) : sqliteConnection(url);
   try {
     await connection.rows(TABLE_SQL[kind]);
-    const booked = await connection.rows(`SELECT "migration_name", "finished_at", "rolled_back_at" FROM "_prisma_migrations"`);
+    const booked = await connection.rows(`SELECT "migration_name", "checksum", "finished_at", "rolled_back_at" FROM "_prisma_migrations"`);
     const failed = booked.find((row) => row.finished_at === null && row.rolled_back_at === null);
     if (failed) {
       throw new MigrationError(
         `Migration ${String(failed.migration_name)} failed earlier and was not rolled back; resolve it (prisma migrate resolve) before deploying again.`,
       );
     }
-    const done = new Set(booked.filter((row) => row.finished_at !== null).map((row) => String(row.migration_name)));
+    const finished = booked.filter((row) => row.finished_at !== null);
+    const changed = migrations.filter((m) => finished.some((row) => row.migration_name === m.name && !fileMatchesChecksum(m.sql, String(row.checksum))));
+    if (changed.length > 0) throw new MigrationError(changed.map((m) => changedMessage(m.name)).join("\n"));
+    const done = new Set(finished.map((row) => String(row.migration_name)));
+    const mark = (i: number) => (kind === "postgresql" ? `$${i}` : "?");
     const applied: string[] = [];
     for (const migration of migrations.filter((m) => !done.has(m.name))) {
-      const mark = (i: number) => (kind === "postgresql" ? `$${i}` : "?");
       const book = {
         sql: `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at", "finished_at", "applied_steps_count") VALUES (${[1, 2, 3, 4, 5, 6].map(mark).join(", ")})`,
         params: [randomUUID(), checksumOf(migration.sql), migration.name, ...sameInstant(kind), 1],
       };
+      const bookedMeanwhile = { sql: `SELECT 1 FROM "_prisma_migrations" WHERE "migration_name" = ${mark(1)} AND "finished_at" IS NOT NULL`, params: [migration.name] };
       try {
-        await connection.applyInTransaction(migration.sql, book);
+        if (await connection.applyOnce(migration.sql, book, bookedMeanwhile)) applied.push(migration.name);
       } catch (error) {
         throw new MigrationError(`Migration ${migration.name} failed and was rolled back: ${(error as Error).message}`, { cause: error });
       }
-      applied.push(migration.name);
     }
     return applied;
   } finally {
@@ -113,16 +146,21 @@ function sameInstant(kind: "sqlite" | "postgresql"): [unknown, unknown] {
 async function postgresConnection(url: string): Promise<Connection> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  // One deploy at a time: a second one waits here, then finds the migrations booked.
+  // One runner at a time, for the whole run: a second one waits here, then finds the migrations booked.
   await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
   return {
     rows: async (sql, params) => (await client.query(sql, params)).rows,
-    async applyInTransaction(script, book) {
+    async applyOnce(script, book, booked) {
       await client.query("BEGIN");
       try {
+        if ((await client.query(booked.sql, booked.params)).rows.length > 0) {
+          await client.query("ROLLBACK");
+          return false;
+        }
         await client.query(script);
         await client.query(book.sql, book.params);
         await client.query("COMMIT");
+        return true;
       } catch (error) {
         await client.query("ROLLBACK");
         throw error;
@@ -139,17 +177,23 @@ function sqliteConnection(url: string): Connection {
   const path = url.slice("file:".length);
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
-  db.pragma("busy_timeout = 5000");
+  // Another runner holds the write lock while it applies a migration: wait for it, for as long as a big one may take.
+  db.pragma("busy_timeout = 60000");
   return {
     rows: async (sql, params = []) => {
       const statement = db.prepare(sql);
       return /^\s*(SELECT|PRAGMA)/i.test(sql) ? (statement.all(...params) as Record<string, unknown>[]) : (statement.run(...params), []);
     },
-    async applyInTransaction(script, book) {
-      db.transaction(() => {
-        db.exec(script);
-        db.prepare(book.sql).run(...book.params);
-      }).immediate();
+    async applyOnce(script, book, booked) {
+      // BEGIN IMMEDIATE takes the write lock before the check, so no other runner can book the migration between the two.
+      return db
+        .transaction(() => {
+          if (db.prepare(booked.sql).all(...booked.params).length > 0) return false;
+          db.exec(script);
+          db.prepare(book.sql).run(...book.params);
+          return true;
+        })
+        .immediate();
     },
     async close() {
       db.close();

@@ -1,16 +1,19 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Logger } from "../logger.server";
 import { RawJson, type IntakeResult, type OrderWebhook } from "../referrals/order-intake";
 import { acknowledging } from "./acknowledgements";
-import { declaredTooLarge, readBodyWithin, tooLarge } from "./read-body";
-import { verifyShopifyWebhook, type HeaderReader } from "./verify-webhook";
+import type { ShopCheck } from "./installed-shops";
+import { declaredTooLarge, readBodyWithin, TOO_SLOW_TEXT, unreadAnswer, WEBHOOK_BODY_DEADLINE_MS } from "./read-body";
+import { checkUnsignedHeaders, verifyShopifyWebhook, type HeaderReader } from "./verify-webhook";
 
-// The order webhooks, the app's hot path, in three steps: serve (read the
-// request), verify (its signature and headers), store (the order's record
-// and job, in the intake's group commit); then answer. Served two ways with
-// the same code: by the production server before Remix sees the request
-// (server.mjs: no Fetch Request, no route matching), and by the Remix routes
-// (remix dev, and any server without that shortcut).
+// The order webhooks, the app's hot path, in four steps: check what the
+// headers alone say (answered before the body is read: a missing or repeated
+// signature, another topic, a shop without the app), serve (read the body,
+// within a size and a deadline), verify (its signature), store (the order's
+// record and job, in the intake's group commit); then answer. Served two
+// ways with the same code: by the production server before Remix sees the
+// request (server.mjs: no Fetch Request, no route matching), and by the
+// Remix routes (remix dev, and any server without that shortcut).
 
 /** The order topics the app subscribes to, each at /webhooks/<topic>. */
 export const ORDER_WEBHOOK_TOPICS = ["orders/paid", "orders/create", "orders/cancelled", "refunds/create"] as const;
@@ -36,10 +39,20 @@ export function orderTopicOfPath(path: string): string | null {
 }
 
 const STOPPING: WebhookAnswer = { status: 503, body: "The app is restarting; please deliver the webhook again." };
+const TOO_LARGE: WebhookAnswer = { status: 413, body: "Payload too large" };
+const TOO_SLOW: WebhookAnswer = { status: 408, body: TOO_SLOW_TEXT };
+/** Not 200: should the shop have installed a moment ago, Shopify delivers the webhook again. */
+const NOT_INSTALLED: WebhookAnswer = { status: 403, body: "The app is not installed on this shop." };
+const SHOP_UNCHECKED: WebhookAnswer = { status: 503, body: "The shop could not be checked; please deliver the webhook again." };
+
+/** What is known of a delivery before its body is read. */
+type Arrival = { method: string; header: HeaderReader; expectedTopic: string };
 
 export interface OrderWebhookDeps {
   /** The app's client secret: the key of the webhooks' HMAC. */
   secret: string;
+  /** Whether the shop has the app installed (cheap: cached). */
+  shopHasSession: ShopCheck;
   /** Stores a verified webhook; resolves once it is committed. */
   store(hook: OrderWebhook): Promise<IntakeResult>;
   logger: Pick<Logger, "debug">;
@@ -56,6 +69,26 @@ export interface OrderWebhooks {
 
 export function createOrderWebhooks(deps: OrderWebhookDeps): OrderWebhooks {
   let stopping = false;
+
+  /** The answer a delivery gets before its body is read, or null to read it. */
+  async function answerUnread({ method, header, expectedTopic }: Arrival): Promise<WebhookAnswer | null> {
+    if (stopping) return STOPPING;
+    if (method !== "POST") return { status: 405 };
+    if (declaredTooLarge(header("Content-Length"), MAX_ORDER_BODY_BYTES)) return TOO_LARGE;
+    const refusal = checkUnsignedHeaders(header, expectedTopic);
+    if (refusal) {
+      deps.logger.debug({ reason: refusal.reason }, "order webhook refused");
+      return { status: refusal.status };
+    }
+    const shop = header("X-Shopify-Shop-Domain")!;
+    try {
+      if (await deps.shopHasSession(shop)) return null;
+    } catch {
+      return SHOP_UNCHECKED;
+    }
+    deps.logger.debug({ shop }, "order webhook refused: the shop has no session");
+    return NOT_INSTALLED;
+  }
 
   /** Verifies a delivery that was read whole, stores it, and says what to answer. */
   function answerDelivery(delivery: Delivery): Promise<WebhookAnswer> {
@@ -79,13 +112,16 @@ export function createOrderWebhooks(deps: OrderWebhookDeps): OrderWebhooks {
   }
 
   return {
-    serve: (req, res) => serveNodeRequest(req, res, answerDelivery),
+    serve: (req, res) => serveNodeRequest(req, res, answerUnread, answerDelivery),
     async serveRequest(request) {
       const expectedTopic = orderTopicOfPath(new URL(request.url).pathname);
       if (!expectedTopic) return new Response(null, { status: 404 });
-      const reading = await readBodyWithin(request, MAX_ORDER_BODY_BYTES);
-      if (!reading.ok) return tooLarge();
-      const answer = await answerDelivery({ method: request.method, rawBody: reading.body, header: (name) => request.headers.get(name), expectedTopic });
+      const arrival: Arrival = { method: request.method, header: (name) => request.headers.get(name), expectedTopic };
+      const early = await answerUnread(arrival);
+      if (early) return unreadAnswer(early.status, early.body);
+      const reading = await readBodyWithin(request, MAX_ORDER_BODY_BYTES, { deadlineMs: WEBHOOK_BODY_DEADLINE_MS });
+      if (!reading.ok) return reading.status === 408 ? unreadAnswer(408, TOO_SLOW.body) : unreadAnswer(413, TOO_LARGE.body);
+      const answer = await answerDelivery({ ...arrival, rawBody: reading.body });
       return new Response(answer.body ?? null, { status: answer.status });
     },
     stop() {
@@ -94,58 +130,91 @@ export function createOrderWebhooks(deps: OrderWebhookDeps): OrderWebhooks {
   };
 }
 
-function serveNodeRequest(req: IncomingMessage, res: ServerResponse, answerDelivery: (delivery: Delivery) => Promise<WebhookAnswer>): boolean {
+function serveNodeRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answerUnread: (arrival: Arrival) => Promise<WebhookAnswer | null>,
+  answerDelivery: (delivery: Delivery) => Promise<WebhookAnswer>,
+): boolean {
   const expectedTopic = orderTopicOfPath(req.url?.split("?", 1)[0] ?? "");
   if (!expectedTopic) return false;
-  if (declaredTooLarge(req.headers["content-length"], MAX_ORDER_BODY_BYTES)) {
-    refuseTooLarge(req, res);
-    return true;
+  const header = (name: string) => {
+    const value = req.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(", ") : value;
+  };
+  const arrival: Arrival = { method: req.method ?? "GET", header, expectedTopic };
+  // A slow client (one that trickles the body, or sends none) is cut off, its socket soon let go.
+  const deadline = setTimeout(() => answerOnce(() => refuseUnread(req, res, TOO_SLOW, 1_000)), WEBHOOK_BODY_DEADLINE_MS);
+  req.once("close", () => clearTimeout(deadline));
+  req.on("error", () => {
+    clearTimeout(deadline);
+    res.destroy();
+  });
+  // Whichever comes first answers: the checks, the deadline, the body read whole (or past its limit).
+  let answered = false;
+  function answerOnce(answerWith: () => void) {
+    if (answered) return;
+    answered = true;
+    clearTimeout(deadline);
+    answerWith();
   }
+
+  answerUnread(arrival).then(
+    (early) => {
+      if (early) return answerOnce(() => refuseUnread(req, res, early));
+      if (answered) return;
+      readBody(req, (rawBody) =>
+        answerOnce(() => {
+          if (!rawBody) return refuseUnread(req, res, TOO_LARGE);
+          answerDelivery({ ...arrival, rawBody }).then(
+            (result) => answer(res, result),
+            () => answer(res, { status: 500 }),
+          );
+        }),
+      );
+    },
+    () => answerOnce(() => refuseUnread(req, res, { status: 500 })),
+  );
+  return true;
+}
+
+/** Reads the body whole (the Buffer), or stops at MAX_ORDER_BODY_BYTES (null) and reads no further. */
+function readBody(req: IncomingMessage, done: (rawBody: Buffer | null) => void) {
   const chunks: Buffer[] = [];
   let size = 0;
-  let refused = false;
+  let over = false;
   req.on("data", (chunk: Buffer) => {
-    if (refused) return;
+    if (over) return;
     size += chunk.length;
     if (size > MAX_ORDER_BODY_BYTES) {
-      refused = true;
-      refuseTooLarge(req, res);
-      return;
+      over = true;
+      return done(null);
     }
     chunks.push(chunk);
   });
   req.on("end", () => {
-    if (refused) return;
-    const rawBody = Buffer.concat(chunks, size);
-    const header = (name: string) => {
-      const value = req.headers[name.toLowerCase()];
-      return Array.isArray(value) ? value.join(", ") : value;
-    };
-    answerDelivery({ method: req.method ?? "GET", rawBody, header, expectedTopic }).then(
-      (result) => answer(res, result),
-      () => answer(res, { status: 500 }),
-    );
+    if (!over) done(Buffer.concat(chunks, size));
   });
-  req.on("error", () => res.destroy());
-  return true;
 }
 
 /**
- * Answers 413 at once and reads no further: the request is paused (so the
+ * Answers at once and reads no further: the request is paused (so the
  * socket stops being read once its small buffer is full) and the answer is
  * written straight to the socket, which is closed a moment later. Node's own
  * ending would either read the rest of the body to discard it or reset the
  * connection before the client read the answer.
  */
-function refuseTooLarge(req: IncomingMessage, res: ServerResponse) {
+function refuseUnread(req: IncomingMessage, res: ServerResponse, { status, body = "" }: WebhookAnswer, graceMs = 10_000) {
   req.pause();
   const socket = req.socket;
+  if (socket.destroyed) return;
   res.detachSocket(socket);
-  const body = "Payload too large";
   // A FIN after the answer, not a reset: closing a socket with unread data sends RST, which can make the
   // client drop the answer it has not read yet. The socket goes for good once the client had time to read it.
-  socket.end(`HTTP/1.1 413 Payload Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
-  setTimeout(() => socket.destroy(), 10_000).unref();
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), graceMs).unref();
 }
 
 function answer(res: ServerResponse, { status, body = "" }: WebhookAnswer) {

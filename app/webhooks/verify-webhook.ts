@@ -49,16 +49,21 @@ export const TRIGGERED_AT_MAX_AHEAD_MS = 15 * 60 * 1000;
 type Refusal = { ok: false; status: 400 | 401; reason: string };
 
 /**
- * What the signature does not cover, checked before it: one HMAC header
- * (repeated headers arrive joined by commas, which base64 never contains),
- * the topic the address is for, and a trigger time within Shopify's retry
- * window (a delivery without the header is taken; Shopify always sends it).
+ * What the headers alone say, checked before a byte of the body is read
+ * (the signature does not cover them): one HMAC header (repeated headers
+ * arrive joined by commas, which base64 never contains), every header
+ * Shopify sends, the topic the address is for, and a trigger time within
+ * Shopify's retry window (a delivery without the header is taken; Shopify
+ * always sends it).
  */
 export function checkUnsignedHeaders(header: HeaderReader, expectedTopic: string, now: Date = new Date()): Refusal | null {
   const hmac = header(HMAC_HEADER);
-  if (hmac?.includes(",")) return { ok: false, status: 400, reason: `repeated ${HMAC_HEADER}` };
+  if (!hmac) return { ok: false, status: 400, reason: `missing ${HMAC_HEADER}` };
+  if (hmac.includes(",")) return { ok: false, status: 400, reason: `repeated ${HMAC_HEADER}` };
+  const missing = REQUIRED_HEADERS.filter((name) => !header(name));
+  if (missing.length > 0) return { ok: false, status: 400, reason: `missing ${missing.join(", ")}` };
   const topic = header("X-Shopify-Topic");
-  if (topic && topic !== expectedTopic) return { ok: false, status: 400, reason: `topic ${topic} delivered to the address of ${expectedTopic}` };
+  if (topic !== expectedTopic) return { ok: false, status: 400, reason: `topic ${topic} delivered to the address of ${expectedTopic}` };
   const triggeredAt = header("X-Shopify-Triggered-At");
   if (triggeredAt) {
     const time = Date.parse(triggeredAt);
@@ -75,13 +80,9 @@ export function verifyShopifyWebhook(
   now: Date = new Date(),
 ): Verification {
   if (request.method !== "POST") return { ok: false, status: 405, reason: "webhooks are POST requests" };
-  const hmac = request.header(HMAC_HEADER);
-  if (!hmac) return { ok: false, status: 400, reason: `missing ${HMAC_HEADER}` };
   const unsigned = checkUnsignedHeaders(request.header, request.expectedTopic, now);
   if (unsigned) return unsigned;
-  if (!signatureMatches(request.rawBody, hmac, secret)) return { ok: false, status: 401, reason: "the HMAC signature does not match" };
-  const missing = REQUIRED_HEADERS.filter((name) => !request.header(name));
-  if (missing.length > 0) return { ok: false, status: 400, reason: `missing ${missing.join(", ")}` };
+  if (!signatureMatches(request.rawBody, request.header(HMAC_HEADER)!, secret)) return { ok: false, status: 401, reason: "the HMAC signature does not match" };
   const triggeredAt = request.header("X-Shopify-Triggered-At");
   const triggeredTime = triggeredAt ? Date.parse(triggeredAt) : NaN;
   return {

@@ -5,6 +5,7 @@ import { logger } from "../logger.server";
 import { createOrderIntake, type OrderIntake } from "../referrals/group-commit.server";
 import { postgresIntakeStore, sqliteIntakeStore, type IntakeStore } from "../referrals/intake-store.server";
 import type { IntakeResult, OrderWebhook } from "../referrals/order-intake";
+import { cachedShopCheck, type ShopCheck } from "../webhooks/installed-shops";
 import { createOrderWebhooks, type OrderWebhooks } from "../webhooks/order-webhooks.server";
 
 // The order intake of this process: one group commit on the app's database,
@@ -19,6 +20,7 @@ export function intakeStoreFor(databaseUrl: string): IntakeStore {
 declare global {
   var __referralBridgeIntake: OrderIntake | undefined;
   var __referralBridgeOrderWebhooks: OrderWebhooks | undefined;
+  var __referralBridgeShopCheck: ShopCheck | undefined;
 }
 
 /** The app's intake, on the app's database (made on first use: on SQLite it starts a thread). */
@@ -34,9 +36,19 @@ export function storeOrderWebhooks(hooks: OrderWebhook[]): Promise<IntakeResult[
   return Promise.all(hooks.map(storeOrderWebhook));
 }
 
+/**
+ * Whether a shop has the app installed, asked before an order webhook's body
+ * is read: its offline session, under the id Shopify's session storage gives
+ * it (what the intake and authenticate.webhook look up), cached.
+ */
+export function shopHasSession(shop: string): Promise<boolean> {
+  globalThis.__referralBridgeShopCheck ??= cachedShopCheck(async (name) => !!(await prisma.session.findUnique({ where: { id: `offline_${name}` }, select: { id: true } })));
+  return globalThis.__referralBridgeShopCheck(shop);
+}
+
 /** The order webhooks' endpoints of this process. */
 export function orderWebhooks(): OrderWebhooks {
-  return (globalThis.__referralBridgeOrderWebhooks ??= createOrderWebhooks({ secret: getEnv().SHOPIFY_API_SECRET, store: storeOrderWebhook, logger }));
+  return (globalThis.__referralBridgeOrderWebhooks ??= createOrderWebhooks({ secret: getEnv().SHOPIFY_API_SECRET, shopHasSession, store: storeOrderWebhook, logger }));
 }
 
 /** The production server's shortcut for order webhooks (server.mjs). */

@@ -1,11 +1,14 @@
-// Builds (when the build is older than the sources) and starts the app the
-// way production runs it, on a fresh database, for the demo, the benchmark
-// and the fault runs.
+// Builds (when the build is older than the sources) and starts the built app
+// with server.mjs, as production runs it, on a fresh database, for the demo,
+// the benchmark and the fault runs. Those call the sandbox service on this
+// machine, which only a development process may (app/env.server.ts), so they
+// run the production build with NODE_ENV=development.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { applyMigrations } from "../../app/db/migrate.server";
+import { DEVELOPMENT_ONLY_SWITCHES } from "../../app/env.server";
 import { startThrowawayPostgres } from "../throwaway-postgres";
 import { freePort } from "./free-port";
 
@@ -67,6 +70,17 @@ export interface ServedBuild {
 }
 
 /**
+ * This process's environment without the development-only switches: a served
+ * app or worker gets one only when its caller asks for it in so many words,
+ * never because the caller (a test process, a developer's shell) has it.
+ */
+export function inheritedEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(DEVELOPMENT_ONLY_SWITCHES)) delete env[name];
+  return env;
+}
+
+/**
  * Serves a build with server.mjs on a free loopback port, as production does,
  * and waits until it answers. SHOPIFY_APP_URL is set to its address.
  */
@@ -76,7 +90,7 @@ export async function serveBuild(options: { buildIndex: string; cwd?: string; en
   let output = "";
   const child = spawn(process.execPath, [join(options.cwd ?? process.cwd(), "server.mjs"), options.buildIndex], {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url } as NodeJS.ProcessEnv,
+    env: { ...inheritedEnv(), ...options.env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk) => (output += chunk));
@@ -107,12 +121,17 @@ export interface RunningApp extends ServedBuild {
   credentialsKey: string;
 }
 
-/** The built app in production mode with fresh secrets, on the given database. */
+/**
+ * The built app with fresh secrets, on the given database, calling the
+ * sandbox service on this machine: a development process (NODE_ENV=development),
+ * since production refuses ALLOW_LOOPBACK_SERVICE. Its worker processes take
+ * the same environment.
+ */
 export async function startApp(options: { databaseUrl: string; env?: Record<string, string>; port?: number }): Promise<RunningApp> {
   const secret = randomBytes(16).toString("hex");
   const credentialsKey = randomBytes(32).toString("base64");
   const env: Record<string, string> = {
-    NODE_ENV: "production",
+    NODE_ENV: "development",
     SHOPIFY_API_KEY: "referral-bridge-demo",
     SHOPIFY_API_SECRET: secret,
     CREDENTIALS_KEY: credentialsKey,

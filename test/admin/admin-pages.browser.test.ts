@@ -15,7 +15,7 @@ import { connectShop, sandboxCommissions, startTestSandbox, testPipeline, type T
 import { resetDatabase } from "../support/database";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { adminRequest } from "./admin-requests";
-import { startTestAppServer, type AppServer } from "./app-server";
+import { startSandboxAppServer, type AppServer } from "./app-server";
 import { failedOrder, receiveOrder, recordOf } from "./fixtures";
 
 let sandbox: SandboxHandle;
@@ -56,7 +56,7 @@ async function settle(): Promise<void> {
 describeInBrowser("admin pages in Chromium", () => {
   beforeAll(async () => {
     sandbox = await startTestSandbox();
-    server = await startTestAppServer();
+    server = await startSandboxAppServer();
     browser = await launchBrowser();
   }, 120_000);
 

@@ -1,11 +1,15 @@
 // The built app served the way production runs it (scripts/lib/app-process.ts),
 // from a copy of the deploy so that a rebuild by someone else cannot change it
 // under the test. The test run's global set-up builds it when it is stale.
+// It runs with NODE_ENV=production unless the test lets it reach the sandbox
+// service or the Admin stand-in on this machine, which production refuses
+// (app/env.server.ts): then it is a development process.
 import { randomUUID } from "node:crypto";
 import { cpSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEVELOPMENT_ONLY_SWITCHES, switchedOn } from "../../app/env.server";
 import { serveBuild } from "../../scripts/lib/app-process";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -22,7 +26,7 @@ export interface AppServer {
   stop(): Promise<void>;
 }
 
-/** The environment of the built app on this test's database and secrets. */
+/** The environment of the built app on this test's database and secrets, with nothing else of this machine. */
 export function testAppEnv(): Record<string, string> {
   // An absolute path for SQLite: the server's working directory differs.
   const testDatabase = process.env.DATABASE_URL!;
@@ -33,18 +37,34 @@ export function testAppEnv(): Record<string, string> {
     CREDENTIALS_KEY: process.env.CREDENTIALS_KEY!,
     DATABASE_URL: databaseUrl,
     WORKER_IN_PROCESS: "false",
-    ALLOW_LOOPBACK_SERVICE: "true",
     LOG_LEVEL: "warn",
   };
 }
 
+/** testAppEnv, and the app calls the sandbox service on this machine itself (its worker, the admin pages, the storefront). */
+export function sandboxAppEnv(): Record<string, string> {
+  return { ...testAppEnv(), ALLOW_LOOPBACK_SERVICE: "true" };
+}
+
 /**
  * The built app on this test's database and secrets, with no worker in its
- * process (the test runs jobs itself when it wants them run). `from`: a
- * checkout other than this one, built (to compare a change with before it).
+ * process (the test runs jobs itself when it wants them run), in production
+ * mode. `from`: a checkout other than this one, built (to compare a change
+ * with before it).
  */
 export function startTestAppServer(from?: string): Promise<AppServer> {
   return startAppServer(testAppEnv(), from);
+}
+
+/** startTestAppServer for a test whose app calls the sandbox service itself: a development process. */
+export function startSandboxAppServer(from?: string): Promise<AppServer> {
+  return startAppServer(sandboxAppEnv(), from);
+}
+
+/** production, as deployed, unless the environment turns on a switch that only development may. */
+function nodeEnvFor(env: Record<string, string>): "production" | "development" {
+  const development = (Object.keys(DEVELOPMENT_ONLY_SWITCHES) as (keyof typeof DEVELOPMENT_ONLY_SWITCHES)[]).some((name) => switchedOn(env, name));
+  return development ? "development" : "production";
 }
 
 /**
@@ -61,7 +81,7 @@ export async function startAppServer(env: Record<string, string>, from = repoRoo
   }
   symlinkSync(path.join(repoRoot, "node_modules"), path.join(root, "node_modules"), "dir");
 
-  const served = await serveBuild({ buildIndex: path.join(root, "build/index.js"), cwd: root, env: { ...env, NODE_ENV: "production" } });
+  const served = await serveBuild({ buildIndex: path.join(root, "build/index.js"), cwd: root, env: { ...env, NODE_ENV: nodeEnvFor(env) } });
   return {
     origin: served.url,
     output: served.output,

@@ -17,7 +17,7 @@ import { installShop } from "../support/sessions";
 import { nthIndexOf, startSlowDocumentProxy } from "../support/slow-document";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { adminRequest } from "./admin-requests";
-import { startTestAppServer, type AppServer } from "./app-server";
+import { startSandboxAppServer, type AppServer } from "./app-server";
 
 let sandbox: SandboxHandle;
 let server: AppServer;
@@ -152,7 +152,7 @@ describeInBrowser("commissions page in Chromium", () => {
   beforeAll(async () => {
     sandbox = await startTestSandbox();
     // SELECT_ALL_BUILD_ROOT: another checkout, built, e.g. the commit before a change, to compare.
-    server = await startTestAppServer(process.env.SELECT_ALL_BUILD_ROOT);
+    server = await startSandboxAppServer(process.env.SELECT_ALL_BUILD_ROOT);
     browser = await launchBrowser();
   }, 120_000);
 

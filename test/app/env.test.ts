@@ -53,6 +53,31 @@ describe("parseEnv", () => {
     ]);
   });
 
+  it("refuses the development-only switches in production, each on its own line", () => {
+    const problems = problemsOf({ ...production, ALLOW_LOOPBACK_SERVICE: "true", SHOPIFY_ADMIN_API_ORIGIN: "http://127.0.0.1:4020" });
+    expect(problems).toEqual([
+      "ALLOW_LOOPBACK_SERVICE is for development only (it lets the referral service be on this machine, over plain http); remove it from a production environment",
+      "SHOPIFY_ADMIN_API_ORIGIN is for development only (it sends the Admin API calls to a stand-in instead of the shop); remove it from a production environment",
+    ]);
+    expect(() => parseEnv({ ...production, ALLOW_LOOPBACK_SERVICE: "1" })).toThrow(/^The environment is not valid:\n {2}- ALLOW_LOOPBACK_SERVICE is for development only/);
+    // Among the other problems of a production environment, each keeps its own line.
+    expect(problemsOf({ NODE_ENV: "production", SHOPIFY_ADMIN_API_ORIGIN: "not a url" })).toEqual([
+      "SHOPIFY_API_KEY is missing; production needs a real value",
+      "SHOPIFY_API_SECRET is missing; production needs a real value",
+      "SHOPIFY_APP_URL is missing; production needs a real value",
+      "CREDENTIALS_KEY is missing; production needs a real value",
+      "SHOPIFY_ADMIN_API_ORIGIN is for development only (it sends the Admin API calls to a stand-in instead of the shop); remove it from a production environment",
+    ]);
+  });
+
+  it("takes a development-only switch that is off in production, and either switch outside production", () => {
+    expect(parseEnv({ ...production, ALLOW_LOOPBACK_SERVICE: "false", SHOPIFY_ADMIN_API_ORIGIN: "" }).ALLOW_LOOPBACK_SERVICE).toBe(false);
+    for (const NODE_ENV of ["development", "test"]) {
+      const env = parseEnv({ ...production, NODE_ENV, ALLOW_LOOPBACK_SERVICE: "true", SHOPIFY_ADMIN_API_ORIGIN: "http://127.0.0.1:4020" });
+      expect([env.ALLOW_LOOPBACK_SERVICE, env.SHOPIFY_ADMIN_API_ORIGIN]).toEqual([true, "http://127.0.0.1:4020"]);
+    }
+  });
+
   it("gives each malformed variable its own message", () => {
     const problems = problemsOf({
       SHOPIFY_APP_URL: "not a url",

@@ -66,9 +66,22 @@ describe("order webhooks", () => {
     expect(await prisma.job.count()).toBe(0);
   });
 
-  it("answers 200 for a shop without a session and queues nothing", async () => {
-    const response = await deliver(ordersPaid, signedWebhook({ topic: "orders/paid", body: referredOrder(7004) }));
-    expect(response.status).toBe(200);
+  it("refuses a shop without a session with 403 before reading the body, and queues nothing", async () => {
+    const signed = signedWebhook({ topic: "orders/paid", body: referredOrder(7004) });
+    let read = false;
+    // A body that says whether anyone read it (pulled only when read: no buffering ahead).
+    const body = new ReadableStream(
+      {
+        pull() {
+          read = true;
+          throw new Error("the body was read");
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const response = await deliver(ordersPaid, new Request(signed.url, { method: "POST", headers: signed.headers, body, duplex: "half" } as RequestInit));
+    expect([response.status, await response.text(), response.headers.get("Connection")]).toEqual([403, "The app is not installed on this shop.", "close"]);
+    expect(read).toBe(false);
     expect(await prisma.job.count()).toBe(0);
     expect(await prisma.orderRecord.count()).toBe(0);
   });

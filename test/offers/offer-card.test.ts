@@ -8,7 +8,7 @@ import prisma from "../../app/db.server";
 import { action, loader } from "../../app/routes/app.campaigns";
 import type { SandboxHandle } from "../../sandbox/server";
 import { adminRequest, load, submit } from "../admin/admin-requests";
-import { startTestAppServer, type AppServer } from "../admin/app-server";
+import { startSandboxAppServer, type AppServer } from "../admin/app-server";
 import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
 import type { TestPipeline } from "../support/pipeline";
 import type { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
@@ -73,7 +73,7 @@ describeInBrowser("the Friend's offer card in Chromium", () => {
   let server: AppServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startTestAppServer();
+    server = await startSandboxAppServer();
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

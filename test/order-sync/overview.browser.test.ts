@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { adminRequest } from "../admin/admin-requests";
-import { startAppServer, testAppEnv, type AppServer } from "../admin/app-server";
+import { sandboxAppEnv, startAppServer, type AppServer } from "../admin/app-server";
 import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
 import { resetDatabase } from "../support/database";
 import { shopifyOrder } from "../support/orders";
@@ -30,7 +30,7 @@ describeInBrowser("order sync on the Overview", () => {
     shopify.setBucket(100_000, 50_000);
     standIn = await shopify.serve();
     await resetDatabase();
-    server = await startAppServer({ ...testAppEnv(), WORKER_IN_PROCESS: "true", SHOPIFY_ADMIN_API_ORIGIN: standIn.origin, JOB_RETRY_BASE_MS: "200" });
+    server = await startAppServer({ ...sandboxAppEnv(), WORKER_IN_PROCESS: "true", SHOPIFY_ADMIN_API_ORIGIN: standIn.origin, JOB_RETRY_BASE_MS: "200" });
     browser = await launchBrowser();
   }, 120_000);
 

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import prisma from "../../app/db.server";
 import { startBackfill } from "../../app/order-sync/backfill.server";
 import { RECONCILE_JOB } from "../../app/order-sync/job-kinds";
-import { startAppServer, testAppEnv, type AppServer } from "../admin/app-server";
+import { sandboxAppEnv, startAppServer, type AppServer } from "../admin/app-server";
 import { shopifyOrder } from "../support/orders";
 import { connectShop, useTestSandbox } from "../support/pipeline";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
@@ -40,7 +40,7 @@ afterEach(async () => {
 
 async function startApp(): Promise<AppServer> {
   const server = await startAppServer({
-    ...testAppEnv(),
+    ...sandboxAppEnv(),
     WORKER_IN_PROCESS: "true",
     WORKER_CONCURRENCY: "16",
     JOB_LEASE_MS: "2000",

@@ -53,6 +53,8 @@ export async function resetDatabase(): Promise<void> {
     prisma.shop.deleteMany(),
     prisma.session.deleteMany(),
   ]);
+  // The order webhooks remember which shops have the app for a while: a test starts with none known.
+  globalThis.__referralBridgeShopCheck = undefined;
 }
 
 /** Which database this test file runs on (the claim is written in its dialect). */

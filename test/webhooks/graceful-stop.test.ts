@@ -2,7 +2,7 @@ import "../admin/browser-env";
 import { request, Agent } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { startAppServer, testAppEnv, type AppServer } from "../admin/app-server";
+import { sandboxAppEnv, startAppServer, type AppServer } from "../admin/app-server";
 import { shopifyOrder } from "../support/orders";
 import { connectShop, sandboxCommissions, sandboxFaults, useTestSandbox } from "../support/pipeline";
 import { signedWebhook } from "../support/shopify-requests";
@@ -16,7 +16,7 @@ let server: AppServer | undefined;
 afterEach(() => server?.stop());
 
 const start = (env: Record<string, string>) =>
-  startAppServer({ ...testAppEnv(), WORKER_IN_PROCESS: "true", SERVICE_TIMEOUT_MS: "10000", ...env });
+  startAppServer({ ...sandboxAppEnv(), WORKER_IN_PROCESS: "true", SERVICE_TIMEOUT_MS: "10000", ...env });
 
 /** Posts a signed order webhook over one kept-alive connection, as Shopify's delivery does between deliveries. */
 async function deliver(agent: Agent, origin: string, id: number): Promise<number> {

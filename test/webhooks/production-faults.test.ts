@@ -1,7 +1,7 @@
 import "../admin/browser-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { startAppServer, testAppEnv, type AppServer } from "../admin/app-server";
+import { sandboxAppEnv, startAppServer, type AppServer } from "../admin/app-server";
 import { shopifyOrder } from "../support/orders";
 import { clearSandboxFaults, connectShop, sandboxCommissions, sandboxFaults, useTestSandbox } from "../support/pipeline";
 import { signedWebhook } from "../support/shopify-requests";
@@ -15,7 +15,7 @@ let server: AppServer;
 
 beforeAll(async () => {
   server = await startAppServer({
-    ...testAppEnv(),
+    ...sandboxAppEnv(),
     WORKER_IN_PROCESS: "true",
     SERVICE_TIMEOUT_MS: "300",
     JOB_RETRY_BASE_MS: "200",

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
+import { shopHasSession, storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import type { OrderWebhook } from "../../app/referrals/order-intake";
 import { createQueueConsumer, eventBridgeDelivery, pubSubDelivery, type QueuedDelivery, type Settlement } from "../../app/webhooks/queued-delivery.server";
-import { shopifyOrder } from "../support/orders";
+import { shopifyOrder, shopifyRefund } from "../support/orders";
 import { connectShop, sandboxCommissions, testPipeline, useTestSandbox } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
 
@@ -39,7 +39,7 @@ class InMemoryQueue {
 /** An order's id as its digits (sample orders keep 64-bit ids exact as raw JSON). */
 const idOf = (order: { id: unknown }) => JSON.stringify(order.id).replaceAll('"', "");
 
-const headersOf = (topic: string, order: { id: unknown }, webhookId = `wh-${idOf(order)}`) => ({
+const headersOf = (topic: string, order: { id: unknown }, webhookId = `wh-${idOf(order)}`): Record<string, string> => ({
   "X-Shopify-Topic": topic,
   "X-Shopify-Shop-Domain": TEST_SHOP,
   "X-Shopify-Webhook-Id": webhookId,
@@ -48,7 +48,7 @@ const headersOf = (topic: string, order: { id: unknown }, webhookId = `wh-${idOf
 });
 
 /** As Pub/Sub carries a webhook: the X-Shopify-* headers as attributes, the body base64-encoded. */
-const pubSub = (topic: string, order: { id: unknown }, body = JSON.stringify(order)) =>
+const pubSub = (topic: string, order: { id: unknown; [field: string]: unknown }, body = JSON.stringify(order)) =>
   pubSubDelivery({ attributes: headersOf(topic, order), data: Buffer.from(body).toString("base64") });
 
 /** As EventBridge carries one: the raw event's text, headers in detail.metadata, the order in detail.payload. */
@@ -70,7 +70,7 @@ describe("the queue consumer entry point", () => {
       }
       return storeOrderWebhook(hook);
     };
-    const consume = createQueueConsumer(accept, { warn: (...args: unknown[]) => log.push(args) } as never);
+    const consume = createQueueConsumer({ store: accept, shopHasSession, logger: { warn: (...args: unknown[]) => log.push(args) } as never });
     const queue = new InMemoryQueue();
 
     // GIVEN three orders (64-bit ids), one delivered by both queues and once more by Pub/Sub, one whose first store fails
@@ -82,6 +82,7 @@ describe("the queue consumer entry point", () => {
     queue.publish(pubSub("orders/paid", c));
     // AND what must be refused without harming the others
     queue.publish(pubSub("orders/paid", { id: "7205817436110159004" }, '{"id": 7205817436110159004, "email": '));
+    queue.publish(pubSub("orders/paid", { ...referred(7205817436110159005n), line_items: "many" }));
     queue.publish(pubSub("products/update", a));
     queue.publish(pubSubDelivery({ attributes: { ...headersOf("orders/paid", b), "X-Shopify-Shop-Domain": "evil.example.com" }, data: Buffer.from(JSON.stringify(b)).toString("base64") }));
     queue.publish(eventBridgeDelivery("not json"));
@@ -102,7 +103,60 @@ describe("the queue consumer entry point", () => {
     expect(outcomes.filter((o) => o === "ack:duplicate")).toHaveLength(2);
     expect(outcomes.filter((o) => o === "retry:refused")).toHaveLength(1);
     expect(outcomes.filter((o) => o === "ack:malformed")).toHaveLength(1);
-    expect(outcomes.filter((o) => o === "ack:refused")).toHaveLength(3);
-    expect(log).toHaveLength(4);
+    expect(outcomes.filter((o) => o === "ack:refused")).toHaveLength(4);
+    expect(log).toHaveLength(5);
+  });
+
+  it("checks a message's attributes and the body's shape before trusting them, and stores only what is sound", async () => {
+    const log: unknown[] = [];
+    const consume = createQueueConsumer({ store: storeOrderWebhook, shopHasSession, logger: { warn: (...args: unknown[]) => log.push(args) } as never });
+    const order = referred(7205817436110159101n);
+    const refund = shopifyRefund(7205817436110159101n, ["30.00"], 7205817436110159102n);
+    const withHeaders = (topic: string, body: { id: unknown }, change: Record<string, string | undefined>) =>
+      pubSubDelivery({ attributes: { ...headersOf(topic, body), ...change } as Record<string, string>, data: Buffer.from(JSON.stringify(body)).toString("base64") });
+    const hour = 3_600_000;
+
+    // GIVEN messages whose attributes or body cannot be trusted
+    const refusals: [QueuedDelivery, RegExp][] = [
+      [pubSub("orders/paid", refund), /not of orders\/paid's shape: a refund's body/],
+      [pubSub("refunds/create", order), /not of refunds\/create's shape: a refund without the id of its order/],
+      [pubSub("orders/cancelled", order), /a cancellation without cancelled_at/],
+      [pubSub("orders/paid", { ...order, admin_graphql_api_id: "gid://shopify/Order/1" }), /admin_graphql_api_id is not the Order 7205817436110159101/],
+      [pubSub("refunds/create", { ...refund, order_id: null }), /a refund without the id of its order/],
+      [pubSub("orders/paid", { ...order, id: -5 }), /the body has no id/],
+      [pubSub("orders/paid", order, "[1, 2]"), /not a JSON object/],
+      [withHeaders("orders/paid", order, { "X-Shopify-Shop-Domain": "not-installed.myshopify.com" }), /not-installed.myshopify.com does not have the app installed/],
+      [withHeaders("orders/paid", order, { "X-Shopify-Shop-Domain": `${TEST_SHOP}.evil.example` }), /not a shop's domain/],
+      [withHeaders("orders/paid", order, { "X-Shopify-Webhook-Id": undefined }), /Webhook-Id is missing/],
+      [withHeaders("orders/paid", order, { "X-Shopify-Webhook-Id": "<script>" }), /not a webhook id/],
+      [withHeaders("orders/paid", order, { "X-Shopify-Triggered-At": undefined }), /Triggered-At is missing/],
+      [withHeaders("orders/paid", order, { "X-Shopify-Triggered-At": "yesterday" }), /Triggered-At is missing or not a time/],
+      [withHeaders("orders/paid", order, { "X-Shopify-Triggered-At": new Date(Date.now() - 25 * hour).toISOString() }), /more than a day ago/],
+      [withHeaders("orders/paid", order, { "X-Shopify-Triggered-At": new Date(Date.now() + hour).toISOString() }), /in the future/],
+    ];
+    // WHEN each is consumed THEN it is acknowledged as refused, saying why, and nothing is stored
+    for (const [delivery, reason] of refusals) {
+      const settlement = await consume(delivery);
+      expect(settlement, String(reason)).toMatchObject({ settle: "ack", outcome: "refused", detail: expect.stringMatching(reason) });
+    }
+    expect(log).toHaveLength(refusals.length);
+    expect(await prisma.job.count({ where: { key: { contains: "7205817436110159101" } } })).toBe(0);
+    expect(await prisma.orderRecord.count({ where: { orderId: "7205817436110159101" } })).toBe(0);
+
+    // AND the same order and refund, sound, are stored (a day-old delivery within the day is taken)
+    const fresh = { "X-Shopify-Triggered-At": new Date(Date.now() - 23 * hour).toISOString() };
+    expect(await consume(withHeaders("orders/paid", order, fresh))).toMatchObject({ settle: "ack", outcome: "queued" });
+    expect(await consume(pubSub("refunds/create", refund))).toMatchObject({ settle: "ack", outcome: "queued" });
+    expect(await consume(pubSub("orders/cancelled", { ...order, cancelled_at: "2026-11-21T10:00:00-05:00" }))).toMatchObject({ settle: "ack", outcome: "queued" });
+  });
+
+  it("hands a message back when its shop cannot be checked", async () => {
+    const consume = createQueueConsumer({
+      store: storeOrderWebhook,
+      shopHasSession: () => Promise.reject(new Error("the database is restarting")),
+      logger: { warn: () => undefined } as never,
+    });
+    expect(await consume(pubSub("orders/paid", referred(7205817436110159201n)))).toEqual({ settle: "retry", outcome: "refused", detail: "the shop could not be checked" });
+    expect(await prisma.orderRecord.count({ where: { orderId: "7205817436110159201" } })).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import "../admin/browser-env";
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
@@ -71,6 +72,113 @@ function raw(path: string, headers: [string, string][], body: Buffer | null, opt
   });
 }
 
+/**
+ * Raw HTTP on a socket, for a body that arrives slowly: the headers (a
+ * Content-Length of `total`), then `chunk` bytes every `everyMs` until the
+ * server answers or all was sent. What was sent when the answer came, and
+ * whether the server let the connection go within 3 s of answering (if not,
+ * this side closes it).
+ */
+function trickle(path: string, headers: [string, string][], options: { total: number; chunk: number; everyMs: number }) {
+  return new Promise<{ status: number; text: string; sent: number; answeredAfterMs: number; serverClosed: boolean }>((resolve, reject) => {
+    const { hostname, port } = new URL(server.origin);
+    const socket = connect(Number(port), hostname);
+    const started = performance.now();
+    let received = "";
+    let sent = 0;
+    let answeredAfterMs = NaN;
+    let serverClosed = true;
+    const head = [`POST ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, `Content-Length: ${options.total}`, ...headers.map(([name, value]) => `${name}: ${value}`)];
+    socket.write(`${head.join("\r\n")}\r\n\r\n`);
+    const pump = setInterval(() => {
+      if (!Number.isNaN(answeredAfterMs) || sent >= options.total || socket.destroyed) return clearInterval(pump);
+      const size = Math.min(options.chunk, options.total - sent);
+      socket.write(Buffer.alloc(size, 0x20));
+      sent += size;
+    }, options.everyMs);
+    socket.on("data", (data: Buffer) => {
+      received += data.toString("latin1");
+      if (Number.isNaN(answeredAfterMs) && received.includes("\r\n\r\n")) {
+        answeredAfterMs = performance.now() - started;
+        setTimeout(() => {
+          serverClosed = socket.readableEnded;
+          socket.destroy();
+        }, 3_000).unref();
+      }
+    });
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      clearInterval(pump);
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
+      if (!status) return reject(new Error(`no answer after ${sent} bytes`));
+      resolve({ status, text: received.split("\r\n\r\n")[1] ?? "", sent, answeredAfterMs, serverClosed });
+    });
+  });
+}
+
+/** Every header Shopify sends, for `path`'s topic, with a signature that does not matter (the body is never read whole). */
+const shopifyHeaders = (path: string, change: Record<string, string | null> = {}): [string, string][] => {
+  const headers: Record<string, string | null> = {
+    "Content-Type": "application/json",
+    "X-Shopify-Topic": path.replace("/webhooks/", ""),
+    "X-Shopify-Shop-Domain": TEST_SHOP,
+    "X-Shopify-Hmac-Sha256": "AAAA",
+    "X-Shopify-Webhook-Id": "b54557e4-bdd9-4b37-8a5f-bf7d70bcd043",
+    "X-Shopify-Api-Version": "2026-10",
+    "X-Shopify-Triggered-At": new Date().toISOString(),
+    ...change,
+  };
+  return Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== null);
+};
+
+describe("what the headers say, before the body is read", () => {
+  const TWO_MB = 2 * 1024 * 1024;
+
+  it("refuses a 2 MB body without an HMAC header, with two, for another topic or a shop without the app, having read almost none of it", async () => {
+    const cases: [path: string, headers: [string, string][], status: number][] = [
+      ["/webhooks/orders/paid", shopifyHeaders("/webhooks/orders/paid", { "X-Shopify-Hmac-Sha256": null }), 400],
+      ["/webhooks/orders/paid", [...shopifyHeaders("/webhooks/orders/paid"), ["X-Shopify-Hmac-Sha256", "BBBB"]], 400],
+      ["/webhooks/orders/paid", shopifyHeaders("/webhooks/orders/paid", { "X-Shopify-Topic": "orders/cancelled" }), 400],
+      ["/webhooks/orders/paid", shopifyHeaders("/webhooks/orders/paid", { "X-Shopify-Shop-Domain": "no-app-here.myshopify.com" }), 403],
+      ["/webhooks/refunds/create", shopifyHeaders("/webhooks/refunds/create", { "X-Shopify-Shop-Domain": null }), 400],
+      // The Remix routes of the other topics
+      ["/webhooks/customers/redact", shopifyHeaders("/webhooks/customers/redact", { "X-Shopify-Hmac-Sha256": null }), 400],
+      ["/webhooks/app/uninstalled", [...shopifyHeaders("/webhooks/app/uninstalled"), ["X-Shopify-Hmac-Sha256", "BBBB"]], 400],
+      ["/webhooks/shop/redact", shopifyHeaders("/webhooks/shop/redact", { "X-Shopify-Topic": "orders/paid" }), 400],
+    ];
+    for (const [path, headers, status] of cases) {
+      // 16 KiB every 25 ms: the whole body would take 3.2 s; an answer after reading it would come after all of it was sent.
+      const answer = await trickle(path, headers, { total: TWO_MB, chunk: 16 * 1024, everyMs: 25 });
+      expect([path, answer.status], JSON.stringify(headers)).toEqual([path, status]);
+      expect(answer.sent, path).toBeLessThan(TWO_MB / 2);
+      expect(answer.serverClosed, path).toBe(true);
+      if (status === 403) expect(answer.text).toBe("The app is not installed on this shop.");
+    }
+    expect(await prisma.job.count()).toBe(0);
+  }, 60_000);
+
+  it("reads the body of an installed shop's delivery, once the headers are sound", async () => {
+    const answer = await trickle("/webhooks/orders/paid", shopifyHeaders("/webhooks/orders/paid"), { total: 64 * 1024, chunk: 16 * 1024, everyMs: 25 });
+    // All of it was read, then the signature was found wrong; the connection stays open for the next delivery.
+    expect([answer.status, answer.sent, answer.serverClosed]).toEqual([401, 64 * 1024, false]);
+  });
+
+  it("cuts off a body that trickles past the deadline with 408 and lets the connection go (fast path, Remix route)", async () => {
+    const slow = { total: 1_000, chunk: 10, everyMs: 500 };
+    const answers = await Promise.all(
+      ["/webhooks/orders/paid", "/webhooks/customers/redact"].map((path) => trickle(path, shopifyHeaders(path), slow)),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(408);
+      expect(answer.answeredAfterMs).toBeGreaterThan(9_500);
+      expect(answer.answeredAfterMs).toBeLessThan(14_000);
+      expect(answer.sent).toBeLessThan(slow.total);
+      // The server closes the connection with its answer.
+      expect(answer.serverClosed).toBe(true);
+    }
+  }, 40_000);
+});
+
 describe("topic bound to the address", () => {
   it("refuses an order delivery whose topic header is not the address's topic (fast path)", async () => {
     const wrongAddress = await send("/webhooks/orders/cancelled", { topic: "orders/paid", body: order(41_001) });
@@ -131,13 +239,7 @@ describe("stale and doubled deliveries", () => {
 });
 
 describe("body limits", () => {
-  const headers = (path: string, extra: [string, string][] = []): [string, string][] => [
-    ["Content-Type", "application/json"],
-    ["X-Shopify-Topic", path.replace("/webhooks/", "")],
-    ["X-Shopify-Shop-Domain", TEST_SHOP],
-    ["X-Shopify-Hmac-Sha256", "AAAA"],
-    ...extra,
-  ];
+  const headers = (path: string, extra: [string, string][] = []): [string, string][] => [...shopifyHeaders(path), ...extra];
 
   it("refuses a declared length over the limit before reading the body", async () => {
     const answer = await raw("/webhooks/orders/paid", headers("/webhooks/orders/paid", [["Content-Length", String(3 * 1024 * 1024)]]), Buffer.from("{"), { end: false });

@@ -1,0 +1,29 @@
+import { createTtlCache } from "../cache/ttl-cache";
+
+// Whether a shop has the app installed (its offline session exists), asked
+// of every order webhook before its body is read and of every queued
+// delivery. The answer is kept: a shop that has the app for a minute, one
+// that has not for a few seconds, so a shop that has just installed is
+// refused only briefly (and Shopify delivers a refused webhook again). A
+// shop that uninstalls may stay known for a minute: its deliveries are then
+// read, and the intake stores nothing for a shop without a session.
+
+/** Whether the shop's offline session exists; may throw when the database cannot answer. */
+export type ShopCheck = (shop: string) => Promise<boolean>;
+
+export const INSTALLED_KEPT_MS = 60_000;
+export const NOT_INSTALLED_KEPT_MS = 5_000;
+
+export function cachedShopCheck(lookup: ShopCheck, now?: () => number): ShopCheck {
+  const installed = createTtlCache<boolean>({ ttlMs: INSTALLED_KEPT_MS, maxEntries: 100_000, now });
+  // Anyone can name any shop: this one is kept small, the least recently named going first.
+  const notInstalled = createTtlCache<boolean>({ ttlMs: NOT_INSTALLED_KEPT_MS, maxEntries: 10_000, now });
+  return async (shop) => {
+    if (installed.peek(shop)) return true;
+    if (notInstalled.peek(shop) === false) return false;
+    // Deliveries for one shop at the same moment share one look-up.
+    const has = await installed.getOrLoad(shop, () => lookup(shop), (answer) => answer);
+    if (!has) notInstalled.set(shop, false);
+    return has;
+  };
+}
