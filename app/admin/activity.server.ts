@@ -2,7 +2,7 @@ import type { Job, OrderRecord, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import { requeueJob, stopJobs } from "../queue/shop-jobs.server";
 import { notifyJobEnqueued } from "../queue/wake";
-import { commissionStateAfter } from "../referrals/commission-state";
+import { moveCommissionState } from "../referrals/commission-state";
 import { jobsOfOrders, recordJobKey } from "../referrals/job-kinds";
 import { isReferralApiError, type Commission, type ReferralClient } from "../referral-api";
 import {
@@ -243,15 +243,15 @@ export async function recheckOrder(
     };
   }
   for (const uid of toReview) results[uid] = { ...results[uid]!, reversal: "denied" };
-  await ctx.db.orderRecord.updateMany({
+  const resolved = await ctx.db.orderRecord.updateMany({
     where: { shop, orderId, status: "needs_review" },
     data: {
       status: "reversed",
       statusReason: "Commission denied at the referral service (checked again by the merchant)",
-      commissionState: commissionStateAfter(record.commissionState, "denied"),
       results: JSON.stringify(results),
     },
   });
+  if (resolved.count > 0) await moveCommissionState(ctx.db, { shop, orderId }, "denied");
   return {
     ok: true,
     tone: "success",

@@ -32,16 +32,20 @@ const TTL_MS = 10 * 60_000;
 /** Across every shop: a code costs well under a kilobyte. */
 const MAX_CODES = 50_000;
 const MAX_PROFILES = 20_000;
+const MAX_SHOPS = 5_000;
 
 const keyOf = (shop: string, key: string) => `${shop}|${key}`;
 
 export class CodeDirectory {
   private readonly codes: TtlCache<Known>;
   private readonly profiles: TtlCache<OwnerProfile | null>;
+  /** Per shop, whether each campaign approves its commissions by itself (company/get). */
+  private readonly approvals: TtlCache<Record<string, boolean>>;
 
   constructor(now?: () => number) {
     this.codes = createTtlCache<Known>({ ttlMs: TTL_MS, maxEntries: MAX_CODES, now });
     this.profiles = createTtlCache<OwnerProfile | null>({ ttlMs: TTL_MS, maxEntries: MAX_PROFILES, now });
+    this.approvals = createTtlCache<Record<string, boolean>>({ ttlMs: TTL_MS, maxEntries: MAX_SHOPS, now });
   }
 
   /** The owner of a short code, or null when the service has no such short code. */
@@ -89,9 +93,19 @@ export class CodeDirectory {
     return profile;
   }
 
+  /** Whether the campaign approves its commissions by itself; false for a campaign the service no longer lists. */
+  async campaignAutoApproves(client: ReferralClient, shop: string, campaignUid: string): Promise<boolean> {
+    const known = await this.approvals.getOrLoad(shop, async () => {
+      const { campaigns } = await client.getCompany();
+      return Object.fromEntries(campaigns.map((c) => [c.campaignUid, c.autoApproveCommissions === true]));
+    });
+    return known[campaignUid] ?? false;
+  }
+
   /** Forgets a shop's codes (its connection changed). */
   forget(shop: string): void {
     this.codes.deletePrefix(keyOf(shop, ""));
     this.profiles.deletePrefix(keyOf(shop, ""));
+    this.approvals.delete(shop);
   }
 }

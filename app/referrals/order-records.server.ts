@@ -12,6 +12,8 @@ export interface CampaignResult {
   referrer?: string | null;
   detail?: string;
   reversal?: "denied" | "revenue_reduced" | "needs_review" | "nothing_to_reverse";
+  /** Sent pending until the guard has checked the coupon's referrer (see holdsCoupons); cleared once released. */
+  held?: boolean;
 }
 
 export type CampaignResults = Record<string, CampaignResult>;
@@ -34,7 +36,7 @@ export function findOrderRecord(db: PrismaClient, shop: string, orderId: string)
 }
 
 export function updateOrderRecord(
-  db: PrismaClient,
+  db: Pick<Prisma.TransactionClient, "orderRecord">,
   shop: string,
   orderId: string,
   data: Prisma.OrderRecordUpdateInput,

@@ -4,7 +4,7 @@ import { outcomeOfServiceError } from "../connection/service-outcome";
 import { findOfferCode } from "../offers/offer-code-owner.server";
 import { done, type JobOutcome } from "../queue/outcome";
 import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../referral-api";
-import { commissionStateAfter } from "./commission-state";
+import { moveCommissionState, type CommissionState } from "./commission-state";
 import { gatherGuardFacts } from "./guard-facts.server";
 import { readGuardSettings } from "./guard-settings";
 import type { RECORD_ORDER_JOB, StoredEvent } from "./job-kinds";
@@ -24,7 +24,7 @@ import {
   type OrderSignals,
 } from "./referral-decision";
 import type { ReferralEventParams } from "./referral-event";
-import { reviseCommissions } from "./reversal.server";
+import { releaseHeld, reviseCommissions } from "./reversal.server";
 import { classifyRefusal } from "./service-refusals";
 
 // The order.record job: it gathers the facts the referral decision asks for
@@ -99,6 +99,7 @@ async function recordTogether(client: ReferralClient, campaigns: string[], param
 
 /** Sends the order to every campaign still to do; false when the service knew the code in none of them. */
 async function send(client: ReferralClient, campaigns: string[], params: ReferralEventParams, results: CampaignResults): Promise<boolean> {
+  if (campaigns.length === 0) return true;
   if (campaigns.length > 1 && params.shortCode) await recordTogether(client, campaigns, params, results);
   else await recordOneByOne(client, campaigns, params, results);
   if (campaigns.every((uid) => results[uid]?.codeUnknown)) {
@@ -128,12 +129,27 @@ interface Order {
   results: CampaignResults;
 }
 
+/** What became of commissions held until the guard had checked a coupon's referrer: the state they share, if they were released. */
+type Release = { state: CommissionState | undefined } | null;
+
+/** What the order's earlier sends left, for a retry that finds every campaign sent: the code was known, and whom the service named. */
+function sentBefore(results: CampaignResults): NonNullable<CodeFacts["sent"]> {
+  const recorded = Object.values(results).filter((r) => r.state === "recorded");
+  return { known: true, referrer: recorded.find((r) => r.referrer)?.referrer, held: recorded.some((r) => r.held) };
+}
+
 /**
  * Asks the decision for its next step and carries it out, until it has
  * decided: whose code (shortcode/get, cached), the guard's facts, and each
  * send. The service is asked at most once per code.
  */
-async function decideAndSend(ctx: OrderJobContext, client: ReferralClient, order: Order, choices: Awaited<ReturnType<typeof shopChoices>>, pixel: PixelSignalFound | null): Promise<Decision> {
+async function decideAndSend(
+  ctx: OrderJobContext,
+  client: ReferralClient,
+  order: Order,
+  choices: Awaited<ReturnType<typeof shopChoices>>,
+  pixel: PixelSignalFound | null,
+): Promise<{ decision: Decision; release: Release }> {
   const { shop, orderId, event, todo, results } = order;
   const signals = storedSignals(event);
   const facts = new Map<string, CodeFacts>();
@@ -148,11 +164,12 @@ async function decideAndSend(ctx: OrderJobContext, client: ReferralClient, order
     facts,
   };
   const base: ReferralEventParams = { ...event.params, shortCode: undefined, couponCode: undefined };
+  let release: Release = null;
   for (;;) {
     const step = decideReferral(input);
     switch (step.next) {
       case "decided":
-        return step.decision;
+        return { decision: step.decision, release };
       case "find_owner":
         factsOf(step.code).owner = await ctx.codes.shortCodeOwner(client, shop, step.code);
         break;
@@ -175,21 +192,36 @@ async function decideAndSend(ctx: OrderJobContext, client: ReferralClient, order
         break;
       }
       case "deny_sent": {
-        // The commissions this send made are denied; one the service already approved is left for the merchant.
-        const sent: CampaignResults = Object.fromEntries(todo.filter((uid) => results[uid]?.state === "recorded").map((uid) => [uid, results[uid]!]));
-        const interrupted = await reviseCommissions(client, orderId, sent, { status: "denied" }, "denied");
+        // Every commission of the order is denied, an earlier attempt's too; one the service already approved is left for the merchant.
+        const interrupted = await reviseCommissions(client, orderId, results, { status: "denied" }, "denied");
         if (interrupted) throw new ServiceInterruption(interrupted);
-        for (const [uid, result] of Object.entries(sent)) {
-          if (result.reversal === "denied") results[uid] = { ...result, state: "blocked", detail: step.detail };
+        for (const [uid, result] of Object.entries(results)) {
+          if (result.state === "recorded" && result.reversal === "denied") results[uid] = { ...result, state: "blocked", detail: step.detail, held: undefined };
         }
         factsOf(step.code).sent = { ...factsOf(step.code).sent!, denied: true };
         break;
       }
+      case "release_held": {
+        const wanted = event.params.isApproved;
+        const released = await releaseHeld(client, orderId, results, (uid) =>
+          wanted === undefined ? ctx.codes.campaignAutoApproves(client, shop, uid) : Promise.resolve(wanted),
+        );
+        if ("interrupted" in released) throw new ServiceInterruption(released.interrupted);
+        release = released;
+        factsOf(step.code).sent = { ...factsOf(step.code).sent!, released: true };
+        break;
+      }
       case "send": {
+        // A retry that finds every campaign sent sends nothing, and checks again what the earlier send left.
+        if (todo.length === 0) {
+          factsOf(step.code).sent = sentBefore(results);
+          break;
+        }
         const known = await send(client, todo, sendParams(base, step), results);
+        if (known && step.hold) for (const uid of todo) if (results[uid]?.state === "recorded") results[uid].held = true;
         // A discount code the service does not know as a coupon is the store's own promotion: not sent again for a while.
         if (!known && step.source === "discount_code") ctx.codes.rememberPromotion(shop, step.code);
-        factsOf(step.code).sent = { known, referrer: Object.values(results).find((r) => r.referrer)?.referrer };
+        factsOf(step.code).sent = known ? sentBefore(results) : { known };
         break;
       }
       case "send_without_code":
@@ -207,7 +239,13 @@ class ServiceInterruption extends Error {
   }
 }
 
-const COMMISSION_STATE = { true: "approved", false: "pending" } as const;
+/** The commission's state once the order is recorded, as far as the app knows it: undefined when each campaign's setting decided. */
+function stateAfterRecording(decision: Decision, results: CampaignResults, release: Release, wanted: boolean | undefined): CommissionState | undefined {
+  const held = Object.values(results).some((r) => r.state === "recorded" && r.held);
+  if (decision.flags.length > 0 || decision.heldPending || held) return "pending";
+  if (release) return release.state;
+  return wanted === undefined ? undefined : wanted ? "approved" : "pending";
+}
 
 export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId, event }: Payload): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
@@ -223,9 +261,10 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
   const todo = campaigns.filter((uid) => !SETTLED.has(results[uid]?.state as CampaignResult["state"]));
   let outcome: JobOutcome = done;
   let decision: Decision = { explanation: { signals: [], winner: null, guard: [], decision: "" }, flags: [] };
+  let release: Release = null;
   try {
     const order = { shop, orderId, event, placedAt: record?.placedAt ?? ctx.now(), todo, results };
-    decision = await decideAndSend(ctx, connection.client, order, choices, pixel);
+    ({ decision, release } = await decideAndSend(ctx, connection.client, order, choices, pixel));
     if (decision.unsent) for (const uid of todo) results[uid] = { ...decision.unsent };
   } catch (error) {
     outcome = error instanceof ServiceInterruption ? error.outcome : outcomeOfServiceError(error);
@@ -233,11 +272,11 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
 
   const { explanation, flags } = decision;
   const summary = orderOutcome(results, campaigns, explanation);
-  explanation.decision = decisionText(summary, explanation, flags);
+  explanation.decision = decisionText(summary, explanation, flags, decision.heldPending);
   const settled = outcome.type === "done";
   if (settled && summary.status === "failed") outcome = { type: "fail", reason: summary.reason };
   const winner = explanation.winner;
-  const approval = flags.length > 0 ? false : event.params.isApproved;
+  const commissionState = settled && summary.status === "recorded" ? stateAfterRecording(decision, results, release, event.params.isApproved) : undefined;
   await updateOrderRecord(ctx.db, shop, orderId, {
     results: JSON.stringify(results),
     campaignUids: campaigns.join(","),
@@ -251,12 +290,11 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
           ...(winner ? (winner.sentAs === "short_code" ? { shortCode: winner.code } : { couponCode: winner.code, shortCode: null }) : {}),
           ...(winner?.source === "discount_code" || winner?.source === "offer_code" || winner?.source === "pixel" ? { codeSource: winner.source } : {}),
           recordedAt: summary.status === "recorded" ? ctx.now() : null,
-          ...(summary.status === "recorded" && approval !== undefined
-            ? { commissionState: commissionStateAfter(record?.commissionState ?? null, COMMISSION_STATE[String(approval) as "true" | "false"]) }
-            : {}),
         }
       : {}),
   });
+  // Apart, and conditional: a service event may have moved the commission already.
+  if (commissionState) await moveCommissionState(ctx.db, { shop, orderId }, commissionState);
   return outcome;
 }
 

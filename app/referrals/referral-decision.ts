@@ -50,6 +50,10 @@ export interface CodeFacts {
   sent?: {
     known: boolean;
     referrer?: string | null;
+    /** Its commissions were sent pending until the guard has checked the referrer the service names (see holdsCoupons). */
+    held?: boolean;
+    /** The held commissions were given the shop's approval again, the referrer having passed the guard. */
+    released?: boolean;
     /** A coupon's referrer is known only from the service's answer: the guard's facts about them, gathered then. */
     guard?: GuardFacts;
     /** The commissions the send made were denied again, the guard having blocked the referrer it named. */
@@ -82,6 +86,8 @@ export interface Decision {
   unsent?: CampaignResult;
   /** The guard blocked a coupon's referrer after the send: its commissions were denied (see deny_sent). */
   blockedAfterSend?: string;
+  /** The commissions were held pending and stay so, for this reason: the merchant approves or denies them. */
+  heldPending?: string;
 }
 
 export type DecisionStep =
@@ -92,10 +98,15 @@ export type DecisionStep =
    * the one the service named when the coupon was sent.
    */
   | { next: "gather_guard_facts"; code: string; owner: CodeOwner | null; afterSend?: boolean }
-  /** Deny the commissions a coupon's send made: the guard blocks the referrer the service named. */
+  /** Deny the order's commissions: the guard blocks the referrer the service named when the coupon was sent. */
   | { next: "deny_sent"; code: string; detail: string }
-  /** Send the order with this code. */
-  | { next: "send"; code: string; source: SignalSource; sentAs: "short_code" | "coupon_code"; flags: GuardRule[] }
+  /** Give the held commissions the shop's approval: the referrer the service named passed the guard. */
+  | { next: "release_held"; code: string }
+  /**
+   * Send the order with this code. `hold`: send it pending whatever the shop's approval, because the guard
+   * can check a coupon's referrer only once the service has named them.
+   */
+  | { next: "send"; code: string; source: SignalSource; sentAs: "short_code" | "coupon_code"; flags: GuardRule[]; hold: boolean }
   /** Send the order without a code. */
   | { next: "send_without_code" }
   | { next: "decided"; decision: Decision };
@@ -147,6 +158,17 @@ function candidatesOf(signals: OrderSignals, offerCode: string | null, pixelCode
   return { notes, candidates };
 }
 
+/** The rules that compare the buyer with the referrer: a coupon's referrer is known only once it is sent. */
+const REFERRER_RULES: readonly GuardRule[] = ["self_email", "self_customer", "self_address", "self_ip"];
+
+/** A coupon is sent pending, and approved only after the guard has checked its referrer, while any rule about the referrer is on. */
+export function holdsCoupons(guard: GuardSettings): boolean {
+  return REFERRER_RULES.some((rule) => guard.modes[rule] !== "off");
+}
+
+const blockedDetail = (blockedBy: readonly { label: string; detail?: string }[]) =>
+  `Blocked: ${blockedBy.map((v) => `${v.label}${v.detail ? ` (${v.detail})` : ""}`).join("; ")}`;
+
 function whyWon(source: SignalSource, sentAs: "short_code" | "coupon_code"): string {
   if (source === "offer_code") return "The friend's offer code: the app made this discount code for the referrer, so it settles the referral";
   const as = sentAs === "short_code" ? "a referrer's link code" : "a referrer's coupon";
@@ -186,11 +208,10 @@ export function decideReferral(input: DecisionInput): DecisionStep {
     const winner = { code, source, sentAs, referrer: owner?.email, why: whyWon(source, sentAs) } as const;
     if (guard.blockedBy.length > 0) {
       Object.assign(note, { won: true, outcome: `Referral code${owner ? ` of ${owner.email}` : ""}; the guard blocked it` });
-      const detail = `Blocked: ${guard.blockedBy.map((v) => `${v.label}${v.detail ? ` (${v.detail})` : ""}`).join("; ")}`;
-      return decided({ explanation: { winner, guard: guard.verdicts }, flags: [], unsent: { state: "blocked", detail } });
+      return decided({ explanation: { winner, guard: guard.verdicts }, flags: [], unsent: { state: "blocked", detail: blockedDetail(guard.blockedBy) } });
     }
     const flags = guard.flaggedBy.map((v) => v.rule);
-    if (!facts.sent) return { next: "send", code, source, sentAs, flags };
+    if (!facts.sent) return { next: "send", code, source, sentAs, flags, hold: sentAs === "coupon_code" && holdsCoupons(input.guard) };
     if (!facts.sent.known) {
       note.outcome = isDiscount ? STORE_OWN_CODE : NOT_A_REFERRAL_CODE;
       continue;
@@ -202,13 +223,21 @@ export function decideReferral(input: DecisionInput): DecisionStep {
       const checked = runGuard(input.guard, facts.sent.guard);
       const sentWinner = { ...winner, referrer };
       if (checked.blockedBy.length > 0) {
-        const detail = `Blocked: ${checked.blockedBy.map((v) => `${v.label}${v.detail ? ` (${v.detail})` : ""}`).join("; ")}`;
+        const detail = blockedDetail(checked.blockedBy);
         if (!facts.sent.denied) return { next: "deny_sent", code, detail };
         Object.assign(note, { won: true, outcome: `Coupon of ${referrer}; the guard blocked it once the referral service named the referrer` });
         return decided({ explanation: { winner: sentWinner, guard: checked.verdicts }, flags: [], blockedAfterSend: detail });
       }
+      // Flags found now join those the order was sent with; a held commission stays pending for them.
+      const allFlags = [...new Set([...flags, ...checked.flaggedBy.map((v) => v.rule)])];
+      if (facts.sent.held && allFlags.length === 0 && !facts.sent.released) return { next: "release_held", code };
       Object.assign(note, { won: true, outcome: `Referral code of ${referrer}` });
-      return decided({ explanation: { winner: sentWinner, guard: checked.verdicts }, flags: checked.flaggedBy.map((v) => v.rule) });
+      return decided({ explanation: { winner: sentWinner, guard: checked.verdicts }, flags: allFlags });
+    }
+    if (!owner && facts.sent.held) {
+      Object.assign(note, { won: true, outcome: "Referral code" });
+      const heldPending = "Sent as pending: the referral service did not name the coupon's referrer, so the guard could not check them. Approve or deny it in Commissions.";
+      return decided({ explanation: { winner: { ...winner, referrer }, guard: guard.verdicts }, flags, heldPending });
     }
     Object.assign(note, { won: true, outcome: referrer ? `Referral code of ${referrer}` : "Referral code" });
     return decided({ explanation: { winner: { ...winner, referrer }, guard: guard.verdicts }, flags });
@@ -220,12 +249,13 @@ export function decideReferral(input: DecisionInput): DecisionStep {
   return decided({ explanation, flags: [] });
 }
 
-/** The event/record parameters of a send step: the code as what the service knows it as, a flagged order as pending. */
+/** The event/record parameters of a send step: the code as what the service knows it as, a flagged or held order as pending. */
 export function sendParams(base: ReferralEventParams, step: Extract<DecisionStep, { next: "send" }>): ReferralEventParams {
   return {
     ...base,
     ...(step.sentAs === "short_code" ? { shortCode: step.code } : { couponCode: step.code }),
-    ...(step.flags.length > 0 ? { isApproved: false, eventData3: `Flagged: ${step.flags.join(", ")}` } : {}),
+    ...(step.flags.length > 0 || step.hold ? { isApproved: false } : {}),
+    ...(step.flags.length > 0 ? { eventData3: `Flagged: ${step.flags.join(", ")}` } : {}),
   };
 }
 
@@ -262,11 +292,12 @@ export function orderOutcome(results: CampaignResults, campaigns: readonly strin
 }
 
 /** The decision in one sentence, as Activity shows it under "Why?". */
-export function decisionText(outcome: OrderOutcome, explanation: Explanation, flags: readonly string[]): string {
+export function decisionText(outcome: OrderOutcome, explanation: Explanation, flags: readonly string[], heldPending?: string): string {
   if (outcome.status === "recorded") {
     const winner = explanation.winner;
     const credited = winner ? `Credited${winner.referrer ? ` to ${winner.referrer}` : ""} through ${winner.code}` : "Credited to the customer's earlier referrer";
-    return flags.length > 0 ? `${credited}; sent as pending because the guard flagged it` : credited;
+    if (flags.length > 0) return `${credited}; sent as pending because the guard flagged it`;
+    return heldPending ? `${credited}. ${heldPending}` : credited;
   }
   return outcome.reason ?? "";
 }

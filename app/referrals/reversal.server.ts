@@ -2,6 +2,7 @@ import { isReferralApiError, type ReferralClient, type UpdateCommissionParams } 
 import type { CampaignResult, CampaignResults } from "./order-records.server";
 import { outcomeOfServiceError } from "../connection/service-outcome";
 import type { JobOutcome } from "../queue/outcome";
+import type { CommissionState } from "./commission-state";
 
 const NOT_PENDING = /pending commission only/i;
 
@@ -37,6 +38,36 @@ export async function reviseCommissions(
     }
   }
   return null;
+}
+
+/**
+ * Gives commissions held pending until the guard had checked the referrer
+ * the approval the shop wants: its own setting, else each campaign's. A
+ * commission no longer pending was settled by someone else and is left as
+ * it is. Returns the state the commissions released now share (undefined
+ * when they differ), or an outcome when the service could not be reached.
+ */
+export async function releaseHeld(
+  client: ReferralClient,
+  orderId: string,
+  results: CampaignResults,
+  approves: (campaignUid: string) => Promise<boolean>,
+): Promise<{ interrupted: JobOutcome } | { state: CommissionState | undefined }> {
+  const states = new Set<CommissionState>();
+  for (const [campaignUid, result] of Object.entries(results)) {
+    if (result.state !== "recorded" || !result.held) continue;
+    try {
+      if (await approves(campaignUid)) {
+        await client.updateCommission({ transactionUid: orderId, campaignUid, status: "approved" });
+        states.add("approved");
+      } else states.add("pending");
+    } catch (error) {
+      const settledElsewhere = isReferralApiError(error) && (error.kind === "not_found" || error.errors.some((e) => NOT_PENDING.test(e)));
+      if (!settledElsewhere) return { interrupted: outcomeOfServiceError(error) };
+    }
+    delete result.held;
+  }
+  return { state: states.size === 1 ? [...states][0] : undefined };
 }
 
 export function needsReview(results: CampaignResults): string[] {

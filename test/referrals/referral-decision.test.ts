@@ -70,11 +70,16 @@ function run(start: DecisionInput, world: World, maxSteps = 100): { steps: Decis
         else at(step.code).guard = guard;
         break;
       }
-      case "send":
-        at(step.code).sent = { known: world.known.has(step.code), referrer: world.coupons?.[step.code] ?? null };
+      case "send": {
+        const known = world.known.has(step.code);
+        at(step.code).sent = { known, referrer: world.coupons?.[step.code] ?? null, held: known && step.hold };
         break;
+      }
       case "deny_sent":
         at(step.code).sent = { ...at(step.code).sent!, denied: true };
+        break;
+      case "release_held":
+        at(step.code).sent = { ...at(step.code).sent!, released: true };
         break;
       case "send_without_code":
         current.sentWithoutCode = true;
@@ -148,9 +153,48 @@ describe("the referral decision, step by step", () => {
     expect(decision.explanation.winner).toMatchObject({ code: "ALICE-15", referrer: "alice@example.com" });
 
     const someoneElse = run(input({ discountCodes: ["ALICE-15"] }), { ...selfReferral, guardFacts: (_c, found) => cleanFacts("jon@example.com", found?.email) });
-    expect(someoneElse.steps.map((s) => s.next)).toEqual(["find_owner", "gather_guard_facts", "send", "gather_guard_facts", "decided"]);
+    expect(someoneElse.steps.map((s) => s.next)).toEqual(["find_owner", "gather_guard_facts", "send", "gather_guard_facts", "release_held", "decided"]);
     expect(someoneElse.decision.blockedAfterSend).toBeUndefined();
+    expect(someoneElse.decision.flags).toEqual([]);
     expect(someoneElse.decision.explanation.signals[0]!.outcome).toBe("Referral code of alice@example.com");
+  });
+
+  it("sends a coupon pending while a rule about the referrer is on, and releases it only when the referrer passes", () => {
+    const couponStep = (settings = guard()) => run(input({ discountCodes: ["ALICE-15"] }, { guard: settings }), { owners: {}, known: new Set(["ALICE-15"]), coupons: { "ALICE-15": "alice@example.com" } }).steps.find((s) => s.next === "send")!;
+    const held = couponStep();
+    expect(held).toMatchObject({ next: "send", sentAs: "coupon_code", hold: true, flags: [] });
+    const base = { email: "buyer@example.com", transactionUid: "1", isApproved: true };
+    expect(sendParams(base, held as Extract<DecisionStep, { next: "send" }>)).toEqual({ ...base, couponCode: "ALICE-15", isApproved: false });
+    const unheld = couponStep(guard({ self_email: "off", self_customer: "off", self_address: "off", self_ip: "off" }));
+    expect(unheld).toMatchObject({ hold: false });
+    expect(sendParams(base, unheld as Extract<DecisionStep, { next: "send" }>)).toEqual({ ...base, couponCode: "ALICE-15" });
+    // A link code's owner is known before the send: nothing is held.
+    const link = run(input({ cartAttribute: "ALICE10", discountCodes: [] }), { owners: { ALICE10: "alice@example.com" }, known: new Set(["ALICE10"]) });
+    expect(link.steps.find((s) => s.next === "send")).toMatchObject({ hold: false });
+
+    // Same address: flagged once the service names the referrer, so it stays pending and is not released.
+    const sameAddress = run(input({ discountCodes: ["ALICE-15"] }), {
+      owners: {},
+      known: new Set(["ALICE-15"]),
+      coupons: { "ALICE-15": "alice@example.com" },
+      guardFacts: (_c, found) => {
+        const facts = cleanFacts("jon@example.com", found?.email);
+        if (!found) return facts;
+        return { ...facts, buyer: { ...facts.buyer, address: "1 high st|n1 1aa|gb" }, referrer: { ...facts.referrer!, addresses: ["1 high st|n1 1aa|gb"] } };
+      },
+    });
+    expect(sameAddress.steps.map((s) => s.next)).toEqual(["find_owner", "gather_guard_facts", "send", "gather_guard_facts", "decided"]);
+    expect(sameAddress.decision.flags).toEqual(["self_address"]);
+    expect(decisionText({ status: "recorded", reason: null }, sameAddress.decision.explanation, sameAddress.decision.flags)).toMatch(/sent as pending because the guard flagged it$/);
+  });
+
+  it("keeps a held coupon pending, saying why, when the service's answer named no referrer", () => {
+    const sent = { known: true, referrer: null, held: true };
+    const facts = new Map<string, CodeFacts>([["ALICE-15", { owner: null, guard: cleanFacts(), sent }]]);
+    const step = decideReferral(input({ discountCodes: ["ALICE-15"] }, { facts }));
+    expect(step).toMatchObject({ next: "decided", decision: { flags: [], heldPending: expect.stringMatching(/could not check/) } });
+    const decision = (step as Extract<DecisionStep, { next: "decided" }>).decision;
+    expect(decisionText({ status: "recorded", reason: null }, decision.explanation, [], decision.heldPending)).toMatch(/^Credited through ALICE-15\. Sent as pending/);
   });
 
   it("skips a discount code it knows as a promotion without asking the service", () => {

@@ -6,6 +6,7 @@ import { getEnv } from "../../app/env.server";
 import { createLogger } from "../../app/logger.server";
 import { sealToken } from "../../app/crypto/sealing.server";
 import { shopClient } from "../../app/connection/shop-client.server";
+import { CodeDirectory } from "../../app/referrals/code-directory.server";
 import { appJobContext, appWorker, type AppJobContext } from "../../app/wiring/jobs.server";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
 import { installShop } from "./sessions";
@@ -51,6 +52,8 @@ export function testPipeline(options: { timeoutMs?: number } = {}): TestPipeline
     logger: createLogger({ level: "silent" }),
     clientForShop: (shop) => shopClient(prisma, shop, { credentialsKey: getEnv().CREDENTIALS_KEY, timeoutMs: options.timeoutMs ?? 2_000, network: { allowLoopback: true } }),
     now: () => new Date(Date.now() + offset),
+    // Its own memory of codes: the sandbox is new for each test, so what an earlier test learnt is not true now.
+    codes: new CodeDirectory(),
   });
   const worker = appWorker(ctx, { workerId: "test-worker" });
   return {

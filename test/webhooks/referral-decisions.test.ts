@@ -2,7 +2,7 @@ import "../admin/browser-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
-import { connectShop, sandboxCommissions, testPipeline, useTestSandbox } from "../support/pipeline";
+import { clearSandboxFaults, connectShop, sandboxCommissions, sandboxFaults, sandboxRequests, testPipeline, useTestSandbox } from "../support/pipeline";
 import { shopifyOrder, shopifyRefund, type OrderOptions } from "../support/orders";
 import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
 
@@ -131,6 +131,56 @@ describe("the referral guard", () => {
       { source: "discount_code", code: "ALICE-15", outcome: "Coupon of alice@example.com; the guard blocked it once the referral service named the referrer", won: true },
     ]);
     expect((await sandboxCommissions(sandbox, orderId)).map((c) => c.state)).toEqual(["denied"]);
+  });
+
+  it("sends a coupon pending until the service has named its referrer and the guard has passed them, then approves it as the shop asks", async () => {
+    await connectShop(sandbox, { approval: "approved" });
+    const pipeline = testPipeline();
+    const orderId = await order({ id: 820982911946154609n, discountCodes: ["ALICE-15"] });
+    await pipeline.drain();
+    const [sent] = await eventsSent(orderId);
+    expect(sent!.params).toMatchObject({ coupon_code: "ALICE-15", is_approved: "0" });
+    expect(sent!.params.event_data3).toBeUndefined();
+    expect((await sandboxCommissions(sandbox, orderId)).map((c) => c.state)).toEqual(["approved"]);
+    expect(await recordOf(orderId)).toMatchObject({ status: "recorded", flags: null, commissionState: "approved" });
+    expect(JSON.parse((await recordOf(orderId)).results!)["1001"].held).toBeUndefined();
+  });
+
+  it("keeps a coupon pending when the referrer the service names shares the buyer's IP address, though the shop approves", async () => {
+    await connectShop(sandbox, { approval: "approved" });
+    const pipeline = testPipeline();
+    await order({ id: 820982911946154610n, email: "alice@example.com", customerEmail: "alice@example.com", browserIp: "198.51.100.9", discountCodes: ["WELCOME"] });
+    const orderId = await order({ id: 820982911946154611n, browserIp: "198.51.100.9", discountCodes: ["ALICE-15"] });
+    await pipeline.drain();
+    expect((await sandboxCommissions(sandbox, orderId)).map((c) => c.state)).toEqual(["pending"]);
+    const row = await recordOf(orderId);
+    expect(row).toMatchObject({ status: "recorded", flags: "self_ip", commissionState: "pending" });
+    expect(JSON.parse(row.explanation!).decision).toBe("Credited to alice@example.com through ALICE-15; sent as pending because the guard flagged it");
+    expect(await sandboxRequests(sandbox, "commission/update")).toHaveLength(0);
+  });
+
+  it("checks a coupon's referrer again on a retry after the send, and never takes the coupon for a store promotion", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    // The referrer's profile cannot be read just after the coupon was sent: the job stops there.
+    await sandboxFaults(sandbox, { failNext: 50, operations: ["ambassador/get"] });
+    const orderId = await order({ id: 820982911946154612n, email: "alice+again@example.com", customerEmail: "alice+again@example.com", discountCodes: ["ALICE-15"] });
+    await pipeline.drain();
+    expect(await recordOf(orderId)).toMatchObject({ status: "queued" });
+    expect((await sandboxCommissions(sandbox, orderId)).map((c) => c.state)).toEqual(["pending"]);
+
+    await clearSandboxFaults(sandbox);
+    pipeline.advance(2 * 3_600_000);
+    await pipeline.drain();
+    expect(await recordOf(orderId)).toMatchObject({ status: "blocked", statusReason: expect.stringMatching(/^Blocked: Buyer's email is the referrer's/) });
+    expect((await sandboxCommissions(sandbox, orderId)).map((c) => c.state)).toEqual(["denied"]);
+    expect(await eventsSent(orderId)).toHaveLength(1);
+
+    // Someone else's order with the coupon, in the same process, still credits Alice.
+    const next = await order({ id: 820982911946154613n, discountCodes: ["ALICE-15"] });
+    await pipeline.drain();
+    expect(await recordOf(next)).toMatchObject({ status: "recorded", couponCode: "ALICE-15" });
+    expect((await sandboxCommissions(sandbox, next))[0]).toMatchObject({ affiliate_email: "alice@example.com" });
   });
 
   it("flags an order from the referrer's own IP address: sent as pending with the rule in event_data3", async () => {
