@@ -213,6 +213,25 @@ describe("refunds", () => {
     expect(await recordOf(orderId)).toMatchObject({ status: "reversed" });
   });
 
+  it("counts only what went back when the merchant kept a restocking fee (a positive refund discrepancy)", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const orderId = await order({ id: 820982911946154615n, subtotal: "100.00", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+    await pipeline.drain();
+    expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ revenue_amount: "100.00" });
+
+    // A 50.00 line returned, 40.00 paid back: Shopify writes the 10.00 kept as a discrepancy of +10.00.
+    const restockingFee = shopifyRefund(820982911946154615n, ["50.00"], 890088186047892324n, {
+      transactions: ["40.00"],
+      orderAdjustments: [{ kind: "refund_discrepancy", amount: "10.00" }],
+    });
+    expect((await deliver("refunds/create", restockingFee)).status).toBe(200);
+    await pipeline.drain();
+
+    expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ revenue_amount: "60.00", state: "pending" });
+    expect(await recordOf(orderId)).toMatchObject({ status: "recorded", statusReason: "Partly refunded: revenue reduced to 60.00", refunds: JSON.stringify({ "890088186047892324": "40.00" }) });
+  });
+
   it("leaves revenue as it is for a refund of shipping, duties or a tip only, whatever currency the customer paid in", async () => {
     await connectShop(sandbox);
     const pipeline = testPipeline();
