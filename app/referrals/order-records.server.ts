@@ -34,7 +34,7 @@ export function findOrderRecord(db: PrismaClient, shop: string, orderId: string)
 }
 
 export function updateOrderRecord(
-  db: PrismaClient,
+  db: PrismaClient | Prisma.TransactionClient,
   shop: string,
   orderId: string,
   data: Prisma.OrderRecordUpdateInput,
