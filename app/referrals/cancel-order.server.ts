@@ -1,6 +1,6 @@
 import { done, type JobOutcome } from "../queue/outcome";
 import type { JobMeta } from "../queue/registry";
-import { waitForOrder } from "./order-changes.server";
+import { neverRecorded, nothingToChange, waitForOrder } from "./order-changes.server";
 import { stopJobs } from "../queue/shop-jobs.server";
 import { recordJobKey } from "./job-kinds";
 import type { OrderJobContext } from "./order-job-context";
@@ -12,8 +12,11 @@ const CANCELLED_BEFORE_RECORDING = "Order cancelled before it was recorded";
 /** An order's cancellation: its recording stops if it was not sent yet, else its commission is denied. */
 export async function cancelOrder(ctx: OrderJobContext, shop: string, { orderId }: { orderId: string }, job: JobMeta): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
-  // The cancellation came first: it waits for its order.
-  if (!record) return waitForOrder(job, ctx.now(), "Waiting for the order to arrive") ?? done;
+  if (!record) {
+    if (await neverRecorded(ctx.db, shop, orderId)) return nothingToChange(ctx, shop, orderId, "cancellation");
+    // The cancellation came first: it waits for its order.
+    return waitForOrder(job, ctx.now(), "Waiting for the order to arrive") ?? done;
+  }
   if (record.status !== "queued" && record.status !== "failed" && record.status !== "recorded") return done;
 
   if (record.status === "queued" || record.status === "failed") {

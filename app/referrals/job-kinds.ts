@@ -42,7 +42,15 @@ export const RECORD_ORDER_JOB = defineJobKind({
 });
 
 /** Denies the commission of a cancelled order (cancel-order.server.ts). */
-export const CANCEL_ORDER_JOB = defineJobKind({ name: "order.cancel", payload: z.object({ orderId: z.string() }), lane: ofOrder });
+export const CANCEL_ORDER_JOB = defineJobKind({
+  name: "order.cancel",
+  payload: z.object({
+    orderId: z.string(),
+    /** Shopify's financial_status of the cancelled order; absent from jobs queued before it was kept. */
+    financialStatus: z.string().optional(),
+  }),
+  lane: ofOrder,
+});
 
 /** Lowers the commission of a refunded order (refund-order.server.ts). */
 export const REFUND_ORDER_JOB = defineJobKind({

@@ -5,7 +5,7 @@ import { readOrderEvent } from "./order-event";
 import { leadingLink } from "./referral-decision";
 import { emailKey } from "./email-key";
 import { CANCEL_ORDER_JOB, RECORD_ORDER_JOB, REFUND_ORDER_JOB, refundSubject } from "./job-kinds";
-import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount, type MoneySet, type RefundPayload } from "./order-payload";
+import { PayloadError, readCancellation, readOrderPayload, readRefundPayload, shopAmount, type MoneySet, type RefundPayload } from "./order-payload";
 import { parseShopifyJson } from "./lossless-json";
 import type { PipelineSettings } from "./pipeline-settings";
 
@@ -214,10 +214,10 @@ function placedAt(createdAt: string | null | undefined): Date {
 }
 
 function planCancellation(hook: OrderWebhook): IntakePlan {
-  const read = readPayload(readOrderId, hook.payload);
+  const read = readPayload(readCancellation, hook.payload);
   if ("malformed" in read) return read.malformed;
-  const orderId = read.value;
-  const job = orderJobRow(CANCEL_ORDER_JOB, hook, { subject: orderId, payload: { orderId } });
+  const { id: orderId, financial_status: financialStatus } = read.value;
+  const job = orderJobRow(CANCEL_ORDER_JOB, hook, { subject: orderId, payload: { orderId, ...(financialStatus ? { financialStatus } : {}) } });
   return { outcome: "queued", write: { job } };
 }
 

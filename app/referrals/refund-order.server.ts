@@ -5,7 +5,7 @@ import type { OrderJobContext } from "./order-job-context";
 import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResults } from "./order-records.server";
 import { done, type JobOutcome } from "../queue/outcome";
 import type { JobMeta } from "../queue/registry";
-import { waitForOrder } from "./order-changes.server";
+import { neverRecorded, nothingToChange, waitForOrder } from "./order-changes.server";
 import { needsReview, reviseCommissions, storeReversal } from "./reversal.server";
 
 type Payload = z.infer<(typeof REFUND_ORDER_JOB)["payload"]>;
@@ -20,6 +20,7 @@ export function refundOnRevenueBasis(amount: string, tax: string | undefined, ta
 /** A refund of an order: its commission is paid on less revenue, or denied when the whole order is refunded. */
 export async function refundOrder(ctx: OrderJobContext, shop: string, { orderId, refundId, amount: given, tax }: Payload, job: JobMeta): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
+  if (!record && (await neverRecorded(ctx.db, shop, orderId))) return nothingToChange(ctx, shop, orderId, "refund");
   // Not here yet (the refund came first), being sent, or failed (the merchant may retry it): it waits for the order.
   if (!record || record.status === "queued" || record.status === "failed") return waitForOrder(job, ctx.now(), "Waiting for the order to be recorded") ?? done;
   if (record.status !== "recorded" || !record.revenue) return done;

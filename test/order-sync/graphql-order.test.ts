@@ -4,7 +4,7 @@ import { ORDERS_QUERY, REFUND_QUERY, type GraphqlOrder, type GraphqlRefund } fro
 import { refundedValue } from "../../app/referrals/order-intake";
 import { readOrderEvent } from "../../app/referrals/order-event";
 import { parseShopifyJson } from "../../app/referrals/lossless-json";
-import { readOrderPayload, readRefundPayload } from "../../app/referrals/order-payload";
+import { readCancellation, readOrderPayload, readRefundPayload } from "../../app/referrals/order-payload";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../app/referrals/pipeline-settings";
 import { shopifyOrder, shopifyRefund, type OrderOptions, type RefundOptions } from "../support/orders";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
@@ -61,6 +61,15 @@ describe("a GraphQL order as the intake reads it", () => {
     expect(topics(order)).toEqual(["ORDERS_CREATE", "ORDERS_PAID"]);
     expect(topics({ ...order, fullyPaid: false, displayFinancialStatus: "PENDING" })).toEqual(["ORDERS_CREATE"]);
     expect(topics({ ...order, cancelledAt: "2026-11-22T10:00:00Z" })).toEqual(["ORDERS_CREATE", "ORDERS_PAID", "ORDERS_CANCELLED"]);
+  });
+
+  it("gives a cancellation the order's payment status as the webhook names it", () => {
+    const { order } = bothWays();
+    const cancellation = (o: GraphqlOrder) =>
+      orderWebhooks("shop.myshopify.com", o, { lineItems: o.lineItems.nodes, refunds: [], arrivedBy: "reconciliation" }).find((h) => h.topic === "ORDERS_CANCELLED")?.payload;
+    const voided = { ...order, fullyPaid: false, displayFinancialStatus: "VOIDED", cancelledAt: "2026-11-22T10:00:00Z" };
+    expect(cancellation(voided)).toMatchObject({ cancelled_at: "2026-11-22T10:00:00Z", financial_status: "voided" });
+    expect(readCancellation(cancellation({ ...order, displayFinancialStatus: "REFUNDED", cancelledAt: "2026-11-22T10:00:00Z" }))).toEqual({ id: numericId(order.id, "Order"), financial_status: "refunded" });
   });
 
   it("refuses an id that is not the gid it should be", () => {

@@ -92,7 +92,10 @@ describe("order jobs a worker of the previous release may take", () => {
 
   it("a cancellation and a refund parse", () => {
     const cancelled = { ...shopifyOrder({ id: 820982911946154702n }), cancelled_at: "2026-11-21T09:00:00-05:00", financial_status: "voided" };
-    expect(readByPreviousRelease(plan("ORDERS_CANCELLED", cancelled)).error).toBeUndefined();
+    // The cancellation now carries the order's financial status too: a key the old schema passes over.
+    const cancellation = plan("ORDERS_CANCELLED", cancelled);
+    expect(cancellation).toMatchObject({ write: { job: { payload: JSON.stringify({ orderId: "820982911946154702", financialStatus: "voided" }) } } });
+    expect(readByPreviousRelease(cancellation).data).toEqual({ orderId: "820982911946154702" });
     const refund = shopifyRefund(820982911946154702n, ["40.00"], 890088186047892400n, { lineTaxes: ["2.00"] });
     expect(readByPreviousRelease(plan("REFUNDS_CREATE", refund)).data).toEqual({ orderId: "820982911946154702", refundId: "890088186047892400", amount: "40.00", tax: "2.00" });
   });

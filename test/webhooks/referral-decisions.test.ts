@@ -314,4 +314,47 @@ describe("deliveries out of order", () => {
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
     expect(await recordOf(orderId)).toMatchObject({ status: "skipped", statusReason: "Order cancelled before it was recorded" });
   });
+
+  it("waits for nothing when an order was cancelled before it was paid, in a shop that records paid orders", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 820982911946154622n;
+    const placed = { ...shopifyOrder({ id, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }), financial_status: "pending" };
+    // GIVEN an order placed unpaid (orders/create: this shop records on orders/paid), then cancelled with its items restocked
+    expect((await deliver("orders/create", placed)).status).toBe(200);
+    const cancelled = { ...placed, financial_status: "voided", cancelled_at: new Date().toISOString(), cancel_reason: "customer" };
+    expect((await deliver("orders/cancelled", cancelled)).status).toBe(200);
+    expect((await deliver("refunds/create", shopifyRefund(id, ["100.00"], 890088186047892341n, { transactions: [] }))).status).toBe(200);
+
+    // WHEN the worker runs once
+    await pipeline.drain();
+
+    // THEN both are done at once, with nothing to change and nothing sent
+    const jobs = await prisma.job.findMany({ where: { kind: { in: ["order.cancel", "order.refund"] } }, orderBy: { kind: "asc" } });
+    expect(jobs.map((job) => [job.kind, job.status, job.lastError])).toEqual([
+      ["order.cancel", "done", null],
+      ["order.refund", "done", null],
+    ]);
+    expect(await prisma.orderRecord.count({ where: { orderId: id.toString() } })).toBe(0);
+    expect(await sandboxCommissions(sandbox, id.toString())).toHaveLength(0);
+  });
+
+  it("still waits for an order cancelled unpaid in a shop that records orders when they are placed: its orders/create may come later", async () => {
+    await connectShop(sandbox, { trigger: "orders_create" });
+    const pipeline = testPipeline();
+    const id = 820982911946154623n;
+    const placed = { ...shopifyOrder({ id, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }), financial_status: "pending" };
+    const cancelled = { ...placed, financial_status: "voided", cancelled_at: new Date().toISOString(), cancel_reason: "customer" };
+    expect((await deliver("orders/cancelled", cancelled)).status).toBe(200);
+    await pipeline.drain();
+    expect(await prisma.job.findFirstOrThrow({ where: { kind: "order.cancel" } })).toMatchObject({ status: "queued", lastError: null });
+
+    expect((await deliver("orders/create", placed)).status).toBe(200);
+    for (let round = 0; round < 3; round++) {
+      pipeline.advance(61_000);
+      await pipeline.drain();
+    }
+    expect(await sandboxCommissions(sandbox, id.toString())).toHaveLength(0);
+    expect(await recordOf(id.toString())).toMatchObject({ status: "skipped", statusReason: "Order cancelled before it was recorded" });
+  });
 });
