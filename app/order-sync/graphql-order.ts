@@ -157,7 +157,11 @@ export function orderWebhooks(shop: string, order: GraphqlOrder, details: OrderD
   });
   const hooks = [hook("ORDERS_CREATE", payload, order.createdAt)];
   if (isPaid(order)) hooks.push(hook("ORDERS_PAID", payload, order.processedAt));
-  if (order.cancelledAt) hooks.push(hook("ORDERS_CANCELLED", { id: orderId, cancelled_at: order.cancelledAt }, order.cancelledAt));
+  if (order.cancelledAt) {
+    // The webhook's financial_status is GraphQL's display status in lower case (VOIDED → voided).
+    const financial = order.displayFinancialStatus ? { financial_status: order.displayFinancialStatus.toLowerCase() } : {};
+    hooks.push(hook("ORDERS_CANCELLED", { id: orderId, cancelled_at: order.cancelledAt, ...financial }, order.cancelledAt));
+  }
   for (const refund of details.refunds) hooks.push(hook("REFUNDS_CREATE", restRefund(orderId, refund), refund.createdAt));
   return hooks;
 }

@@ -1,20 +1,22 @@
 import { done, type JobOutcome } from "../queue/outcome";
 import type { JobMeta } from "../queue/registry";
-import { waitForOrder } from "./order-changes.server";
+import { neverRecorded, nothingToChange, waitForOrder } from "./order-changes.server";
 import { stopJobs } from "../queue/shop-jobs.server";
-import { commissionStateAfter } from "./commission-state";
 import { recordJobKey } from "./job-kinds";
 import type { OrderJobContext } from "./order-job-context";
 import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResults } from "./order-records.server";
-import { needsReview, reviseCommissions } from "./reversal.server";
+import { needsReview, reviseCommissions, storeReversal } from "./reversal.server";
 
 const CANCELLED_BEFORE_RECORDING = "Order cancelled before it was recorded";
 
 /** An order's cancellation: its recording stops if it was not sent yet, else its commission is denied. */
 export async function cancelOrder(ctx: OrderJobContext, shop: string, { orderId }: { orderId: string }, job: JobMeta): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
-  // The cancellation came first: it waits for its order.
-  if (!record) return waitForOrder(job, ctx.now(), "Waiting for the order to arrive") ?? done;
+  if (!record) {
+    if (await neverRecorded(ctx.db, shop, orderId)) return nothingToChange(ctx, shop, orderId, "cancellation");
+    // The cancellation came first: it waits for its order.
+    return waitForOrder(job, ctx.now(), "Waiting for the order to arrive") ?? done;
+  }
   if (record.status !== "queued" && record.status !== "failed" && record.status !== "recorded") return done;
 
   if (record.status === "queued" || record.status === "failed") {
@@ -38,13 +40,13 @@ export async function cancelOrder(ctx: OrderJobContext, shop: string, { orderId 
   if (interrupted) return interrupted;
 
   const review = needsReview(results);
-  await updateOrderRecord(ctx.db, shop, orderId, {
-    status: review.length > 0 ? "needs_review" : "reversed",
-    statusReason:
-      review.length > 0
-        ? `Order cancelled, but the commission in campaign ${review.join(", ")} was already approved or denied; the service cannot change it. Review it in Commissions.`
-        : "Order cancelled: commission denied",
-    ...(review.length > 0 ? {} : { commissionState: commissionStateAfter(record.commissionState, "denied") }),
-  });
+  if (review.length > 0) {
+    await updateOrderRecord(ctx.db, shop, orderId, {
+      status: "needs_review",
+      statusReason: `Order cancelled, but the commission in campaign ${review.join(", ")} was already approved or denied; the service cannot change it. Review it in Commissions.`,
+    });
+    return done;
+  }
+  await storeReversal(ctx.db, record, { status: "reversed", statusReason: "Order cancelled: commission denied" }, "denied");
   return done;
 }

@@ -24,10 +24,23 @@ type Db = Pick<Prisma.TransactionClient, "orderRecord">;
  * Stores what the service reports of one record's commission, if the move
  * is allowed; checked in the update itself, so that two reports arriving
  * together cannot move a settled commission back to pending. True when it changed.
+ *
+ * `readAs`: the state the caller read before it called the service (a job
+ * that denied the commission). A settled state stored since then came from
+ * a service event while the caller worked, and is newer than the caller's
+ * report: it stays.
  */
-export async function moveCommissionState(db: Db, where: { shop: string; orderId: string } | { id: string }, reported: CommissionState): Promise<boolean> {
+export async function moveCommissionState(
+  db: Db,
+  where: { shop: string; orderId: string } | { id: string },
+  reported: CommissionState,
+  options: { readAs?: string | null } = {},
+): Promise<boolean> {
   // The states it may not come from: its own (no change), and for pending every settled one.
   const refused: string[] = reported === "pending" ? ["pending", "approved", "denied"] : [reported];
+  if (options.readAs !== undefined) {
+    for (const settled of ["approved", "denied"]) if (settled !== options.readAs && !refused.includes(settled)) refused.push(settled);
+  }
   const moved = await db.orderRecord.updateMany({
     where: { ...where, OR: [{ commissionState: null }, { commissionState: { notIn: refused } }] },
     data: { commissionState: reported },

@@ -18,8 +18,13 @@ const ofOrder = (shop: string, { orderId }: { orderId: string }) => orderLane(sh
 /** The order's event as the intake stored it: what the referral decision reads. */
 export const storedEventSchema = z.object({
   campaignUids: z.array(z.string()),
-  /** Where params.shortCode came from, in jobs queued before the intake kept every signal and left the choice to the job. */
-  codeSource: z.enum(["cart_attribute", "landing_site"]).nullable().optional(),
+  /**
+   * Where params.shortCode came from, in jobs queued before the intake kept
+   * every signal and left the choice to the job. New events carry null: the
+   * previous release's workers require the key, should one still run beside
+   * new ones during a deploy (test/referrals/previous-release-jobs.test.ts).
+   */
+  codeSource: z.enum(["cart_attribute", "landing_site"]).nullable().default(null),
   params: referralEventParamsSchema,
   // Absent from jobs queued before the app read every code.
   signals: z.object({ cartAttribute: z.string().optional(), landingPage: z.string().optional(), discountCodes: z.array(z.string()) }).optional(),
@@ -37,7 +42,15 @@ export const RECORD_ORDER_JOB = defineJobKind({
 });
 
 /** Denies the commission of a cancelled order (cancel-order.server.ts). */
-export const CANCEL_ORDER_JOB = defineJobKind({ name: "order.cancel", payload: z.object({ orderId: z.string() }), lane: ofOrder });
+export const CANCEL_ORDER_JOB = defineJobKind({
+  name: "order.cancel",
+  payload: z.object({
+    orderId: z.string(),
+    /** Shopify's financial_status of the cancelled order; absent from jobs queued before it was kept. */
+    financialStatus: z.string().optional(),
+  }),
+  lane: ofOrder,
+});
 
 /** Lowers the commission of a refunded order (refund-order.server.ts). */
 export const REFUND_ORDER_JOB = defineJobKind({

@@ -1,17 +1,19 @@
 import type { PrismaClient } from "@prisma/client";
 import { jobKey } from "../queue/job-row";
-import type { JobOutcome } from "../queue/outcome";
-import type { JobMeta } from "../queue/registry";
+import { done, type JobOutcome } from "../queue/outcome";
+import type { JobMeta, QueueContext } from "../queue/registry";
 import { requeueJob } from "../queue/shop-jobs.server";
 import { notifyJobEnqueued } from "../queue/wake";
-import { CANCEL_ORDER_JOB, REFUND_ORDER_JOB, refundSubject } from "./job-kinds";
+import { CANCEL_ORDER_JOB, recordJobKey, REFUND_ORDER_JOB, refundSubject } from "./job-kinds";
 import { parseJsonObject } from "./order-records.server";
+import { pipelineSettingsSchema } from "./pipeline-settings";
 
 // A cancellation or a refund may come before its order: Shopify retries a
 // failed delivery with its original payload for hours, so a refund can
 // arrive before the orders/paid it follows. It waits for the order's record
-// instead of finishing with nothing to change, and reconciliation puts back
-// in the queue one that finished without its effect.
+// instead of finishing with nothing to change (unless the order can never
+// be recorded: neverRecorded), and reconciliation puts back in the queue one
+// that finished without its effect.
 
 /**
  * How long a cancellation or refund waits for its order to be recorded:
@@ -29,6 +31,41 @@ export function waitForOrder(job: JobMeta, now: Date, reason: string): JobOutcom
   const waited = now.getTime() - job.createdAt.getTime();
   if (waited > ORDER_WAIT_MS) return null;
   return { type: "wait", reason, afterMs: Math.min(60 * 60_000, Math.max(30_000, waited)), behindLane: true };
+}
+
+/**
+ * Shopify's financial statuses of a cancelled order that was never paid and
+ * can no longer be: its payment voided by the cancellation, or its
+ * authorization expired. A paid order cancelled is paid, refunded or
+ * partly refunded; a pending or authorized one might still be paid.
+ */
+const NEVER_PAID = new Set(["voided", "expired"]);
+
+/**
+ * Whether an order with no record will never have one, so that its
+ * cancellation and refunds have nothing to wait for: the shop records orders
+ * on orders/paid, and the order's cancellation said it was never paid (see
+ * NEVER_PAID), so Shopify never triggered its orders/paid, and
+ * reconciliation, which hands on orders/paid only for a paid order, never
+ * will; and no recording of it is stored. The cancellation alone can tell:
+ * a refund carries no payment status.
+ */
+export async function neverRecorded(db: PrismaClient, shop: string, orderId: string): Promise<boolean> {
+  const [cancellation, settings, recordings] = await Promise.all([
+    db.job.findUnique({ where: { key: jobKey(shop, CANCEL_ORDER_JOB.name, orderId) }, select: { payload: true } }),
+    db.shop.findUnique({ where: { shop }, select: { trigger: true } }),
+    db.job.count({ where: { key: recordJobKey(shop, orderId) } }),
+  ]);
+  if (!cancellation || recordings > 0) return false;
+  if (pipelineSettingsSchema.shape.trigger.parse(settings?.trigger) !== "orders_paid") return false;
+  const payload = CANCEL_ORDER_JOB.payload.safeParse(parseJsonObject(cancellation.payload));
+  return payload.success && NEVER_PAID.has(payload.data.financialStatus ?? "");
+}
+
+/** A cancellation or refund of an order that will never be recorded ends at once: nothing to change. */
+export function nothingToChange(ctx: QueueContext, shop: string, orderId: string, change: "cancellation" | "refund"): JobOutcome {
+  ctx.logger.info({ shop, orderId }, `${change}: nothing to change, the order was never recorded (cancelled unpaid in a shop that records paid orders)`);
+  return done;
 }
 
 /** What Shopify's order says of its changes, as reconciliation read it. */

@@ -161,6 +161,7 @@ export function readOrderEvent(order: OrderPayload, settings: PipelineSettings):
   const customerId = order.customer?.id ?? undefined;
   const event: ReferralEvent = {
     campaignUids: campaignsFor(settings.campaignUids, shaped(attribute(order, REFERRAL_CAMPAIGN_ATTRIBUTE), CAMPAIGN_SHAPE)),
+    codeSource: null,
     signals,
     buyer: buyerFacts(order),
     ...(order.checkout_token ? { checkoutToken: order.checkout_token } : {}),

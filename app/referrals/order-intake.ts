@@ -5,7 +5,7 @@ import { readOrderEvent } from "./order-event";
 import { leadingLink } from "./referral-decision";
 import { emailKey } from "./email-key";
 import { CANCEL_ORDER_JOB, RECORD_ORDER_JOB, REFUND_ORDER_JOB, refundSubject } from "./job-kinds";
-import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount, type MoneySet, type RefundPayload } from "./order-payload";
+import { PayloadError, readCancellation, readOrderPayload, readRefundPayload, shopAmount, type MoneySet, type RefundPayload } from "./order-payload";
 import { parseShopifyJson } from "./lossless-json";
 import type { PipelineSettings } from "./pipeline-settings";
 
@@ -214,10 +214,10 @@ function placedAt(createdAt: string | null | undefined): Date {
 }
 
 function planCancellation(hook: OrderWebhook): IntakePlan {
-  const read = readPayload(readOrderId, hook.payload);
+  const read = readPayload(readCancellation, hook.payload);
   if ("malformed" in read) return read.malformed;
-  const orderId = read.value;
-  const job = orderJobRow(CANCEL_ORDER_JOB, hook, { subject: orderId, payload: { orderId } });
+  const { id: orderId, financial_status: financialStatus } = read.value;
+  const job = orderJobRow(CANCEL_ORDER_JOB, hook, { subject: orderId, payload: { orderId, ...(financialStatus ? { financialStatus } : {}) } });
   return { outcome: "queued", write: { job } };
 }
 
@@ -235,9 +235,13 @@ const cents = (plain: string | null | undefined, set: MoneySet | null | undefine
 
 /**
  * The refund's merchandise value, on the basis the commission is paid on:
- * the refunded lines' subtotals and their tax, plus the amount refunded
- * without lines (order adjustments of kind refund_discrepancy, a goodwill
- * or custom amount). Shipping (refund_shipping_lines since API 2024-10, or
+ * the refunded lines' subtotals and their tax, less the refund's
+ * discrepancy (order adjustments of kind refund_discrepancy: what the lines
+ * are worth minus what went back). Shopify writes a discrepancy negative
+ * when more went back than the lines are worth (a goodwill or custom
+ * amount, with no lines at all) and positive when less did (a restocking
+ * fee the merchant kept), so the value is what was actually given back,
+ * never below zero. Shipping (refund_shipping_lines since API 2024-10, or
  * a shipping_refund adjustment before), duties, fees and tips never lower
  * it, and neither do the refund's transactions, which hold all of these in
  * the currency the customer paid in. Every amount is the shop's money, as
@@ -255,14 +259,13 @@ export function refundedValue(refund: RefundPayload): RefundedValue {
   });
   for (const adjustment of refund.order_adjustments ?? []) {
     if (adjustment.kind !== "refund_discrepancy") continue;
-    // Shopify writes adjustments as negative amounts (money going back); their size is what counts.
-    amount += abs(cents(adjustment.amount, adjustment.amount_set));
-    tax += abs(cents(adjustment.tax_amount, adjustment.tax_amount_set));
+    amount -= cents(adjustment.amount, adjustment.amount_set);
+    tax -= cents(adjustment.tax_amount, adjustment.tax_amount_set);
   }
-  return { amount: moneyFromCents(amount), tax: moneyFromCents(tax) };
+  return { amount: moneyFromCents(atLeastZero(amount)), tax: moneyFromCents(atLeastZero(tax)) };
 }
 
-const abs = (value: bigint) => (value < 0n ? -value : value);
+const atLeastZero = (value: bigint) => (value < 0n ? 0n : value);
 
 function planRefund(hook: OrderWebhook): IntakePlan {
   const read = readPayload(readRefundPayload, hook.payload);

@@ -256,9 +256,22 @@ export function readOrderPayload(value: unknown): OrderPayload {
   };
 }
 
-/** The order id of an orders/cancelled webhook (all the app reads of it). */
-export function readOrderId(value: unknown): string {
-  return field(fields(value), "id", id);
+/** What the app reads of an orders/cancelled webhook. */
+export interface CancellationPayload {
+  id: string;
+  /** Shopify's payment status of the order once cancelled ("voided", "refunded", ...). */
+  financial_status?: string;
+}
+
+/**
+ * The order id of an orders/cancelled webhook, and its financial status
+ * when it is text: it only spares a wait (cancel-order.server.ts), so an
+ * odd one is left out rather than refusing the cancellation.
+ */
+export function readCancellation(value: unknown): CancellationPayload {
+  const f = fields(value);
+  const status = f.financial_status;
+  return { id: field(f, "id", id), ...(typeof status === "string" ? { financial_status: status } : {}) };
 }
 
 export interface RefundLine {

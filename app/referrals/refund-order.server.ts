@@ -1,13 +1,12 @@
 import { addMoney, compareMoney, subtractMoney } from "../referral-api/money";
 import type { z } from "zod";
-import { commissionStateAfter } from "./commission-state";
 import type { REFUND_ORDER_JOB } from "./job-kinds";
 import type { OrderJobContext } from "./order-job-context";
 import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResults } from "./order-records.server";
 import { done, type JobOutcome } from "../queue/outcome";
 import type { JobMeta } from "../queue/registry";
-import { waitForOrder } from "./order-changes.server";
-import { needsReview, reviseCommissions } from "./reversal.server";
+import { neverRecorded, nothingToChange, waitForOrder } from "./order-changes.server";
+import { needsReview, reviseCommissions, storeReversal } from "./reversal.server";
 
 type Payload = z.infer<(typeof REFUND_ORDER_JOB)["payload"]>;
 
@@ -21,6 +20,7 @@ export function refundOnRevenueBasis(amount: string, tax: string | undefined, ta
 /** A refund of an order: its commission is paid on less revenue, or denied when the whole order is refunded. */
 export async function refundOrder(ctx: OrderJobContext, shop: string, { orderId, refundId, amount: given, tax }: Payload, job: JobMeta): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
+  if (!record && (await neverRecorded(ctx.db, shop, orderId))) return nothingToChange(ctx, shop, orderId, "refund");
   // Not here yet (the refund came first), being sent, or failed (the merchant may retry it): it waits for the order.
   if (!record || record.status === "queued" || record.status === "failed") return waitForOrder(job, ctx.now(), "Waiting for the order to be recorded") ?? done;
   if (record.status !== "recorded" || !record.revenue) return done;
@@ -48,16 +48,22 @@ export async function refundOrder(ctx: OrderJobContext, shop: string, { orderId,
 
   const review = needsReview(results);
   refunds[refundId] = amount;
-  await updateOrderRecord(ctx.db, shop, orderId, {
-    refunds: JSON.stringify(refunds),
-    ...(review.length > 0
-      ? {
-          status: "needs_review",
-          statusReason: `Refund of ${amount} after the commission in campaign ${review.join(", ")} was approved or denied; the service cannot change it. Review it in Commissions.`,
-        }
-      : full
-        ? { status: "reversed", statusReason: "Fully refunded: commission denied", commissionState: commissionStateAfter(record.commissionState, "denied") }
-        : { statusReason: `Partly refunded: revenue reduced to ${remaining}` }),
-  });
+  const denied = review.length === 0 && full;
+  await storeReversal(
+    ctx.db,
+    record,
+    {
+      refunds: JSON.stringify(refunds),
+      ...(review.length > 0
+        ? {
+            status: "needs_review",
+            statusReason: `Refund of ${amount} after the commission in campaign ${review.join(", ")} was approved or denied; the service cannot change it. Review it in Commissions.`,
+          }
+        : full
+          ? { status: "reversed", statusReason: "Fully refunded: commission denied" }
+          : { statusReason: `Partly refunded: revenue reduced to ${remaining}` }),
+    },
+    denied ? "denied" : "unchanged",
+  );
   return done;
 }

@@ -1,8 +1,9 @@
+import type { OrderRecord, Prisma, PrismaClient } from "@prisma/client";
 import { isReferralApiError, type ReferralClient, type UpdateCommissionParams } from "../referral-api";
-import type { CampaignResult, CampaignResults } from "./order-records.server";
+import { updateOrderRecord, type CampaignResult, type CampaignResults } from "./order-records.server";
 import { outcomeOfServiceError } from "../connection/service-outcome";
 import type { JobOutcome } from "../queue/outcome";
-import type { CommissionState } from "./commission-state";
+import { moveCommissionState, type CommissionState } from "./commission-state";
 
 const NOT_PENDING = /pending commission only/i;
 
@@ -74,4 +75,28 @@ export function needsReview(results: CampaignResults): string[] {
   return Object.entries(results)
     .filter(([, r]) => r.reversal === "needs_review")
     .map(([uid]) => uid);
+}
+
+/**
+ * Stores what a cancellation or refund did on the order's record. When it
+ * denied the commission, the commission's state moves to denied in the same
+ * transaction, through its conditional update (commission-state.ts): an
+ * approval a service event stored while the job called the service is
+ * newer than the denial, and stays.
+ */
+export async function storeReversal(
+  db: PrismaClient,
+  record: Pick<OrderRecord, "shop" | "orderId" | "commissionState">,
+  data: Prisma.OrderRecordUpdateInput,
+  commission: "denied" | "unchanged",
+): Promise<void> {
+  const { shop, orderId } = record;
+  if (commission === "unchanged") {
+    await updateOrderRecord(db, shop, orderId, data);
+    return;
+  }
+  await db.$transaction(async (tx) => {
+    await updateOrderRecord(tx, shop, orderId, data);
+    await moveCommissionState(tx, { shop, orderId }, "denied", { readAs: record.commissionState });
+  });
 }

@@ -18,6 +18,8 @@ import {
   useTestSandbox,
 } from "../support/pipeline";
 import { installShop } from "../support/sessions";
+import { cancelOrder } from "../../app/referrals/cancel-order.server";
+import { applyCommissionEvent } from "../../app/service-events/commission-events.server";
 import { TEST_SHOP } from "../support/shopify-requests";
 
 const sandbox = useTestSandbox();
@@ -284,6 +286,39 @@ describe("reversals", () => {
     expect(row.statusReason).toMatch(/already approved or denied/);
     expect(JSON.parse(row.results!)["1001"].detail).toBe("You can change state of pending commission only.");
     expect((await sandboxCommissions(sandbox, orderId))[0]!.state).toBe("approved");
+  });
+
+  it("keeps an approval the service reported while a cancellation was denying the commission", async () => {
+    const { pipeline, orderId } = await recordedOrder();
+    // GIVEN the service's event approving the commission is stored while the cancellation's call is under way
+    const ctx = {
+      ...pipeline.ctx,
+      clientForShop: async (shop: string) => {
+        const connection = await pipeline.ctx.clientForShop(shop);
+        if (!connection.ok) return connection;
+        const client = new Proxy(connection.client, {
+          get(target, key) {
+            const value = Reflect.get(target, key) as unknown;
+            if (typeof value !== "function") return value;
+            if (key !== "updateCommission") return value.bind(target);
+            return async (...args: unknown[]) => {
+              const answer = await value.apply(target, args);
+              const event = { commission: { id: "c-1", status: "approved", transaction_id: orderId } };
+              expect(await applyCommissionEvent(prisma, shop, event)).toMatchObject({ state: "processed" });
+              return answer;
+            };
+          },
+        });
+        return { ...connection, client };
+      },
+    };
+
+    // WHEN the cancellation stores what it did
+    const job = { id: "cancel-1", createdAt: new Date(), attempts: 1, externalWrite: <T>(write: () => Promise<T>) => write() };
+    expect(await cancelOrder(ctx, TEST_SHOP, { orderId }, job)).toEqual({ type: "done" });
+
+    // THEN the record says the cancellation denied it, and the commission's state is the newer report's
+    expect(await record(orderId)).toMatchObject({ status: "reversed", commissionState: "approved" });
   });
 
   it("stops an order cancelled before it was recorded, without calling the service", async () => {

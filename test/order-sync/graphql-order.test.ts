@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { GraphqlOrderError, numericId, orderWebhooks, restOrder } from "../../app/order-sync/graphql-order";
-import { ORDERS_QUERY, type GraphqlOrder } from "../../app/order-sync/order-query";
+import { GraphqlOrderError, numericId, orderWebhooks, restOrder, restRefund } from "../../app/order-sync/graphql-order";
+import { ORDERS_QUERY, REFUND_QUERY, type GraphqlOrder, type GraphqlRefund } from "../../app/order-sync/order-query";
+import { refundedValue } from "../../app/referrals/order-intake";
 import { readOrderEvent } from "../../app/referrals/order-event";
 import { parseShopifyJson } from "../../app/referrals/lossless-json";
-import { readOrderPayload } from "../../app/referrals/order-payload";
+import { readCancellation, readOrderPayload, readRefundPayload } from "../../app/referrals/order-payload";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../app/referrals/pipeline-settings";
-import { shopifyOrder, type OrderOptions } from "../support/orders";
+import { shopifyOrder, shopifyRefund, type OrderOptions, type RefundOptions } from "../support/orders";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 
 // An order read back from the Admin API must read exactly as its webhook
@@ -62,11 +63,53 @@ describe("a GraphQL order as the intake reads it", () => {
     expect(topics({ ...order, cancelledAt: "2026-11-22T10:00:00Z" })).toEqual(["ORDERS_CREATE", "ORDERS_PAID", "ORDERS_CANCELLED"]);
   });
 
+  it("gives a cancellation the order's payment status as the webhook names it", () => {
+    const { order } = bothWays();
+    const cancellation = (o: GraphqlOrder) =>
+      orderWebhooks("shop.myshopify.com", o, { lineItems: o.lineItems.nodes, refunds: [], arrivedBy: "reconciliation" }).find((h) => h.topic === "ORDERS_CANCELLED")?.payload;
+    const voided = { ...order, fullyPaid: false, displayFinancialStatus: "VOIDED", cancelledAt: "2026-11-22T10:00:00Z" };
+    expect(cancellation(voided)).toMatchObject({ cancelled_at: "2026-11-22T10:00:00Z", financial_status: "voided" });
+    expect(readCancellation(cancellation({ ...order, displayFinancialStatus: "REFUNDED", cancelledAt: "2026-11-22T10:00:00Z" }))).toEqual({ id: numericId(order.id, "Order"), financial_status: "refunded" });
+  });
+
   it("refuses an id that is not the gid it should be", () => {
     expect(numericId("gid://shopify/Order/5640000000001", "Order")).toBe("5640000000001");
     expect(() => numericId("gid://shopify/Customer/1", "Order")).toThrow(GraphqlOrderError);
     expect(() => numericId("5640000000001", "Order")).toThrow(/expected a Order gid/);
     const { order } = bothWays();
     expect(() => restOrder({ ...order, legacyResourceId: "1" }, [])).toThrow(/legacyResourceId/);
+  });
+});
+
+describe("a refund read back from the Admin API", () => {
+  /** The refund's value as its webhook gives it, and as reconciliation reads it from the stand-in's answer to REFUND_QUERY. */
+  function valueBothWays(subtotals: string[], options: RefundOptions) {
+    const sample = shopifyRefund(5_640_000_000_001, subtotals, 5_640_000_000_900, options);
+    const shopify = new ShopifyAdminStandIn();
+    shopify.orders.add(shopifyOrder({ id: 5_640_000_000_001 }));
+    shopify.orders.refund("5640000000001", sample);
+    const answer = shopify.answer(REFUND_QUERY, { id: "gid://shopify/Refund/5640000000900" }) as { data: { refund: GraphqlRefund } };
+    expect(shopify.refused).toEqual([]);
+    return {
+      webhook: refundedValue(readRefundPayload(parseShopifyJson(JSON.stringify(sample)))),
+      reconciled: refundedValue(readRefundPayload(restRefund("5640000000001", answer.data.refund))),
+    };
+  }
+
+  it("keeps the sign of a refund discrepancy: a restocking fee kept lowers the value, a goodwill amount raises it", () => {
+    // All lines back for 265.00, 261.00 paid back: a discrepancy of +4.00.
+    const fee = valueBothWays(["200.00", "65.00"], { lineTaxes: ["10.00", "3.00"], transactions: ["261.00"], orderAdjustments: [{ kind: "refund_discrepancy", amount: "4.00", taxAmount: "0.20" }] });
+    expect(fee.webhook).toEqual({ amount: "261.00", tax: "12.80" });
+    expect(fee.reconciled).toEqual(fee.webhook);
+    // 20.00 paid back with no line: a discrepancy of -20.00.
+    const goodwill = valueBothWays([], { transactions: ["20.00"], orderAdjustments: [{ kind: "refund_discrepancy", amount: "-20.00" }] });
+    expect(goodwill.webhook).toEqual({ amount: "20.00", tax: "0.00" });
+    expect(goodwill.reconciled).toEqual(goodwill.webhook);
+  });
+
+  it("never counts less than nothing went back", () => {
+    const kept = valueBothWays(["10.00"], { lineTaxes: ["1.00"], transactions: [], orderAdjustments: [{ kind: "refund_discrepancy", amount: "12.00", taxAmount: "1.50" }] });
+    expect(kept.webhook).toEqual({ amount: "0.00", tax: "0.00" });
+    expect(kept.reconciled).toEqual(kept.webhook);
   });
 });

@@ -83,6 +83,8 @@ describe("readOrderEvent", () => {
       kind: "record",
       event: {
         campaignUids: ["1001"],
+        // Written for the previous release's workers, which require the key (test/referrals/previous-release-jobs.test.ts).
+        codeSource: null,
         signals: { cartAttribute: "ALICE10", discountCodes: ["ALICE-15"] },
         buyer: { address: "123 shipping street|k2p 1l4", phone: "555-555-0199" },
         checkoutToken: sampleCheckoutToken(5001),

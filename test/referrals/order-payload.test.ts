@@ -1,6 +1,6 @@
 import { parseShopifyJson } from "../../app/referrals/lossless-json";
 import { describe, expect, it } from "vitest";
-import { PayloadError, readOrderId, readOrderPayload, readRefundPayload, shopAmount } from "../../app/referrals/order-payload";
+import { PayloadError, readCancellation, readOrderPayload, readRefundPayload, shopAmount } from "../../app/referrals/order-payload";
 import { shopifyOrder, shopifyRefund } from "../support/orders";
 
 /** The message readOrderPayload throws for `payload`, or undefined when it reads it. */
@@ -69,9 +69,10 @@ describe("reading an order webhook's payload", () => {
     expect(problem(readOrderPayload, null)).toBe("body: expected an object, received null");
   });
 
-  it("reads a cancellation's order id and nothing else", () => {
-    expect(readOrderId({ id: 450789469, cancel_reason: "customer" })).toBe("450789469");
-    expect(problem(readOrderId, { cancel_reason: "customer" })).toBe("id: expected an id, received nothing");
+  it("reads a cancellation's order id and financial status, and nothing else", () => {
+    expect(readCancellation({ id: 450789469, cancel_reason: "customer", financial_status: "voided" })).toEqual({ id: "450789469", financial_status: "voided" });
+    expect(readCancellation({ id: 450789469, financial_status: 3 })).toEqual({ id: "450789469" });
+    expect(problem(readCancellation, { cancel_reason: "customer" })).toBe("id: expected an id, received nothing");
   });
 });
 

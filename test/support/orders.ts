@@ -1,1 +1,1 @@
-export { sampleCheckoutToken, shopifyOrder, shopifyRefund, type OrderOptions } from "../../scripts/lib/sample-orders";
+export { sampleCheckoutToken, shopifyOrder, shopifyRefund, type OrderOptions, type RefundOptions } from "../../scripts/lib/sample-orders";

@@ -263,6 +263,25 @@ describe("refunds", () => {
     expect(await recordOf(orderId)).toMatchObject({ status: "reversed" });
   });
 
+  it("counts only what went back when the merchant kept a restocking fee (a positive refund discrepancy)", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const orderId = await order({ id: 820982911946154615n, subtotal: "100.00", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+    await pipeline.drain();
+    expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ revenue_amount: "100.00" });
+
+    // A 50.00 line returned, 40.00 paid back: Shopify writes the 10.00 kept as a discrepancy of +10.00.
+    const restockingFee = shopifyRefund(820982911946154615n, ["50.00"], 890088186047892324n, {
+      transactions: ["40.00"],
+      orderAdjustments: [{ kind: "refund_discrepancy", amount: "10.00" }],
+    });
+    expect((await deliver("refunds/create", restockingFee)).status).toBe(200);
+    await pipeline.drain();
+
+    expect((await sandboxCommissions(sandbox, orderId))[0]).toMatchObject({ revenue_amount: "60.00", state: "pending" });
+    expect(await recordOf(orderId)).toMatchObject({ status: "recorded", statusReason: "Partly refunded: revenue reduced to 60.00", refunds: JSON.stringify({ "890088186047892324": "40.00" }) });
+  });
+
   it("leaves revenue as it is for a refund of shipping, duties or a tip only, whatever currency the customer paid in", async () => {
     await connectShop(sandbox);
     const pipeline = testPipeline();
@@ -344,5 +363,48 @@ describe("deliveries out of order", () => {
     // As in Shopify: the order is cancelled, so it is never recorded, and nobody is credited.
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
     expect(await recordOf(orderId)).toMatchObject({ status: "skipped", statusReason: "Order cancelled before it was recorded" });
+  });
+
+  it("waits for nothing when an order was cancelled before it was paid, in a shop that records paid orders", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 820982911946154622n;
+    const placed = { ...shopifyOrder({ id, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }), financial_status: "pending" };
+    // GIVEN an order placed unpaid (orders/create: this shop records on orders/paid), then cancelled with its items restocked
+    expect((await deliver("orders/create", placed)).status).toBe(200);
+    const cancelled = { ...placed, financial_status: "voided", cancelled_at: new Date().toISOString(), cancel_reason: "customer" };
+    expect((await deliver("orders/cancelled", cancelled)).status).toBe(200);
+    expect((await deliver("refunds/create", shopifyRefund(id, ["100.00"], 890088186047892341n, { transactions: [] }))).status).toBe(200);
+
+    // WHEN the worker runs once
+    await pipeline.drain();
+
+    // THEN both are done at once, with nothing to change and nothing sent
+    const jobs = await prisma.job.findMany({ where: { kind: { in: ["order.cancel", "order.refund"] } }, orderBy: { kind: "asc" } });
+    expect(jobs.map((job) => [job.kind, job.status, job.lastError])).toEqual([
+      ["order.cancel", "done", null],
+      ["order.refund", "done", null],
+    ]);
+    expect(await prisma.orderRecord.count({ where: { orderId: id.toString() } })).toBe(0);
+    expect(await sandboxCommissions(sandbox, id.toString())).toHaveLength(0);
+  });
+
+  it("still waits for an order cancelled unpaid in a shop that records orders when they are placed: its orders/create may come later", async () => {
+    await connectShop(sandbox, { trigger: "orders_create" });
+    const pipeline = testPipeline();
+    const id = 820982911946154623n;
+    const placed = { ...shopifyOrder({ id, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }), financial_status: "pending" };
+    const cancelled = { ...placed, financial_status: "voided", cancelled_at: new Date().toISOString(), cancel_reason: "customer" };
+    expect((await deliver("orders/cancelled", cancelled)).status).toBe(200);
+    await pipeline.drain();
+    expect(await prisma.job.findFirstOrThrow({ where: { kind: "order.cancel" } })).toMatchObject({ status: "queued", lastError: null });
+
+    expect((await deliver("orders/create", placed)).status).toBe(200);
+    for (let round = 0; round < 3; round++) {
+      pipeline.advance(61_000);
+      await pipeline.drain();
+    }
+    expect(await sandboxCommissions(sandbox, id.toString())).toHaveLength(0);
+    expect(await recordOf(id.toString())).toMatchObject({ status: "skipped", statusReason: "Order cancelled before it was recorded" });
   });
 });
