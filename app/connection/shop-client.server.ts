@@ -46,6 +46,15 @@ export async function shopConnection(db: PrismaClient, shop: string, options: Sh
   return { ok: true, client, shop: row };
 }
 
+/**
+ * Which saved connection a shop's row holds: the service, the account and
+ * when its credentials were saved, which every save (connecting again,
+ * another account, a new token) moves.
+ */
+export function connectionIdentity(row: Pick<Shop, "serviceBaseUrl" | "serviceUsername" | "connectionCheckedAt">): string {
+  return JSON.stringify([row.serviceBaseUrl, row.serviceUsername, row.connectionCheckedAt?.getTime() ?? null]);
+}
+
 /** What a job is told when a shop has no client: the merchant's next step. */
 export function noClientReason(connection: Exclude<ShopConnection, { ok: true }>): string {
   switch (connection.problem) {

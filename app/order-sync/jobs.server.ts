@@ -29,7 +29,7 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
 export const orderSyncJobs = [
   defineJob(RECONCILE_JOB, {
     async handle(ctx: OrderSyncJobContext, shop) {
-      // The web pixel's signals that found no order yet are joined, and the old ones go.
+      // Orders judged not referred are joined with their web pixel signals, and the old signals go.
       const pixel = await sweepPixelSignals(ctx.db, shop, ctx.now());
       if (pixel.reopened > 0 || pixel.deleted > 0) ctx.logger.info({ shop, ...pixel }, "pixel signals swept");
       const access = await syncDeps(ctx, shop);

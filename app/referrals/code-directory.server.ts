@@ -6,7 +6,8 @@ import { isReferralApiError, type ReferralClient } from "../referral-api";
 // the service's (a store promotion, learnt when event/record refused it as a
 // coupon). The interface has no coupon lookup, so a coupon is known only by
 // sending it. Kept in memory per process; the TTL lets a code that changes
-// at the service be seen again.
+// at the service be seen again, and what was learnt under one connection of
+// a shop is forgotten when its jobs find it connected anew (useConnection).
 
 export interface CodeOwner {
   email: string;
@@ -32,7 +33,13 @@ const TTL_MS = 10 * 60_000;
 /** Across every shop: a code costs well under a kilobyte. */
 const MAX_CODES = 50_000;
 const MAX_PROFILES = 20_000;
-const MAX_SHOPS = 5_000;
+/**
+ * How long a shop's connection is remembered after its last job: longer
+ * than anything learnt in that job lives, so that a connection forgotten
+ * here has nothing left to forget.
+ */
+const CONNECTION_KEPT_MS = 6 * TTL_MS;
+const MAX_SHOPS = 100_000;
 
 const keyOf = (shop: string, key: string) => `${shop}|${key}`;
 
@@ -41,11 +48,27 @@ export class CodeDirectory {
   private readonly profiles: TtlCache<OwnerProfile | null>;
   /** Per shop, whether each campaign approves its commissions by itself (company/get). */
   private readonly approvals: TtlCache<Record<string, boolean>>;
+  /** Each shop's connection, as its jobs last found it. */
+  private readonly connections: TtlCache<string>;
 
   constructor(now?: () => number) {
     this.codes = createTtlCache<Known>({ ttlMs: TTL_MS, maxEntries: MAX_CODES, now });
     this.profiles = createTtlCache<OwnerProfile | null>({ ttlMs: TTL_MS, maxEntries: MAX_PROFILES, now });
     this.approvals = createTtlCache<Record<string, boolean>>({ ttlMs: TTL_MS, maxEntries: MAX_SHOPS, now });
+    this.connections = createTtlCache<string>({ ttlMs: CONNECTION_KEPT_MS, maxEntries: MAX_SHOPS, now });
+  }
+
+  /**
+   * The shop's connection as a job about to ask the service finds it (any
+   * value that changes whenever the merchant saves credentials): what was
+   * learnt under another one is forgotten. Told by every job rather than by
+   * the page that saves the credentials, so that a worker in another
+   * process forgets too.
+   */
+  useConnection(shop: string, connection: string): void {
+    const before = this.connections.peek(shop);
+    if (before !== undefined && before !== connection) this.forget(shop);
+    this.connections.set(shop, connection);
   }
 
   /** The owner of a short code, or null when the service has no such short code. */
@@ -102,7 +125,7 @@ export class CodeDirectory {
     return known[campaignUid] ?? false;
   }
 
-  /** Forgets a shop's codes (its connection changed). */
+  /** Forgets what the service said of a shop's codes, their owners and its campaigns (its connection changed). */
   forget(shop: string): void {
     this.codes.deletePrefix(keyOf(shop, ""));
     this.profiles.deletePrefix(keyOf(shop, ""));

@@ -72,7 +72,7 @@ export const PIXEL_MATCH_JOB = defineJobKind({
   payload: z.object({ checkoutToken: z.string(), orderId: z.string().nullable(), receivedAt: z.string() }),
 });
 
-/** Joins a shop's recent web pixel signals with their orders and deletes old ones (pixel-signals.server.ts), at most once a minute per shop. */
+/** Re-opens a shop's recent not-referred orders that a web pixel signal names and deletes old signals (pixel-signals.server.ts), at most once a minute per shop. */
 export const PIXEL_SWEEP_JOB = defineJobKind({ name: "pixel.sweep", payload: z.object({}) });
 
 /** The kinds that stand for a change to an order after it was placed. */

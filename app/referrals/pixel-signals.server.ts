@@ -3,6 +3,7 @@ import { enqueueJob, insertJob, isUniqueViolation } from "../queue/enqueue.serve
 import { ANY_STATUS, deleteFinishedJobs, requeueJob } from "../queue/shop-jobs.server";
 import { notifyJobEnqueued } from "../queue/wake";
 import { PIXEL_MATCH_JOB, PIXEL_SWEEP_JOB, RECORD_ORDER_JOB, recordJobKey, storedEventSchema } from "./job-kinds";
+import { readExplanation } from "./explanation";
 import { parseJsonObject, type CampaignResults } from "./order-records.server";
 import type { PixelSignalInput } from "./pixel-signal";
 
@@ -15,11 +16,12 @@ import type { PixelSignalInput } from "./pixel-signal";
 //   comes within PIXEL_REOPEN_WINDOW_MS of the order being placed, and queues
 //   its one order.record job again (same key), so the service is still asked
 //   at most once per order and counts it once (transaction_uid);
-// - in between (a signal stored while the intake or the job was deciding, or
-//   before an order judged not referred at intake): the shop's sweep
-//   (sweepPixelSignals) joins them: a minute after a signal that found no
-//   order (one sweep job per shop and minute, however many signals), and
-//   with every reconciliation pass.
+// - otherwise (a signal stored while the intake or the job was deciding, or
+//   before an order judged not referred at intake, however much later its
+//   webhook came): the shop's sweep (sweepPixelSignals) joins them. It runs
+//   a minute after a signal that found no order (one sweep job per shop and
+//   minute, however many signals) and with every reconciliation pass, and
+//   reads the orders judged not referred that a kept signal may re-open.
 // No job is made per signal: an unauthenticated request costs one row.
 
 /**
@@ -29,10 +31,16 @@ import type { PixelSignalInput } from "./pixel-signal";
  * reloaded thank-you page, and none for crediting an old order after the fact.
  */
 export const PIXEL_REOPEN_WINDOW_MS = 30 * 60_000;
-/** Signals are kept this long, then deleted by the sweep: longer than Shopify retries a webhook (4 h). */
+/**
+ * Signals are kept this long, then deleted by the sweep: longer than Shopify
+ * retries a webhook (4 h), so that a signal still waits for an order whose
+ * webhook comes late.
+ */
 export const PIXEL_SIGNAL_TTL_MS = 6 * 60 * 60_000;
 /** A signal that found no order is looked at again by the shop's next sweep, at the end of this slot. */
 export const PIXEL_SWEEP_SLOT_MS = 60_000;
+/** Orders a sweep reads per query. */
+export const PIXEL_SWEEP_BATCH = 500;
 
 export interface PixelSignalFound {
   code: string;
@@ -55,9 +63,10 @@ interface RecordForSignal {
   createdAt: Date;
   heldEvent: string | null;
   results: string | null;
+  explanation: string | null;
 }
 
-const RECORD_FOR_SIGNAL = { orderId: true, status: true, placedAt: true, createdAt: true, heldEvent: true, results: true } as const;
+const RECORD_FOR_SIGNAL = { orderId: true, status: true, placedAt: true, createdAt: true, heldEvent: true, results: true, explanation: true } as const;
 
 /**
  * Puts an order judged not referred back in the queue, for its job to judge
@@ -104,6 +113,8 @@ async function joinRecord(db: PrismaClient, shop: string, record: RecordForSigna
   if (signal.orderId !== null && signal.orderId !== record.orderId) return "other_order";
   // Recorded, blocked, skipped or failed: settled without the signal; a queued order's job reads it when it runs.
   if (record.status !== "not_referred") return "settled";
+  // Judged by a job that read the signal already: judging again would ask the service the same, at every sweep.
+  if (readExplanation(record.explanation)?.signals.some((note) => note.source === "pixel")) return "settled";
   if (signal.receivedAt.getTime() - (record.placedAt ?? record.createdAt).getTime() > PIXEL_REOPEN_WINDOW_MS) return "too_late";
   return (await reopenForSignal(db, shop, record, now)) ? "reopened" : "settled";
 }
@@ -132,25 +143,60 @@ function scheduleSweep(db: PrismaClient, shop: string, now: Date): Promise<boole
   return enqueueJob(db, PIXEL_SWEEP_JOB, { shop, subject: `slot:${slot}`, payload: {}, runAt: new Date(slot * PIXEL_SWEEP_SLOT_MS) });
 }
 
+/** Where a batch of the sweep ended: the last order it read. */
+type Place = { placedAt: Date; id: string };
+
+/** The next `batch` orders judged not referred placed since `since`, after `after`, oldest first. */
+async function notReferredSince(db: PrismaClient, shop: string, since: Date, after: Place | null, batch: number) {
+  const records = await db.orderRecord.findMany({
+    where: {
+      shop,
+      status: "not_referred",
+      checkoutToken: { not: null },
+      placedAt: { gte: since },
+      ...(after ? { OR: [{ placedAt: { gt: after.placedAt } }, { placedAt: after.placedAt, id: { gt: after.id } }] } : {}),
+    },
+    select: { ...RECORD_FOR_SIGNAL, id: true, checkoutToken: true },
+    orderBy: [{ placedAt: "asc" }, { id: "asc" }],
+    take: batch,
+  });
+  // The filter leaves out rows without either.
+  return records.map((record) => ({ ...record, placedAt: record.placedAt!, checkoutToken: record.checkoutToken! }));
+}
+
 /**
- * The shop's periodic sweep: joins the signals of the last window with
- * orders judged not referred meanwhile (a signal that came first, or while
- * the order was being judged), and deletes the signals no order can join
- * any more. Returns how many orders it re-opened and signals it deleted.
+ * The shop's sweep: joins each order judged not referred with its
+ * checkout's signal, whichever came first and however late the order's
+ * webhook came, and deletes the signals no order can join any more.
+ * Returns how many orders it re-opened and signals it deleted.
+ *
+ * It starts from the orders, which only Shopify's webhooks make, never from
+ * the signals, which anyone can post: a flood of made-up signals costs it
+ * nothing. It reads the orders judged not referred that were placed since
+ * the oldest kept signal, less the re-open window (a signal re-opens only an
+ * order placed at most that long before it came; joinRecord checks each
+ * pair), `batch` at a time through the (shop, placedAt) index, and looks
+ * their signals up by checkout token. Rows stored before the app kept
+ * placedAt are left out.
  */
-export async function sweepPixelSignals(db: PrismaClient, shop: string, now: Date): Promise<{ reopened: number; deleted: number }> {
-  const since = new Date(now.getTime() - PIXEL_REOPEN_WINDOW_MS);
-  const signals = await db.pixelSignal.findMany({ where: { shop, createdAt: { gte: since } }, select: { checkoutToken: true, orderId: true, createdAt: true } });
+export async function sweepPixelSignals(db: PrismaClient, shop: string, now: Date, batch = PIXEL_SWEEP_BATCH): Promise<{ reopened: number; deleted: number }> {
+  const since = new Date(now.getTime() - PIXEL_SIGNAL_TTL_MS - PIXEL_REOPEN_WINDOW_MS);
   let reopened = 0;
-  if (signals.length > 0) {
-    const records = await db.orderRecord.findMany({
-      where: { shop, status: "not_referred", checkoutToken: { in: signals.map((s) => s.checkoutToken) } },
-      select: { ...RECORD_FOR_SIGNAL, checkoutToken: true },
+  let after: Place | null = null;
+  for (;;) {
+    const records = await notReferredSince(db, shop, since, after, batch);
+    if (records.length === 0) break;
+    const signals = await db.pixelSignal.findMany({
+      where: { shop, checkoutToken: { in: records.map((r) => r.checkoutToken) } },
+      select: { checkoutToken: true, orderId: true, createdAt: true },
     });
+    const byToken = new Map(signals.map((s) => [s.checkoutToken, s]));
     for (const record of records) {
-      const signal = signals.find((s) => s.checkoutToken === record.checkoutToken)!;
-      if ((await joinRecord(db, shop, record, { orderId: signal.orderId, receivedAt: signal.createdAt }, now)) === "reopened") reopened += 1;
+      const signal = byToken.get(record.checkoutToken);
+      if (signal && (await joinRecord(db, shop, record, { orderId: signal.orderId, receivedAt: signal.createdAt }, now)) === "reopened") reopened += 1;
     }
+    if (records.length < batch) break;
+    after = records[records.length - 1]!;
   }
   const expired = new Date(now.getTime() - PIXEL_SIGNAL_TTL_MS);
   const { count: deleted } = await db.pixelSignal.deleteMany({ where: { shop, createdAt: { lt: expired } } });

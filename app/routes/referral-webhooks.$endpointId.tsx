@@ -5,7 +5,7 @@ import { logger } from "../logger.server";
 import { findInboundEndpoint } from "../service-events/endpoint.server";
 import { receiveServiceWebhook } from "../service-events/receive.server";
 import { SIGNATURE_HEADER } from "../service-events/signature.server";
-import { readBodyWithin, tooLarge } from "../webhooks/read-body";
+import { readBodyWithin, TOO_SLOW_TEXT, tooLarge, unreadAnswer, WEBHOOK_BODY_DEADLINE_MS } from "../webhooks/read-body";
 
 // Public: the referral service posts its signed webhooks here. No Shopify
 // auth; the per-shop secret is the credential. The event is stored and acted
@@ -20,10 +20,10 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (request.method !== "POST") return new Response("Use POST", { status: 405, headers: { Allow: "POST" } });
   const endpointId = params.endpointId ?? "";
   const options = { credentialsKey: getEnv().CREDENTIALS_KEY };
-  // Nothing is read for an endpoint nobody has, and no more than the limit for one that exists.
+  // Nothing is read for an endpoint nobody has, and for one that exists no more than the limit, nor for longer than the deadline.
   if (!(await findInboundEndpoint(prisma, endpointId, options))) return plain(404, { Connection: "close" });
-  const reading = await readBodyWithin(request, MAX_BODY_BYTES);
-  if (!reading.ok) return tooLarge();
+  const reading = await readBodyWithin(request, MAX_BODY_BYTES, { deadlineMs: WEBHOOK_BODY_DEADLINE_MS });
+  if (!reading.ok) return reading.status === 408 ? unreadAnswer(408, TOO_SLOW_TEXT) : tooLarge();
   const rawBody = reading.body.toString("utf8");
   const result = await receiveServiceWebhook(prisma, logger, { endpointId, rawBody, signature: request.headers.get(SIGNATURE_HEADER) }, options);
   return plain(result.status);

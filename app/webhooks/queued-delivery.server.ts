@@ -63,8 +63,17 @@ export function shapeProblem(topic: string, body: unknown): string | null {
   return null;
 }
 
+/**
+ * Why a delivery is not taken. `later`: it may be taken if delivered again
+ * (its shop does not have the app, yet: it may have installed a moment ago).
+ */
+export interface Refusal {
+  refused: string;
+  later?: true;
+}
+
 /** The order webhook a delivery carries, or why it is not one the app takes. */
-export async function orderWebhookOf(delivery: QueuedDelivery, shopHasSession: ShopCheck, now = Date.now()): Promise<OrderWebhook | { refused: string }> {
+export async function orderWebhookOf(delivery: QueuedDelivery, shopHasSession: ShopCheck, now = Date.now()): Promise<OrderWebhook | Refusal> {
   const topic = header(delivery.headers, "X-Shopify-Topic");
   const shop = header(delivery.headers, "X-Shopify-Shop-Domain");
   const webhookId = header(delivery.headers, "X-Shopify-Webhook-Id");
@@ -85,7 +94,7 @@ export async function orderWebhookOf(delivery: QueuedDelivery, shopHasSession: S
   const problem = shapeProblem(topic, payload);
   if (problem) return { refused: `the body is not of ${topic}'s shape: ${problem}` };
   // Last, as it may ask the database: only for a delivery that is otherwise sound.
-  if (!(await shopHasSession(shop))) return { refused: `${shop} does not have the app installed (no session)` };
+  if (!(await shopHasSession(shop))) return { refused: `${shop} does not have the app installed (no session)`, later: true };
   return { topic: topicKey(topic), shop, webhookId, triggeredAt: new Date(triggered), payload: delivery.body instanceof RawJson ? delivery.body : payload };
 }
 
@@ -99,20 +108,24 @@ export interface QueueConsumerDeps {
 
 /**
  * Takes deliveries off a queue into the intake. A message that can never be
- * stored (not an order webhook, a malformed order, a shop without the app)
- * is acknowledged and logged, so it does not come back forever; one the
- * store could not take now (or whose shop could not be checked) is handed
- * back to the queue to deliver again.
+ * stored (not an order webhook, a malformed order) is acknowledged and
+ * logged, so it does not come back forever; one the store could not take
+ * now (or whose shop could not be checked) is handed back to the queue to
+ * deliver again. So is one whose shop does not have the app, as the HTTP
+ * path answers it 403 for Shopify to deliver again: the shop may have
+ * installed a moment ago. That does not go on forever either: a day after
+ * it was triggered, the delivery is refused as stale and acknowledged.
  */
 export function createQueueConsumer({ store, shopHasSession, logger }: QueueConsumerDeps) {
   return async function consume(delivery: QueuedDelivery): Promise<Settlement> {
-    let hook: OrderWebhook | { refused: string };
+    let hook: OrderWebhook | Refusal;
     try {
       hook = await orderWebhookOf(delivery, shopHasSession);
     } catch {
       return { settle: "retry", outcome: "refused", detail: "the shop could not be checked" };
     }
     if ("refused" in hook) {
+      if (hook.later) return { settle: "retry", outcome: "no_session", detail: hook.refused };
       logger.warn({ reason: hook.refused }, "queued delivery refused");
       return { settle: "ack", outcome: "refused", detail: hook.refused };
     }

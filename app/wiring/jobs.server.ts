@@ -5,7 +5,7 @@ import { logger } from "../logger.server";
 import { adminJobs, type AdminJobContext } from "../admin/jobs.server";
 import { markConnectionBroken } from "../connection/connection-state.server";
 import { CREDENTIALS_REFUSED } from "../connection/service-outcome";
-import { shopClient } from "../connection/shop-client.server";
+import { connectionIdentity, shopClient, type ShopClient } from "../connection/shop-client.server";
 import { offerJobs, type OfferJobContext } from "../offers/jobs.server";
 import { orderSyncJobs, type OrderSyncJobContext } from "../order-sync/jobs.server";
 import { privacyJobs, type PrivacyJobContext } from "../privacy/jobs.server";
@@ -40,17 +40,29 @@ declare global {
 export function appJobContext(overrides: Partial<AppJobContext> = {}): AppJobContext {
   const env = getEnv();
   const db = overrides.db ?? prisma;
+  const codes = overrides.codes ?? (globalThis.__referralBridgeCodes ??= new CodeDirectory());
+  const clientOf =
+    overrides.clientForShop ?? ((shop: string) => shopClient(db, shop, { credentialsKey: env.CREDENTIALS_KEY, timeoutMs: env.SERVICE_TIMEOUT_MS, network: serviceNetwork(env) }));
   return {
     db,
     logger,
     now: () => new Date(),
-    clientForShop: (shop) => shopClient(db, shop, { credentialsKey: env.CREDENTIALS_KEY, timeoutMs: env.SERVICE_TIMEOUT_MS, network: serviceNetwork(env) }),
     adminForShop: shopifyAdminForShop(db),
-    codes: (globalThis.__referralBridgeCodes ??= new CodeDirectory()),
     intake: storeOrderWebhooks,
     credentialsKey: env.CREDENTIALS_KEY,
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, overlapMs: env.RECONCILE_OVERLAP_MS },
     ...overrides,
+    codes,
+    clientForShop: forgettingOnReconnect(clientOf, codes),
+  };
+}
+
+/** A shop's client, and what the service said of its codes forgotten when the shop was connected anew since (in any process). */
+function forgettingOnReconnect(clientOf: (shop: string) => Promise<ShopClient>, codes: CodeDirectory) {
+  return async (shop: string): Promise<ShopClient> => {
+    const connection = await clientOf(shop);
+    if (connection.ok && connection.shop) codes.useConnection(shop, connectionIdentity(connection.shop));
+    return connection;
   };
 }
 

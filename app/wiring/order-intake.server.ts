@@ -9,8 +9,9 @@ import { cachedShopCheck, type ShopCheck } from "../webhooks/installed-shops";
 import { createOrderWebhooks, type OrderWebhooks } from "../webhooks/order-webhooks.server";
 
 // The order intake of this process: one group commit on the app's database,
-// which order webhooks, the queue consumer, reconciliation and the backfill
-// all store through.
+// which order webhooks, reconciliation and the backfill all store through.
+// The queue consumer (app/webhooks/queued-delivery.server.ts, decision 008)
+// is built by no process yet, only by its tests, which hand it this intake.
 
 export function intakeStoreFor(databaseUrl: string): IntakeStore {
   if (databaseKind(databaseUrl) === "postgresql") return postgresIntakeStore(prisma);

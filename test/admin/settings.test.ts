@@ -4,7 +4,8 @@ import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
 import { openToken } from "../../app/crypto/sealing.server";
 import { action, loader } from "../../app/routes/app.settings";
-import { connectShop, rotateSandboxToken, sandboxFaults, testPipeline, useTestSandbox } from "../support/pipeline";
+import { startSandbox } from "../../sandbox/server";
+import { connectShop, rotateSandboxToken, sandboxCommissions, sandboxFaults, sandboxRequests, testPipeline, useTestSandbox } from "../support/pipeline";
 import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { load, submit, type ActionBody } from "./admin-requests";
@@ -157,6 +158,35 @@ describe("settings: connecting the referral service", () => {
     const again = await connect({ baseUrl: sandbox.baseUrl, username: "demo", token: "" });
     expect(again.body).toMatchObject({ ok: true });
     expect(openToken((await shopRow())!.serviceTokenSealed!, getEnv().CREDENTIALS_KEY, { shop: TEST_SHOP, column: "Shop.serviceTokenSealed" })).toBe("rotated-token");
+  });
+});
+
+describe("settings: connecting another account", () => {
+  it("forgets what the former account said of the shop's codes: a discount code it refused as a coupon is asked of the new one", async () => {
+    // Another account at another service, with the same campaigns and no coupons.
+    const former = await startSandbox({ port: 0, quiet: true, timeScale: 0.001, seed: false, username: "former", token: "former-token" });
+    try {
+      // GIVEN a shop connected to it, whose order's discount code ALICE-15 it refused as a coupon: remembered as the store's own promotion
+      await connectShop(former);
+      const pipeline = testPipeline();
+      const first = await receiveOrder({ noteAttributes: [], discountCodes: ["ALICE-15"] });
+      await pipeline.drain();
+      expect(await recordOf(first)).toMatchObject({ status: "not_referred" });
+      expect(pipeline.ctx.codes.isKnownPromotion(TEST_SHOP, "ALICE-15")).toBe(true);
+
+      // WHEN the merchant connects the account where ALICE-15 is alice's coupon
+      const { body } = await connect({ baseUrl: sandbox.baseUrl, username: "demo", token: "demo-token" });
+      expect(body).toMatchObject({ ok: true });
+
+      // THEN the next order with that code is sent to it, within the ten minutes the promotion would have been kept, and credited
+      const second = await receiveOrder({ noteAttributes: [], discountCodes: ["ALICE-15"] });
+      await pipeline.drain();
+      expect(await recordOf(second)).toMatchObject({ status: "recorded", couponCode: "ALICE-15" });
+      expect((await sandboxCommissions(sandbox, second)).map((c) => c.affiliate_email)).toEqual(["alice@example.com"]);
+      expect(await sandboxRequests(sandbox, "event/record")).toHaveLength(1);
+    } finally {
+      await former.close();
+    }
   });
 });
 

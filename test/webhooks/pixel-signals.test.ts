@@ -2,8 +2,11 @@ import "../admin/browser-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { startAppServer, testAppEnv, type AppServer } from "../admin/app-server";
+import { DEFAULT_RECONCILE_INTERVAL_MS } from "../../app/order-sync/job-kinds";
+import { scheduleReconcile } from "../../app/order-sync/reconcile.server";
 import { connectShop, sandboxCommissions, testPipeline, useTestSandbox } from "../support/pipeline";
 import { sampleCheckoutToken, shopifyOrder, type OrderOptions } from "../support/orders";
+import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
 
 // The web pixel's signal joined with its order on the checkout token, through
@@ -110,6 +113,42 @@ describe("a pixel signal and its order, whichever comes first", () => {
     expect(await prisma.job.count({ where: { shop: TEST_SHOP, kind: "order.record", key: { contains: orderId } } })).toBe(1);
     await drainAfter(pipeline, 60_000);
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(1);
+  });
+
+  it("credits the order once when its webhook comes 40 minutes after the signal, at the shop's next reconciliation pass", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    // The reconciliation pass reads Shopify's orders from the Admin API stand-in (nothing to find there).
+    pipeline.ctx.adminForShop = new ShopifyAdminStandIn().access();
+    const id = 6_120_000_000_000_000_105n;
+    // GIVEN an order placed, and the pixel's signal 5 s later, before any webhook
+    const placed = new Date(Date.now() - 5_000);
+    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    // AND the shop's sweep at the end of that minute, which finds no order yet
+    await drainAfter(pipeline, 61_000);
+    expect(await prisma.job.count({ where: { kind: "pixel.sweep", status: "done" } })).toBe(1);
+
+    // WHEN the orders/paid webhook comes 40 minutes later (the payment captured later, or Shopify retrying after an outage),
+    // with no code of its own: judged not referred at intake, no job queued
+    pipeline.advance(40 * 60_000);
+    const orderId = await deliverOrder({ id, landingSite: "/", createdAt: placed });
+    expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
+    // AND the shop's next reconciliation pass runs, with its sweep
+    await scheduleReconcile(prisma, TEST_SHOP, pipeline.ctx.now(), DEFAULT_RECONCILE_INTERVAL_MS);
+    await drainAfter(pipeline, DEFAULT_RECONCILE_INTERVAL_MS);
+    await drainAfter(pipeline);
+
+    // THEN the signal, which came 5 s after the order was placed, credits it once
+    const commissions = await sandboxCommissions(sandbox, orderId);
+    expect(commissions).toHaveLength(1);
+    expect(commissions[0]).toMatchObject({ transaction_id: orderId, affiliate_email: "alice@example.com" });
+    expect(await recordOf(orderId)).toMatchObject({ status: "recorded", shortCode: "ALICE10", codeSource: "pixel" });
+    // AND later passes and sweeps change nothing
+    await scheduleReconcile(prisma, TEST_SHOP, pipeline.ctx.now(), DEFAULT_RECONCILE_INTERVAL_MS);
+    await drainAfter(pipeline, DEFAULT_RECONCILE_INTERVAL_MS);
+    await drainAfter(pipeline);
+    expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(1);
+    expect((await eventsSent(orderId)).filter((e) => e.result.status === 200)).toHaveLength(1);
   });
 
   it("re-opens an order whose job found only the store's own promotion, and asks the service once more", async () => {

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { shopHasSession, storeOrderWebhook } from "../../app/wiring/order-intake.server";
+import { cachedShopCheck, NOT_INSTALLED_KEPT_MS } from "../../app/webhooks/installed-shops";
 import type { OrderWebhook } from "../../app/referrals/order-intake";
 import { createQueueConsumer, eventBridgeDelivery, pubSubDelivery, type QueuedDelivery, type Settlement } from "../../app/webhooks/queued-delivery.server";
 import { shopifyOrder, shopifyRefund } from "../support/orders";
@@ -125,7 +126,6 @@ describe("the queue consumer entry point", () => {
       [pubSub("refunds/create", { ...refund, order_id: null }), /a refund without the id of its order/],
       [pubSub("orders/paid", { ...order, id: -5 }), /the body has no id/],
       [pubSub("orders/paid", order, "[1, 2]"), /not a JSON object/],
-      [withHeaders("orders/paid", order, { "X-Shopify-Shop-Domain": "not-installed.myshopify.com" }), /not-installed.myshopify.com does not have the app installed/],
       [withHeaders("orders/paid", order, { "X-Shopify-Shop-Domain": `${TEST_SHOP}.evil.example` }), /not a shop's domain/],
       [withHeaders("orders/paid", order, { "X-Shopify-Webhook-Id": undefined }), /Webhook-Id is missing/],
       [withHeaders("orders/paid", order, { "X-Shopify-Webhook-Id": "<script>" }), /not a webhook id/],
@@ -158,5 +158,47 @@ describe("the queue consumer entry point", () => {
     });
     expect(await consume(pubSub("orders/paid", referred(7205817436110159201n)))).toEqual({ settle: "retry", outcome: "refused", detail: "the shop could not be checked" });
     expect(await prisma.orderRecord.count({ where: { orderId: "7205817436110159201" } })).toBe(0);
+  });
+
+  it("hands a message back while its shop does not have the app, as the HTTP path answers 403, and stores it once the shop has installed", async () => {
+    // The app's cached check over the shops' offline sessions, on a clock of the test's.
+    let clock = Date.now();
+    const hasSession = cachedShopCheck(async (shop) => (await prisma.session.count({ where: { id: `offline_${shop}` } })) > 0, () => clock);
+    const log: unknown[] = [];
+    const consume = createQueueConsumer({ store: storeOrderWebhook, shopHasSession: hasSession, logger: { warn: (...args: unknown[]) => log.push(args) } as never });
+    const shop = "just-installed.myshopify.com";
+    const order = referred(7205817436110159301n);
+    const delivery = pubSubDelivery({ attributes: { ...headersOf("orders/paid", order), "X-Shopify-Shop-Domain": shop }, data: Buffer.from(JSON.stringify(order)).toString("base64") });
+
+    // GIVEN an order of a shop whose offline session is not stored yet (it is installing), on the queue
+    const queue = new InMemoryQueue();
+    queue.publish(delivery);
+    // WHEN the queue delivers it, and the shop has installed before the queue delivers it again
+    let installed = false;
+    await queue.consumeAll(async (message) => {
+      const settlement = await consume(message);
+      if (!installed) {
+        installed = true;
+        await connectShop(sandbox, { shop });
+        clock += NOT_INSTALLED_KEPT_MS + 1;
+      }
+      return settlement;
+    });
+    await testPipeline().drain();
+
+    // THEN it was handed back first, then stored, and the order is at the service once
+    expect(queue.settled).toEqual([
+      { settle: "retry", outcome: "no_session", detail: `${shop} does not have the app installed (no session)` },
+      { settle: "ack", outcome: "queued" },
+    ]);
+    expect(await sandboxCommissions(sandbox, idOf(order))).toHaveLength(1);
+    expect(log).toHaveLength(0);
+
+    // AND a delivery of a shop without the app stops coming back once it is a day old: refused as stale, acknowledged
+    const stale = pubSubDelivery({
+      attributes: { ...headersOf("orders/paid", order), "X-Shopify-Shop-Domain": "never-installed.myshopify.com", "X-Shopify-Triggered-At": new Date(Date.now() - 25 * 3_600_000).toISOString() },
+      data: Buffer.from(JSON.stringify(order)).toString("base64"),
+    });
+    expect(await consume(stale)).toMatchObject({ settle: "ack", outcome: "refused", detail: expect.stringMatching(/more than a day ago/) });
   });
 });

@@ -3,6 +3,8 @@ import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { getEnv } from "../../app/env.server";
+import { ensureInboundEndpoint } from "../../app/service-events/endpoint.server";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
 import { resetDatabase } from "../support/database";
 import { shopifyOrder } from "../support/orders";
@@ -166,19 +168,25 @@ describe("what the headers say, before the body is read", () => {
     expect([answer.status, answer.sent, answer.serverClosed]).toEqual([401, 64 * 1024, false]);
   });
 
-  it("cuts off a body that trickles past the deadline with 408 and lets the connection go (fast path, Remix route)", async () => {
+  it("cuts off a body that trickles past the deadline with 408 and lets the connection go (fast path, Remix route, service webhooks)", async () => {
     const slow = { total: 1_000, chunk: 10, everyMs: 500 };
+    const { endpointId } = await ensureInboundEndpoint(prisma, TEST_SHOP, { credentialsKey: getEnv().CREDENTIALS_KEY });
+    const service: [string, [string, string][]] = [`/referral-webhooks/${endpointId}`, [["Content-Type", "application/json"], ["X-SERVICE-HMAC-SHA256", "AAAA"]]];
     const answers = await Promise.all(
-      ["/webhooks/orders/paid", "/webhooks/customers/redact"].map((path) => trickle(path, shopifyHeaders(path), slow)),
+      [...["/webhooks/orders/paid", "/webhooks/customers/redact"].map((path): [string, [string, string][]] => [path, shopifyHeaders(path)]), service].map(([path, headers]) =>
+        trickle(path, headers, slow),
+      ),
     );
     for (const answer of answers) {
       expect(answer.status).toBe(408);
+      expect(answer.text).toContain("The request body did not arrive in time");
       expect(answer.answeredAfterMs).toBeGreaterThan(9_500);
       expect(answer.answeredAfterMs).toBeLessThan(14_000);
       expect(answer.sent).toBeLessThan(slow.total);
       // The server closes the connection with its answer.
       expect(answer.serverClosed).toBe(true);
     }
+    expect(await prisma.serviceEvent.count()).toBe(0);
   }, 40_000);
 });
 
