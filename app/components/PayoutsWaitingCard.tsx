@@ -1,19 +1,8 @@
 import { Badge, BlockStack, Box, Button, Card, InlineStack, Text, type BadgeProps } from "@shopify/polaris";
+import type { HeldPayout } from "../service-events/payout-credits.server";
 import { formatDateTime } from "./format";
 
-/** A store credit payout held for the merchant (listHeldPayouts). */
-export interface HeldPayoutRow {
-  id: string;
-  payoutId: string;
-  email: string;
-  amount: string;
-  currency: string | null;
-  state: "awaiting_approval" | "wrong_currency" | "needs_review";
-  reason: string | null;
-  createdAt: string;
-}
-
-const HOLDS: Record<HeldPayoutRow["state"], { label: string; tone: BadgeProps["tone"] }> = {
+const HOLDS: Record<HeldPayout["state"], { label: string; tone: BadgeProps["tone"] }> = {
   awaiting_approval: { label: "Above your ceiling", tone: "attention" },
   wrong_currency: { label: "Another currency", tone: "warning" },
   needs_review: { label: "Credit unclear", tone: "critical" },
@@ -27,7 +16,7 @@ export function PayoutsWaitingCard({
   onAnswer,
   pending,
 }: {
-  payouts: HeldPayoutRow[];
+  payouts: HeldPayout[];
   onAnswer(id: string, answer: PayoutAnswer): void;
   /** The answer being sent, to show its button busy. */
   pending?: { id: string; answer: PayoutAnswer } | null;

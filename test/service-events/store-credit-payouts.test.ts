@@ -10,7 +10,8 @@ import { createElement, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { beforeEach, describe, expect, it } from "vitest";
 import { PayoutSettingsFields } from "../../app/components/PayoutSettingsFields";
-import { PayoutsWaitingCard, type HeldPayoutRow } from "../../app/components/PayoutsWaitingCard";
+import { PayoutsWaitingCard } from "../../app/components/PayoutsWaitingCard";
+import type { HeldPayout } from "../../app/service-events/payout-credits.server";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
 import { action as eventsAction, loader as eventsLoader } from "../../app/routes/app.events";
@@ -293,7 +294,7 @@ describe("the page's payouts part", () => {
   const render = (element: ReactElement) => renderToString(createElement(AppProvider, { i18n: en }, element));
 
   it("shows each held payout with why it waits and the answers it takes", () => {
-    const row = (state: HeldPayoutRow["state"], payoutId: string, reason: string): HeldPayoutRow => ({
+    const row = (state: HeldPayout["state"], payoutId: string, reason: string): HeldPayout => ({
       id: `c${payoutId}`,
       payoutId,
       email: "alice@example.com",
