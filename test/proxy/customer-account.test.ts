@@ -178,4 +178,14 @@ describe("the extension's client (links-api.ts) against the route", () => {
     };
     expect(await fetchShareLinks({ appUrl, getToken: tokenFor(alice.id), fetch: offline })).toEqual({ kind: "error" });
   });
+
+  it("asks nothing when the bundle was built without the app's address", async () => {
+    let asked = 0;
+    const counting = async (url: string, init: RequestInit) => {
+      asked += 1;
+      return routeFetch(url, init);
+    };
+    expect(await fetchShareLinks({ appUrl: "", getToken: tokenFor(alice.id), fetch: counting })).toEqual({ kind: "error" });
+    expect(asked).toBe(0);
+  });
 });

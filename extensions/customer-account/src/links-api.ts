@@ -99,6 +99,7 @@ export function readLinksAnswer(status: number, body: unknown): LinksState {
 
 /** One request with a fresh session token; never throws. */
 export async function fetchShareLinks(options: FetchShareLinksOptions): Promise<LinksState> {
+  if (!options.appUrl) return { kind: "error" };
   try {
     const token = await options.getToken();
     const response = await options.fetch(`${options.appUrl.replace(/\/+$/, "")}${options.path ?? LINKS_PATH}`, {
