@@ -46,7 +46,7 @@ describe("status badges", () => {
       decision: "Blocked: the buyer is the referrer.",
       signals: [],
       winner: null,
-      guard: [{ rule: "same_email", label: "Same email as the referrer", verdict: "blocked" } as Explanation["guard"][number]],
+      guard: [{ rule: "self_email", label: "Same email as the referrer", verdict: "blocked" }],
     };
     const markup = html(createElement(OrderExplanation, { explanation, orderName: "#1001" }));
     expect(markup).toContain("Blocked");
