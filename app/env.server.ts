@@ -72,6 +72,15 @@ const schema = z.object({
    * with NODE_ENV=production the app refuses to start.
    */
   SHOPIFY_ADMIN_API_ORIGIN: z.url().optional(),
+  /**
+   * Where merchants reach the app's support: an email address or an https page. Shown in the
+   * admin's footer and in its error pages; without it, support@ the app's own host.
+   */
+  SUPPORT_CONTACT: z
+    .string()
+    .trim()
+    .refine((v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) || /^https:\/\/[^\s]+$/.test(v), { message: "must be an email address or an https:// URL" })
+    .optional(),
   /** The web pixel's endpoint (/api/pixel): signals a minute from one client address (IPv6: its /64) for one shop, in each app process; ten times that across shops. */
   PIXEL_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
   /** Behind a load balancer, how many proxies add to X-Forwarded-For: the pixel's limits count the client's address, not the proxy's. */

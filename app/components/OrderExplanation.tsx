@@ -2,10 +2,10 @@ import { Badge, BlockStack, InlineStack, Text } from "@shopify/polaris";
 import type { Explanation } from "../referrals/explanation";
 import { SIGNAL_NAMES } from "../referrals/explanation";
 
-const VERDICT: Record<string, [string, "success" | "attention" | "critical" | undefined]> = {
+const VERDICT: Record<string, [string, "success" | "attention" | "warning" | undefined]> = {
   passed: ["Passed", "success"],
   flagged: ["Flagged", "attention"],
-  blocked: ["Blocked", "critical"],
+  blocked: ["Blocked", "warning"],
   off: ["Off", undefined],
   not_checked: ["Not checked", undefined],
 };

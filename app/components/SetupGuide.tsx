@@ -6,6 +6,8 @@ export interface SetupStep {
   title: string;
   description: string;
   done: boolean;
+  /** The program works without it; the guide goes away without it. */
+  optional?: boolean;
   /** What the app found when it checked this step through Shopify, shown with it. */
   status?: string;
   action?: { content: string; url: string; external?: boolean };
@@ -42,7 +44,7 @@ function StepMarker({ done, index }: { done: boolean; index: number }) {
 }
 
 /** From install to a tracked program, step by step. */
-export function SetupGuide({ steps, uncheckable }: { steps: SetupStep[]; uncheckable?: string[] }) {
+export function SetupGuide({ steps, uncheckable, onDismiss }: { steps: SetupStep[]; uncheckable?: string[]; onDismiss?: () => void }) {
   const href = useEmbeddedHref();
   const done = steps.filter((s) => s.done).length;
   const next = steps.find((s) => !s.done);
@@ -50,9 +52,16 @@ export function SetupGuide({ steps, uncheckable }: { steps: SetupStep[]; uncheck
     <Card>
       <BlockStack gap="400">
         <BlockStack gap="200">
-          <Text as="h2" variant="headingMd">
-            Set up your referral program
-          </Text>
+          <InlineStack align="space-between" blockAlign="center">
+            <Text as="h2" variant="headingMd">
+              Set up your referral program
+            </Text>
+            {onDismiss ? (
+              <Button variant="plain" onClick={onDismiss} accessibilityLabel="Hide the setup guide">
+                Hide
+              </Button>
+            ) : null}
+          </InlineStack>
           <InlineStack gap="300" blockAlign="center" wrap={false}>
             <Text as="span" variant="bodySm" tone="subdued">
               {done} of {steps.length} steps done
@@ -76,6 +85,12 @@ export function SetupGuide({ steps, uncheckable }: { steps: SetupStep[]; uncheck
                 <BlockStack gap="200">
                   <Text as="h3" variant="headingSm" tone={step.done ? "subdued" : undefined}>
                     {step.title}
+                    {step.optional ? (
+                      <Text as="span" variant="bodySm" tone="subdued">
+                        {" "}
+                        (optional)
+                      </Text>
+                    ) : null}
                   </Text>
                   {step.status ? (
                     <Text as="p" variant="bodySm" tone="subdued">

@@ -1,5 +1,8 @@
 import { Badge, type BadgeProps } from "@shopify/polaris";
 
+// Red (critical) is kept for what went wrong and needs the merchant: a failed
+// order, refused credentials. A decision the program made (denied, blocked,
+// deactivated) is neutral; one that asks for a look (flagged) is attention.
 type Tone = BadgeProps["tone"];
 
 function badge(label: string, tone?: Tone, progress?: BadgeProps["progress"]) {
@@ -30,7 +33,7 @@ export function OrderStatusBadge({ status, held }: { status: string; held?: bool
 const COMMISSION: Record<string, [string, Tone]> = {
   pending: ["Pending", "attention"],
   approved: ["Approved", "success"],
-  denied: ["Denied", "critical"],
+  denied: ["Denied", undefined],
 };
 
 export function CommissionStatusBadge({ status }: { status: string | null }) {
@@ -40,8 +43,8 @@ export function CommissionStatusBadge({ status }: { status: string | null }) {
 }
 
 const FRAUD: Record<string, [string, Tone]> = {
-  flagged: ["Flagged", "critical"],
-  fraudulent: ["Fraudulent", "critical"],
+  flagged: ["Flagged", "attention"],
+  fraudulent: ["Fraudulent", "warning"],
   scanning: ["Scanning", "info"],
   passed: ["Passed", "success"],
   immune: ["Immune", undefined],
@@ -63,7 +66,7 @@ export function ConnectionBadge({ status }: { status: string }) {
 const AMBASSADOR: Record<string, [string, Tone]> = {
   enrolled: ["Active", "success"],
   prospect: ["Prospect", "info"],
-  banned: ["Deactivated", "critical"],
+  banned: ["Deactivated", undefined],
   unsubscribed: ["Unsubscribed", undefined],
 };
 

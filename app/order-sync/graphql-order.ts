@@ -72,10 +72,10 @@ export function restOrder(order: GraphqlOrder, lineItems: GraphqlLineItem[]): Re
     customer: customer
       ? {
           id: numericId(customer.id, "Customer"),
-          email: customer.email,
+          email: customer.defaultEmailAddress?.emailAddress ?? null,
           first_name: customer.firstName,
           last_name: customer.lastName,
-          phone: customer.phone,
+          phone: customer.defaultPhoneNumber?.phoneNumber ?? null,
           orders_count: Number(customer.numberOfOrders),
         }
       : null,

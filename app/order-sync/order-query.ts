@@ -36,7 +36,7 @@ const ORDER_FIELDS = `
   customerJourneySummary { firstVisit { landingPage } lastVisit { landingPage } }
   subtotalPriceSet { ${MONEY} }
   totalPriceSet { ${MONEY} }
-  customer { id email firstName lastName phone numberOfOrders }
+  customer { id defaultEmailAddress { emailAddress } firstName lastName defaultPhoneNumber { phoneNumber } numberOfOrders }
   billingAddress { firstName lastName }
   shippingAddress { address1 address2 city zip countryCodeV2 phone }
   lineItems(first: ${LINE_ITEMS_PER_ORDER}) {
@@ -116,10 +116,11 @@ export interface GraphqlOrder {
   totalPriceSet: GraphqlMoney;
   customer: {
     id: string;
-    email: string | null;
+    /** Customer.email and Customer.phone are deprecated in 2026-10; these replace them. */
+    defaultEmailAddress: { emailAddress: string } | null;
     firstName: string | null;
     lastName: string | null;
-    phone: string | null;
+    defaultPhoneNumber: { phoneNumber: string } | null;
     numberOfOrders: string;
   } | null;
   billingAddress: { firstName: string | null; lastName: string | null } | null;

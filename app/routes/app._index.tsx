@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import { BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { readConnection } from "../admin/connection.server";
 import { appAdminContext } from "../wiring/admin-context.server";
 import { dailyReferrals, programFigures, syncHealth, trackingEmbedSeen } from "../admin/dashboard.server";
@@ -13,11 +13,11 @@ import { EmptyListState } from "../components/EmptyStates";
 import { useEmbeddedHref } from "../components/embedded-url";
 import { formatAmount, formatCount, formatDateTime, plural } from "../components/format";
 import { MetricCard } from "../components/MetricCard";
+import { OverviewAttention } from "../components/OverviewAttention";
 import { BackfillCard, ReconcileCard } from "../components/OrderSyncCards";
 import { ReferralsChart } from "../components/ReferralsChart";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
-import { SetupGuide, type SetupStep } from "../components/SetupGuide";
+import { OverviewSetupGuide } from "../components/OverviewSetupGuide";
 import { CommissionStatusBadge, ConnectionBadge, OrderStatusBadge } from "../components/StatusBadges";
 import { authenticate } from "../shopify.server";
 
@@ -57,93 +57,6 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 };
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
-
-function setupSteps(data: Data): SetupStep[] {
-  return [
-    {
-      id: "connect",
-      title: "Connect your referral program",
-      description: "Enter the API username and token of your referral program account. The app checks them before saving.",
-      done: data.connection.status === "connected",
-      action: { content: "Connect in Settings", url: "/app/settings" },
-    },
-    {
-      id: "campaigns",
-      title: "Choose the campaigns to track",
-      description: "Referred orders are recorded in these campaigns, and their commissions follow each campaign's rewards.",
-      done: data.trackedCampaigns > 0,
-      action: { content: "Choose campaigns", url: "/app/settings" },
-    },
-    {
-      id: "embed",
-      title: "Turn on referral tracking in your theme",
-      description:
-        "In the theme editor, open App embeds and switch on Referral tracking. It keeps the referrer's code with the cart, so every order carries it. The app checks your live theme through Shopify; it also ticks this step when the first order arrives with a code.",
-      status: data.storefront.embed.detail,
-      done: data.storefront.embed.state === "on" || data.embedSeen,
-      action: {
-        content: "Open the theme editor",
-        url: `https://admin.shopify.com/store/${encodeURIComponent(data.store)}/themes/current/editor?context=apps`,
-        external: true,
-      },
-    },
-    {
-      id: "pixel",
-      title: "Connect the referral pixel",
-      description:
-        "The app's web pixel sees checkouts the theme can't (headless storefronts, checkout pages), so referred orders are credited even when the cart loses its code. It connects when you open the app after installing or updating it.",
-      status: data.storefront.pixel.detail,
-      done: data.storefront.pixel.state === "on",
-    },
-  ];
-}
-
-function Attention({ data }: { data: Data }) {
-  const href = useEmbeddedHref();
-  const { connection, health, trackedCampaigns } = data;
-  return (
-    <>
-      {connection.status === "broken" ? (
-        <Banner
-          tone="critical"
-          title="Orders are on hold: the referral service refused your credentials"
-          action={{ content: "Update credentials", url: href("/app/settings") }}
-        >
-          <Text as="p">
-            {connection.error ?? "Enter the current username and token; held orders are sent as soon as they work."}
-          </Text>
-        </Banner>
-      ) : null}
-      {connection.status === "connected" && trackedCampaigns === 0 ? (
-        <Banner
-          tone="warning"
-          title="Choose the campaigns to record orders in"
-          action={{ content: "Choose campaigns", url: href("/app/settings") }}
-        >
-          <Text as="p">Until you choose one, referred orders are held and no commission is created.</Text>
-        </Banner>
-      ) : null}
-      {health.held.count > 0 && connection.status === "connected" && trackedCampaigns > 0 ? (
-        <Banner
-          tone="warning"
-          title={`${plural(health.held.count, "order")} on hold`}
-          action={{ content: "View activity", url: href("/app/activity") }}
-        >
-          <Text as="p">{health.held.reason}</Text>
-        </Banner>
-      ) : null}
-      {health.counts.failed > 0 ? (
-        <Banner
-          tone="critical"
-          title={`${plural(health.counts.failed, "order")} couldn't be recorded`}
-          action={{ content: "Review failed orders", url: href("/app/activity", { status: "failed" }) }}
-        >
-          <Text as="p">Each one shows the service's reason. Retry them once the cause is fixed, or skip them.</Text>
-        </Banner>
-      ) : null}
-    </>
-  );
-}
 
 function ProgramFigures({ data }: { data: Data }) {
   const href = useEmbeddedHref();
@@ -268,13 +181,6 @@ function ChartCard({ data }: { data: Data }) {
   );
 }
 
-/** What Shopify does not let the app check, said once in the setup guide. */
-const UNCHECKABLE = [
-  "whether a headless storefront or a custom checkout loads the embed or the pixel;",
-  "whether a visitor's cookie consent lets the pixel send anything;",
-  "whether the theme editor's change has been published to every theme you switch to later.",
-];
-
 function Sidebar({ data }: { data: Data }) {
   const href = useEmbeddedHref();
   const { connection, health } = data;
@@ -342,20 +248,17 @@ function Sidebar({ data }: { data: Data }) {
 export default function Dashboard() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const steps = setupSteps(data);
-  const setupDone = steps.every((s) => s.done);
   return (
     <Page
       title="Overview"
       subtitle={data.connection.companyName ? `Referral program of ${data.connection.companyName}` : "Referral Bridge"}
     >
       <BlockStack gap="500">
-        <Attention data={data} />
-        {data.statsError ? <ServiceErrorBanner error={data.statsError} /> : null}
+        <OverviewAttention facts={data} />
         <Layout>
           <Layout.Section>
             <BlockStack gap="400">
-              {setupDone ? null : <SetupGuide steps={steps} uncheckable={UNCHECKABLE} />}
+              <OverviewSetupGuide facts={data} />
               {data.connection.status === "connected" ? <BackfillCard sync={data.orderSync} error={actionData && !actionData.ok ? actionData.error : null} /> : null}
               <ProgramFigures data={data} />
               {data.connection.status === "not_connected" ? null : <ChartCard data={data} />}

@@ -6,7 +6,10 @@ import polarisVizStyles from "@shopify/polaris-viz/build/esm/styles.css";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import adminStyles from "../components/admin.css";
+import { supportContact } from "../admin/support-contact";
 import { NavigationProgress } from "../components/NavigationProgress";
+import { SupportFooter } from "../components/SupportFooter";
+import { getEnv } from "../env.server";
 import { authenticate } from "../shopify.server";
 
 export const links = () => [
@@ -17,7 +20,8 @@ export const links = () => [
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticate.admin(request);
-  return { apiKey: process.env.SHOPIFY_API_KEY || "" };
+  const env = getEnv();
+  return { apiKey: process.env.SHOPIFY_API_KEY || "", support: supportContact(env.SUPPORT_CONTACT, env.SHOPIFY_APP_URL) };
 };
 
 export default function App() {
@@ -40,6 +44,7 @@ export default function App() {
       </NavMenu>
       <NavigationProgress />
       <Outlet />
+      <SupportFooter />
     </AppProvider>
   );
 }

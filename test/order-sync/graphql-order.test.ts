@@ -7,6 +7,7 @@ import { parseShopifyJson } from "../../app/referrals/lossless-json";
 import { readCancellation, readOrderPayload, readRefundPayload } from "../../app/referrals/order-payload";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../app/referrals/pipeline-settings";
 import { shopifyOrder, shopifyRefund, type OrderOptions, type RefundOptions } from "../support/orders";
+import { takeDeprecatedUses } from "../support/deprecated-fields";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 
 // An order read back from the Admin API must read exactly as its webhook
@@ -23,6 +24,7 @@ function bothWays(options: OrderOptions & { financialStatus?: string } = {}) {
     data: { orders: { nodes: GraphqlOrder[] } };
   };
   expect(shopify.refused).toEqual([]);
+  expect(shopify.deprecated).toEqual([]);
   const order = answer.data.orders.nodes[0]!;
   return { webhook: readOrderPayload(parseShopifyJson(JSON.stringify(sample))), order };
 }
@@ -46,6 +48,40 @@ describe("a GraphQL order as the intake reads it", () => {
     expect(read.landing_site).toMatch(/\/products\/hoodie\?mbsy=BOB20$/);
     expect(readOrderEvent(read, settings)).toEqual(readOrderEvent(asWebhook, settings));
     expect(readOrderEvent(read, settings).event?.params.revenue).toBe(readOrderEvent(webhook, settings).event?.params.revenue);
+  });
+
+  it("reads the customer's email and phone from the fields that replace the deprecated Customer.email and Customer.phone", () => {
+    // An order without its own email or phone (a draft order for a known customer): the customer's count.
+    const sample = shopifyOrder({ email: null, customerEmail: "ana@example.com", shipping: { address1: "1 Main Street", zip: "10001", phone: null } });
+    (sample.customer as Record<string, unknown>).phone = "+16135550142";
+    const shopify = new ShopifyAdminStandIn();
+    shopify.orders.add(sample);
+    const answer = shopify.answer(ORDERS_QUERY, { query: "updated_at:>='2000-01-01T00:00:00Z'", first: 25, after: null, sortKey: "UPDATED_AT" }) as {
+      data: { orders: { nodes: GraphqlOrder[] } };
+    };
+    expect(shopify.refused).toEqual([]);
+    expect(shopify.deprecated).toEqual([]);
+    const order = answer.data.orders.nodes[0]!;
+    const read = readOrderPayload(restOrder(order, order.lineItems.nodes));
+    expect(read.email).toBeNull();
+    expect(read.customer).toMatchObject({ email: "ana@example.com", phone: "+16135550142" });
+    const webhook = readOrderPayload(parseShopifyJson(JSON.stringify(sample)));
+    const asWebhook = { ...webhook, landing_site: read.landing_site, customer: { ...webhook.customer, orders_count: read.customer!.orders_count } };
+    expect(readOrderEvent(read, settings)).toEqual(readOrderEvent(asWebhook, settings));
+  });
+
+  it("the stand-in answers a deprecated field as Shopify does, and flags it", () => {
+    const shopify = new ShopifyAdminStandIn();
+    shopify.orders.add(shopifyOrder({ customerEmail: "ana@example.com" }));
+    const old = `#graphql
+query OldCustomerFields { orders(first: 1) { nodes { customer { email phone } } } }`;
+    const answer = shopify.answer(old, {}) as { data: { orders: { nodes: { customer: { email: string } }[] } } };
+    expect(answer.data.orders.nodes[0]!.customer.email).toBe("ana@example.com");
+    expect(shopify.deprecated).toEqual([
+      { operation: "OldCustomerFields", messages: [expect.stringMatching(/Customer\.email is deprecated/), expect.stringMatching(/Customer\.phone is deprecated/)] },
+    ]);
+    // This test asked for them on purpose; any other test that does fails (setup.ts).
+    expect(takeDeprecatedUses()).toHaveLength(1);
   });
 
   it("keeps 19-digit order and customer ids digit for digit", () => {

@@ -165,10 +165,10 @@ describeInBrowser("referral links block", () => {
     await openBlock();
     await expect.poll(() => cards().count()).toBe(2);
 
-    const message = "I think you’ll like this shop. Use my link to get a reward:";
+    const message = "I think you’ll like this shop. Here’s my link:";
     const email = cards().nth(0).getByRole("link", { name: "Share by email" });
     expect(await email.getAttribute("href")).toBe(
-      `mailto:?subject=${encodeURIComponent("A gift for you")}&body=${encodeURIComponent(`${message}\n\n${URL_1}`)}`,
+      `mailto:?subject=${encodeURIComponent("A link for you")}&body=${encodeURIComponent(`${message}\n\n${URL_1}`)}`,
     );
 
     const social = cards().nth(0).getByRole("link", { name: "Share on X (opens in a new window)" });

@@ -38,6 +38,17 @@ describe("theme app extension referral-theme", () => {
     expect(links.stylesheet).toBe("referral-links.css");
   });
 
+  it("promises customers nothing by default that a campaign may not give", () => {
+    // The campaign decides the rewards (or none for the friend); a default text can't know them.
+    const texts = [
+      readFileSync(path.join(extensionDir, "locales", "en.default.json"), "utf8"),
+      readFileSync(path.join(extensionDir, "..", "customer-account", "locales", "en.default.json"), "utf8"),
+    ].flatMap((file) => Object.values(JSON.parse(file) as Record<string, unknown>).flatMap((v) => (typeof v === "string" ? [v] : Object.values(v as Record<string, string>))));
+    expect(texts.length).toBeGreaterThan(20);
+    const promises = texts.filter((text) => /get a reward|so do you|first order|a gift/i.test(text));
+    expect(promises).toEqual([]);
+  });
+
   it("has a merchant-facing label for every schema translation key", () => {
     const schemaLocale = JSON.parse(readFileSync(path.join(extensionDir, "locales", "en.default.schema.json"), "utf8"));
     const lookup = (key: string) => key.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown>)?.[k], schemaLocale);

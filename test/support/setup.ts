@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, inject, vi } from "vitest";
 import { createTestDatabase } from "./database";
+import { takeDeprecatedUses } from "./deprecated-fields";
 
 // Every test file gets its own database and the environment of a test run.
 process.env.NODE_ENV = "test";
@@ -28,6 +29,14 @@ export function expectConsoleError(): void {
 beforeEach(() => {
   expected = false;
   errorSpy = vi.spyOn(console, "error");
+});
+
+// A test fails when the app asked the Admin API stand-in for a deprecated field.
+afterEach(() => {
+  const deprecated = takeDeprecatedUses();
+  if (deprecated.length > 0) {
+    throw new Error(`Deprecated Admin API fields used: ${deprecated.map((use) => `${use.operation}: ${use.messages.join("; ")}`).join("\n")}`);
+  }
 });
 
 afterEach(() => {

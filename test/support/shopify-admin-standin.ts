@@ -12,10 +12,11 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { execute, GraphQLError, Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from "graphql";
+import { execute, GraphQLError, Kind, NoDeprecatedCustomRule, parse, validate, type DocumentNode, type OperationDefinitionNode } from "graphql";
 import type { AdminForShop } from "../../app/shopify-admin/admin-access";
 import type { AdminGraphql } from "../../app/shopify-admin/admin-graphql.server";
 import { adminSchema, STANDIN_API_VERSION } from "./admin-schema";
+import { recordDeprecatedUse, type DeprecatedUse } from "./deprecated-fields";
 import { StandInCustomers } from "./standin-customers";
 import { StandInOrders } from "./standin-orders";
 
@@ -91,6 +92,8 @@ export class ShopifyAdminStandIn implements AdminGraphql {
   readonly appInstallationId = "gid://shopify/AppInstallation/1";
   /** Documents the schema refused, with why: a test expects none from the app. */
   refused: { query: string; errors: string[] }[] = [];
+  /** Deprecated fields and arguments the documents used (answered all the same, as Shopify does; setup.ts fails the test). */
+  deprecated: DeprecatedUse[] = [];
   /** The bucket of the cost-based rate limit (Shopify's standard plan by default). */
   bucket = { maximumAvailable: 2_000, restoreRate: 100, currentlyAvailable: 2_000, at: Date.now() };
   /** The shop's orders (orders, ordersCount, order, refund). */
@@ -217,6 +220,12 @@ export class ShopifyAdminStandIn implements AdminGraphql {
     const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     const name = operation?.name?.value ?? "anonymous";
     if (invalid.length > 0) return this.refuse(query, variables, invalid.map((e) => e.message), name);
+    const deprecated = validate(this.schema, document, [NoDeprecatedCustomRule]);
+    if (deprecated.length > 0) {
+      const use = { operation: name, messages: deprecated.map((e) => e.message) };
+      this.deprecated.push(use);
+      recordDeprecatedUse(use);
+    }
 
     const cost = this.costOf(operation!, variables);
     this.refill();
@@ -511,10 +520,14 @@ export class ShopifyAdminStandIn implements AdminGraphql {
           return;
         }
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { query: string; variables?: Input };
+        const before = this.deprecated.length;
         const answer = await this.respond(body.query, body.variables ?? {});
+        // Shopify's header on an answer that used a deprecated field.
+        const headers: Record<string, string> = { "Content-Type": "application/json" };
+        if (this.deprecated.length > before) headers["X-Shopify-API-Deprecated-Reason"] = "https://shopify.dev/api/usage/versioning#deprecation-practices";
         // A dropped call closes the connection unanswered; a caller that went away (killed) gets nothing.
         if (answer === DROPPED) req.socket.destroy();
-        else if (!res.destroyed) res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(answer));
+        else if (!res.destroyed) res.writeHead(200, headers).end(JSON.stringify(answer));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

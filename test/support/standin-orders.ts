@@ -120,10 +120,13 @@ export function orderView(order: StoredOrder) {
     customer: customer
       ? {
           id: `gid://shopify/Customer/${digits(customer.id)}`,
+          // Both ways Shopify serves them at 2026-10: the deprecated fields and their replacements.
           email: customer.email ?? null,
+          defaultEmailAddress: customer.email ? { emailAddress: customer.email } : null,
           firstName: customer.first_name ?? null,
           lastName: customer.last_name ?? null,
           phone: customer.phone ?? null,
+          defaultPhoneNumber: customer.phone ? { phoneNumber: customer.phone } : null,
           numberOfOrders: String(customer.orders_count ?? 1),
         }
       : null,
