@@ -25,6 +25,8 @@ let context: BrowserContext;
 let page: Page;
 let pipeline: TestPipeline;
 let problems: string[];
+/** The page's requests, watched from the moment it opens, so a submission's request is counted however soon it starts. */
+let network: ReturnType<typeof watchNetwork>;
 const VIEWPORT = { width: 1200, height: 900 };
 
 /**
@@ -43,15 +45,17 @@ async function shot(name: string): Promise<void> {
 /** Opens an app page the way the Shopify admin does: with a fresh session token in the URL. */
 async function open(pathname: string): Promise<void> {
   const signed = new URL((await adminRequest(pathname)).url);
-  const network = watchNetwork(page);
   await page.goto(`${server.origin}${signed.pathname}${signed.search}`);
   await network.settled(200, 15_000);
 }
 
 /** Waits for a submission's answer and the page's reload of its data. */
 async function settle(): Promise<void> {
-  await watchNetwork(page).settled(250, 15_000);
+  await network.settled(250, 15_000);
 }
+
+/** What the page shows once its answer has come: on a busy machine that can take seconds. */
+const eventually = <T,>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
 describeInBrowser("admin pages in Chromium", () => {
   beforeAll(async () => {
@@ -78,6 +82,7 @@ describeInBrowser("admin pages in Chromium", () => {
       userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`,
     });
     page = await context.newPage();
+    network = watchNetwork(page);
     problems = [];
     // Only the app and the sandbox answer; App Bridge's CDN script fails fast.
     await page.route("**/*", (route) => {
@@ -101,7 +106,7 @@ describeInBrowser("admin pages in Chromium", () => {
   it("takes a merchant from install to a tracked program", async () => {
     // GIVEN a fresh install: the dashboard shows the setup steps
     await open("/app");
-    await expect.poll(() => page.getByRole("heading", { name: "Set up your referral program" }).isVisible()).toBe(true);
+    await eventually(() => page.getByRole("heading", { name: "Set up your referral program" }).isVisible()).toBe(true);
     expect(await page.getByRole("heading", { level: 1, name: "Overview" }).isVisible()).toBe(true);
     await shot("admin-dashboard-setup.png");
 
@@ -113,7 +118,7 @@ describeInBrowser("admin pages in Chromium", () => {
     await page.getByRole("button", { name: "Connect" }).click();
     await settle();
     // THEN it says so and stores nothing
-    await expect.poll(() => page.getByText("Wrong username or API token").isVisible()).toBe(true);
+    await eventually(() => page.getByText("Wrong username or API token").isVisible()).toBe(true);
     expect(await page.getByText("didn't accept this username and token").first().isVisible()).toBe(true);
     expect(await prisma.shop.findUnique({ where: { shop: TEST_SHOP } })).toMatchObject({
       connectionStatus: "not_connected",
@@ -125,15 +130,15 @@ describeInBrowser("admin pages in Chromium", () => {
     await page.getByLabel("API token").fill(sandbox.token);
     await page.getByRole("button", { name: "Connect" }).click();
     await settle();
-    await expect.poll(() => page.getByText("Connected to Demo Outfitters").isVisible()).toBe(true);
-    await expect.poll(() => page.getByText("A token is set").isVisible()).toBe(true);
+    await eventually(() => page.getByText("Connected to Demo Outfitters").isVisible()).toBe(true);
+    await eventually(() => page.getByText("A token is set").isVisible()).toBe(true);
     expect(await page.content()).not.toContain(sandbox.token);
 
     // AND choose a campaign to track
     await page.getByRole("checkbox", { name: /Friends & Family/ }).check();
     await page.getByRole("button", { name: "Save settings" }).click();
     await settle();
-    await expect.poll(() => page.getByText("Settings saved").isVisible()).toBe(true);
+    await eventually(() => page.getByText("Settings saved").isVisible()).toBe(true);
     expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({
       connectionStatus: "connected",
       campaignUids: "1001",
@@ -148,7 +153,7 @@ describeInBrowser("admin pages in Chromium", () => {
 
     // Connected, but no order yet: the pages say what comes next
     await open("/app");
-    await expect.poll(() => page.getByText("No referred orders yet").isVisible()).toBe(true);
+    await eventually(() => page.getByText("No referred orders yet").isVisible()).toBe(true);
     await shot("admin-dashboard-no-orders.png");
     await open("/app/activity");
     expect(await page.getByText("No orders yet").isVisible()).toBe(true);
@@ -206,7 +211,7 @@ describeInBrowser("admin pages in Chromium", () => {
     );
     await ourRow.getByRole("button", { name: /^Approve commission/ }).click();
     await settle();
-    await expect.poll(() => page.getByText("1 commission approved").isVisible()).toBe(true);
+    await eventually(() => page.getByText("1 commission approved").isVisible()).toBe(true);
     expect((await sandboxCommissions(sandbox, recorded[0]))[0]!.state).toBe("approved");
     expect((await recordOf(recorded[0]!)).commissionState).toBe("approved");
 
@@ -218,7 +223,7 @@ describeInBrowser("admin pages in Chromium", () => {
       .getByRole("button", { name: /^Deny commission/ })
       .click();
     await settle();
-    await expect.poll(() => page.getByText("1 commission denied").isVisible()).toBe(true);
+    await eventually(() => page.getByText("1 commission denied").isVisible()).toBe(true);
     expect((await sandboxCommissions(sandbox, "seed-order-2"))[0]!.state).toBe("denied");
     await shot("admin-commissions.png");
 
@@ -228,7 +233,7 @@ describeInBrowser("admin pages in Chromium", () => {
     const failedName = (await recordOf(failed[0]!)).orderName!;
     await page.getByRole("button", { name: `Retry order ${failedName}` }).click();
     await settle();
-    await expect.poll(() => page.getByText("Retry started").isVisible()).toBe(true);
+    await eventually(() => page.getByText("Retry started").isVisible()).toBe(true);
     expect((await recordOf(failed[0]!)).status).toBe("queued");
     await pipeline.drain();
     expect((await recordOf(failed[0]!)).status).toBe("recorded");
@@ -236,7 +241,7 @@ describeInBrowser("admin pages in Chromium", () => {
     expect(await page.getByRole("row").filter({ hasText: failedName }).getByText("Recorded").isVisible()).toBe(true);
     // The merchant asks why the retried order was credited: its signals, the winner, the guard's verdicts
     await page.getByRole("row").filter({ hasText: failedName }).getByText("Why?").click();
-    await expect.poll(() => page.getByText("Referral guard").first().isVisible()).toBe(true);
+    await eventually(() => page.getByText("Referral guard").first().isVisible()).toBe(true);
     expect(await page.getByText(/^Credited to .+ through /).first().isVisible()).toBe(true);
     await shot("admin-activity.png");
 
@@ -256,29 +261,29 @@ describeInBrowser("admin pages in Chromium", () => {
 
     // The first view makes the secret and shows it, to copy
     await open("/app/events");
-    await expect.poll(() => page.getByText("Copy the secret now: it is shown only this once").isVisible()).toBe(true);
+    await eventually(() => page.getByText("Copy the secret now: it is shown only this once").isVisible()).toBe(true);
     const first = await secretNow();
     expect(await page.getByLabel("Secret", { exact: true }).inputValue()).toBe(first);
 
     // Later views say only that it is set
     await open("/app/settings");
-    await expect.poll(() => page.getByText(/set, made .* UTC\. It is shown only when it is made/).isVisible()).toBe(true);
+    await eventually(() => page.getByText(/set, made .* UTC\. It is shown only when it is made/).isVisible()).toBe(true);
     expect(await page.content()).not.toContain(first);
 
     // Rotating asks first; cancelling changes nothing
     await page.getByRole("button", { name: "Rotate secret" }).click();
     const dialog = page.getByRole("dialog", { name: "Rotate the webhook secret?" });
-    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await eventually(() => dialog.isVisible()).toBe(true);
     expect(await dialog.getByText("The current secret keeps working for 24 hours").isVisible()).toBe(true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
-    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await eventually(() => dialog.isVisible()).toBe(false);
     expect(await secretNow()).toBe(first);
 
     // Confirmed, the new secret is shown once, and the old one still works for a day
     await page.getByRole("button", { name: "Rotate secret" }).click();
     await dialog.getByRole("button", { name: "Rotate secret" }).click();
     await settle();
-    await expect.poll(() => page.getByText("Copy the secret now: it is shown only this once").isVisible()).toBe(true);
+    await eventually(() => page.getByText("Copy the secret now: it is shown only this once").isVisible()).toBe(true);
     const second = await secretNow();
     expect(second).not.toBe(first);
     expect(await page.getByLabel("Secret", { exact: true }).inputValue()).toBe(second);
@@ -286,11 +291,11 @@ describeInBrowser("admin pages in Chromium", () => {
     await shot("admin-settings-webhook-secret-rotated.png");
 
     await open("/app/settings");
-    await expect.poll(() => page.getByText(/The previous secret also works until/).isVisible()).toBe(true);
+    await eventually(() => page.getByText(/The previous secret also works until/).isVisible()).toBe(true);
     expect(await page.content()).not.toContain(second);
 
     // A new base URL with the token left empty: the field says it must be typed again
     await page.getByLabel("Base URL").fill("https://other-service.example");
-    await expect.poll(() => page.getByText("You changed one of them: enter the token again.").isVisible()).toBe(true);
+    await eventually(() => page.getByText("You changed one of them: enter the token again.").isVisible()).toBe(true);
   }, 60_000);
 });

@@ -64,6 +64,8 @@ export function watchNetwork(page: Page): { settled(quietMs?: number, timeoutMs?
   return {
     async settled(quietMs = 120, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
+      // A request the last action starts may not be announced yet: stay at least quietMs from now.
+      lastChange = Math.max(lastChange, Date.now());
       while (inFlight > 0 || Date.now() - lastChange < quietMs) {
         if (Date.now() > deadline) throw new Error(`The page's network did not settle (${inFlight} request(s) in flight)`);
         await new Promise((resolve) => setTimeout(resolve, 10));
