@@ -8,7 +8,12 @@ import { PIXEL_SIGNAL_TTL_MS } from "../referrals/pixel-signals.server";
 const HOUR_MS = 60 * 60_000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** Shopify delivers a webhook again, with the same webhook id, for up to 48 hours while it gets no 2xx. */
+/**
+ * How long a delivery may come again with the same webhook id: Shopify
+ * retries for 4 hours (8 times, since September 2024; for 48 hours before),
+ * and the app refuses a delivery triggered over a day ago
+ * (TRIGGERED_AT_MAX_AGE_MS). 48 hours covers both with room.
+ */
 export const SHOPIFY_REDELIVERY_MS = 48 * HOUR_MS;
 
 /**
