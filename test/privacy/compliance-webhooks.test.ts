@@ -201,6 +201,34 @@ describe("customers/redact", () => {
   });
 });
 
+describe("customers/redact while the shop's jobs are paused", () => {
+  it("still erases the person: the redaction is local work, which a pause (refused credentials) does not hold", async () => {
+    // GIVEN jon's order, and a redaction queued for a minute from now
+    await installShop();
+    await prisma.shop.create({ data: { shop: TEST_SHOP } });
+    await orderRecord(TEST_SHOP, { email: customer.email, orderId: "5640000000101" });
+    await respond(customerRedactAction, signedWebhook({ topic: "customers/redact", body: payloads["customers/redact"](TEST_SHOP) }));
+    await prisma.job.updateMany({ where: { kind: "privacy.customer-redact" }, data: { runAt: new Date(Date.now() + 60_000) } });
+    // ... and an order job that finds the shop not connected, so it pauses the shop's queued jobs
+    const event = { campaignUids: ["1001"], params: { email: "ann@example.com", transactionUid: "5640000000555" } };
+    await prisma.job.create({ data: { shop: TEST_SHOP, kind: "order.record", key: `${TEST_SHOP}:order.record:5640000000555`, payload: JSON.stringify({ orderId: "5640000000555", event }) } });
+    const pipeline = testPipeline();
+    await pipeline.drain();
+    expect((await prisma.job.findMany({ orderBy: { kind: "asc" } })).map((j) => [j.kind, j.status])).toEqual([
+      ["order.record", "paused"],
+      ["privacy.customer-redact", "queued"],
+    ]);
+
+    // WHEN its time comes
+    pipeline.advance(61_000);
+    await pipeline.drain();
+
+    // THEN jon is gone, though the shop's other jobs still wait for credentials
+    expect(await prisma.orderRecord.count({ where: { email: customer.email } })).toBe(0);
+    expect(await prisma.redactionLog.count()).toBe(1);
+  });
+});
+
 describe("customers/redact with Shopify's 64-bit ids", () => {
   it("finds the customer and the orders by their exact ids, which JSON.parse would round", async () => {
     // 115310627314723954 and 820982911946154508 become ...950 and ...500 as JavaScript numbers.
