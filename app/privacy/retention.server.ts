@@ -64,6 +64,6 @@ export function retentionPeriods(): RetentionPeriod[] {
     { what: "Web pixel signals (checkout token and referral code)", period: duration(PIXEL_SIGNAL_MS), then: "Deleted." },
     { what: "Finished background jobs", period: duration(FINISHED_JOB_MS), then: "Deleted; failed jobs stay until you retry or skip them." },
     { what: "Data request reports", period: `${duration(DATA_REQUEST_REPORT_MS)} after the report is ready`, then: "The report and who asked are deleted; the request's date and status stay." },
-    { what: "Everything else of the shop", period: "Until Shopify's shop/redact, 48 hours after uninstalling", then: "Deleted." },
+    { what: "Everything else of the shop", period: "until Shopify's shop/redact, 48 hours after the app is uninstalled", then: "Deleted." },
   ];
 }
