@@ -1,4 +1,6 @@
+import { createHmac, randomBytes } from "node:crypto";
 import pino from "pino";
+import { derivedKey } from "./crypto/sealing.server";
 import { redactServiceUrl } from "./referral-api/redact";
 
 /** Keys whose values never reach a log line, wherever they sit in an object. */
@@ -20,29 +22,68 @@ const SECRET_KEYS = [
 
 const SECRET_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
 
-/** Token segments of referral-service URLs can hide inside any string. */
-function scrub(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return redactServiceUrl(value);
-  if (depth > 6 || value === null || typeof value !== "object") return value;
-  if (value instanceof Error) {
-    return { type: value.name, message: redactServiceUrl(value.message), stack: value.stack && redactServiceUrl(value.stack) };
+// People are never named in a log line: an email, wherever it sits in a
+// string, and a customer id, under a key that names one or in a Shopify
+// customer gid, become a keyed hash (HMAC-SHA256 with a key derived from
+// CREDENTIALS_KEY), the same in every line and process of one deployment,
+// so one person's lines can still be followed without saying who they are.
+
+/** Anything shaped like an address, even one a service would refuse (no dot in its domain): better one hash too many. */
+const EMAIL = /[^\s@"'<>(),;:[\]\\/]+@[^\s@"'<>(),;:[\]\\/]+/gu;
+const CUSTOMER_GID = /(gid:\/\/shopify\/Customer\/)(\d+)/g;
+/** Keys whose value is a person: hashed whatever the value's type. */
+const PERSON_KEYS = new Set(["email", "customerId", "customer_id", "logged_in_customer_id", "customerEmail", "buyerEmail", "referrerEmail"]);
+
+export type Pseudonymise = (kind: "email" | "customer", value: string) => string;
+
+/** The keyed hash a log line carries instead of a person; without a valid key (a test, a script), one random key per process. */
+export function logPseudonyms(credentialsKey: string | undefined = process.env.CREDENTIALS_KEY): Pseudonymise {
+  let key: Buffer;
+  try {
+    key = derivedKey(credentialsKey ?? "", "log");
+  } catch {
+    key = randomBytes(32);
   }
-  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, depth + 1)]));
+  return (kind, value) => `[${kind}:${createHmac("sha256", key).update(`${kind}\n${kind === "email" ? value.normalize("NFC").toLowerCase() : value}`).digest("hex").slice(0, 16)}]`;
 }
 
-export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}) {
+function scrubText(text: string, hash: Pseudonymise): string {
+  return redactServiceUrl(text)
+    .replace(EMAIL, (email) => hash("email", email))
+    .replace(CUSTOMER_GID, (_, prefix: string, id: string) => `${prefix}${hash("customer", id)}`);
+}
+
+/** Token segments of referral-service URLs, emails and customer ids can hide inside any string. */
+function scrub(value: unknown, hash: Pseudonymise, depth = 0): unknown {
+  if (typeof value === "string") return scrubText(value, hash);
+  if (depth > 6 || value === null || typeof value !== "object") return value;
+  if (value instanceof Error) {
+    return { type: value.name, message: scrubText(value.message, hash), stack: value.stack && scrubText(value.stack, hash) };
+  }
+  if (Array.isArray(value)) return value.map((v) => scrub(v, hash, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      PERSON_KEYS.has(k) && (typeof v === "string" || typeof v === "number" || typeof v === "bigint") && String(v) !== ""
+        ? hash(k.toLowerCase().includes("email") ? "email" : "customer", String(v))
+        : scrub(v, hash, depth + 1),
+    ]),
+  );
+}
+
+export function createLogger(options: { level?: string; destination?: pino.DestinationStream; credentialsKey?: string } = {}) {
+  const hash = logPseudonyms(options.credentialsKey);
   return pino(
     {
       level: options.level ?? process.env.LOG_LEVEL ?? "info",
       base: { app: "referral-bridge" },
       redact: { paths: SECRET_PATHS, censor: "[REDACTED]" },
-      formatters: { log: (object) => scrub(object) as Record<string, unknown> },
+      formatters: { log: (object) => scrub(object, hash) as Record<string, unknown> },
       hooks: {
         logMethod(args, method) {
           method.apply(
             this,
-            args.map((a) => (typeof a === "string" ? redactServiceUrl(a) : a)) as Parameters<typeof method>,
+            args.map((a) => (typeof a === "string" ? scrubText(a, hash) : a)) as Parameters<typeof method>,
           );
         },
       },
@@ -54,3 +95,10 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
 export type Logger = pino.Logger;
 
 export const logger = createLogger();
+
+/** Shopify's library's own lines (shopifyApp's `logger.log`), through the same pino and its redaction; its severities are Error 0, Warning 1, Info 2, Debug 3. */
+const shopifyLibrary = logger.child({ component: "shopify-app" });
+export function shopifyLibraryLog(severity: number, message: string): void {
+  const level = (["error", "warn", "info", "debug"] as const)[severity] ?? "info";
+  shopifyLibrary[level](message);
+}

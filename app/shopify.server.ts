@@ -3,6 +3,7 @@ import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/s
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
 import { getEnv } from "./env.server";
+import { shopifyLibraryLog } from "./logger.server";
 
 /** The Admin API version of every call and of the webhook subscriptions in shopify.app.toml. */
 export const API_VERSION = ApiVersion.October26;
@@ -29,7 +30,8 @@ const shopify = shopifyApp({
   authPathPrefix: "/auth",
   sessionStorage: new PrismaSessionStorage(prisma),
   distribution: AppDistribution.AppStore,
-  logger: { level: SHOPIFY_LOG_LEVEL[env.LOG_LEVEL] },
+  // Through the app's pino, whose redaction takes out tokens, emails and customer ids.
+  logger: { level: SHOPIFY_LOG_LEVEL[env.LOG_LEVEL], log: shopifyLibraryLog },
   future: { unstable_newEmbeddedAuthStrategy: true },
   ...(env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [env.SHOP_CUSTOM_DOMAIN] } : {}),
 });

@@ -17,7 +17,8 @@ export interface SealContext {
     | "Shop.serviceTokenSealed"
     | "Shop.inboundWebhookSecretSealed"
     | "Shop.inboundWebhookPreviousSecretSealed"
-    | "RedactionLog.pendingEmailSealed";
+    | "RedactionLog.pendingEmailSealed"
+    | "Job.payload:privacy.customer-redact";
 }
 
 function masterKey(base64Key: string): Buffer {
@@ -26,8 +27,8 @@ function masterKey(base64Key: string): Buffer {
   return key;
 }
 
-/** A key of its own for each use of CREDENTIALS_KEY: "seal" (encryption at rest) and "hash" (keyed hashes). */
-export function derivedKey(base64Key: string, use: "seal" | "hash"): Buffer {
+/** A key of its own for each use of CREDENTIALS_KEY: "seal" (encryption at rest), "hash" (keyed hashes of redacted people) and "log" (the pseudonyms of log lines). */
+export function derivedKey(base64Key: string, use: "seal" | "hash" | "log"): Buffer {
   return Buffer.from(hkdfSync("sha256", masterKey(base64Key), Buffer.alloc(0), `referral-bridge/${use}/v1`, 32));
 }
 

@@ -2,10 +2,12 @@ import type { PrismaClient } from "@prisma/client";
 import type { z } from "zod";
 import { REFERRAL_SERVICE } from "../connection/service-outcome";
 import type { JobKind } from "../queue/job-kind";
-import type { JobOutcome } from "../queue/outcome";
+import { done, type JobOutcome } from "../queue/outcome";
 import { defineJob } from "../queue/registry";
 import { buildDataRequestReport, markDataRequest } from "./export-report.server";
-import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
+import { PRIVACY_CUSTOMER_REDACT_JOB, PRIVACY_EXPORT_JOB, PRIVACY_PURGE_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
+import { purgeExpired, schedulePurge } from "./purge.server";
+import { runCustomerRedact } from "./redact-customer.server";
 import type { PrivacyJobContext } from "./privacy-job-context";
 import { eraseAtService, noteErasureProblem } from "./service-erasure.server";
 
@@ -32,4 +34,22 @@ function privacyJob<P>(
 export const privacyJobs = [
   privacyJob(PRIVACY_EXPORT_JOB, (payload) => payload.dataRequestId, buildDataRequestReport, markDataRequest),
   privacyJob(PRIVACY_REDACT_JOB, (payload) => payload.redactionId, eraseAtService, noteErasureProblem),
+  // Local work only: no rate limit group, and a shop whose service connection is paused still gets it done.
+  defineJob(PRIVACY_CUSTOMER_REDACT_JOB, {
+    local: true,
+    async handle(ctx: PrivacyJobContext, shop, payload) {
+      await runCustomerRedact(ctx, shop, payload, null);
+      return done;
+    },
+  }),
+  defineJob(PRIVACY_PURGE_JOB, {
+    local: true,
+    async handle(ctx: PrivacyJobContext) {
+      // The next run is queued first, so that one failing run does not end the schedule.
+      await schedulePurge(ctx.db, ctx.now());
+      const counts = await purgeExpired(ctx.db, ctx.now());
+      ctx.logger.info(counts, "retention purge");
+      return done;
+    },
+  }),
 ];

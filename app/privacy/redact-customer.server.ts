@@ -4,14 +4,15 @@ import { insertJob } from "../queue/enqueue.server";
 import { jobKey } from "../queue/job-row";
 import { notifyJobEnqueued } from "../queue/wake";
 import type { Logger } from "../logger.server";
-import { derivedKey, sealToken } from "../crypto/sealing.server";
+import { derivedKey, openToken, sealToken, type SealContext } from "../crypto/sealing.server";
+import { enqueueJob } from "../queue/enqueue.server";
 import { jobsOfOrders } from "../referrals/job-kinds";
 import { SERVICE_EVENT_JOB } from "../service-events/job-kinds";
 import { readCustomerRedact, type CustomerIdentity } from "./compliance-payloads";
 import { customerOrderRecordsWhere, serviceEventIdsByEmail } from "./customer-rows.server";
 import { type FoundRow, type PersonalTable, rowsMentioning } from "./person-sweep.server";
 import { mentions, personPattern, scrub } from "./person-text";
-import { PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
+import { PRIVACY_CUSTOMER_REDACT_JOB, PRIVACY_EXPORT_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
 import type { ComplianceWebhook } from "./data-requests.server";
 
 /**
@@ -113,26 +114,61 @@ async function planServiceErasure(db: Prisma.TransactionClient, shop: string, em
   return { state: "pending", sealedEmail: sealToken(email, key, { shop, column: "RedactionLog.pendingEmailSealed" }) };
 }
 
+/** Where the identity of a customer waiting for their redaction is sealed: the job's payload. */
+const WAITING_IDENTITY = (shop: string): SealContext => ({ shop, column: "Job.payload:privacy.customer-redact" });
+
 /**
- * customers/redact: the customer's rows go at once (order records, events,
- * data requests, their jobs); the erasure at the service, when the shop has
- * it on (the default), is a retried job. A RedactionLog records that it was
- * done, by hash, with counts.
+ * customers/redact as the webhook request does it: the customer to redact
+ * is stored, sealed, as a job, and the request answers. The job is keyed by
+ * the delivery's webhook id, so Shopify delivering the same request twice
+ * makes one job. Returns the customer's id (the storefront forgets their
+ * cached links at once) and whether this delivery queued the job.
  */
-export async function redactCustomer(
+export async function acceptCustomerRedact(
   db: PrismaClient,
   logger: Logger,
   hook: ComplianceWebhook,
   options: { credentialsKey: string },
-): Promise<{ redactionId: string; deleted: Record<string, number>; serviceState: string; customerId: string | null }> {
+): Promise<{ queued: boolean; customerId: string | null }> {
   const who = readCustomerRedact(hook.payload);
+  const subject = hook.webhookId ?? subjectHash(hook.shop, who, options.credentialsKey);
+  const queued = await enqueueJob(db, PRIVACY_CUSTOMER_REDACT_JOB, {
+    shop: hook.shop,
+    subject,
+    payload: { who: sealToken(JSON.stringify(who), options.credentialsKey, WAITING_IDENTITY(hook.shop)) },
+    webhookId: hook.webhookId,
+  });
+  logger.info({ shop: hook.shop, topic: "customers/redact", webhookId: hook.webhookId, queued }, queued ? "customer redaction queued" : "customer redaction repeated; already queued");
+  return { queued, customerId: who.customerId };
+}
+
+/** The job half of customers/redact: the customer sealed in its payload is redacted (redactCustomer). */
+export async function runCustomerRedact(ctx: { db: PrismaClient; logger: Logger; credentialsKey: string }, shop: string, payload: { who: string }, webhookId: string | null) {
+  const who = JSON.parse(openToken(payload.who, ctx.credentialsKey, WAITING_IDENTITY(shop))) as CustomerIdentity;
+  return redactCustomer(ctx.db, ctx.logger, { shop, who, webhookId }, { credentialsKey: ctx.credentialsKey });
+}
+
+/**
+ * A customer's redaction: their rows go (order records, events, data
+ * requests, their jobs) and they are taken out of every other row; the
+ * erasure at the service, when the shop has it on (the default), is a
+ * retried job. A RedactionLog records that it was done, by hash, with
+ * counts. Run by the customers/redact job, never in the webhook's request.
+ */
+export async function redactCustomer(
+  db: PrismaClient,
+  logger: Logger,
+  request: { shop: string; who: CustomerIdentity; webhookId: string | null },
+  options: { credentialsKey: string },
+): Promise<{ redactionId: string; deleted: Record<string, number>; serviceState: string; customerId: string | null }> {
+  const { shop, who } = request;
   const result = await db.$transaction(async (tx) => {
-    const deleted = await eraseLocally(tx, hook.shop, who);
-    const plan = await planServiceErasure(tx, hook.shop, who.email, options.credentialsKey);
+    const deleted = await eraseLocally(tx, shop, who);
+    const plan = await planServiceErasure(tx, shop, who.email, options.credentialsKey);
     const log = await tx.redactionLog.create({
       data: {
-        shop: hook.shop,
-        subjectHash: subjectHash(hook.shop, who, options.credentialsKey),
+        shop,
+        subjectHash: subjectHash(shop, who, options.credentialsKey),
         deleted: JSON.stringify(deleted),
         serviceState: plan.state,
         pendingEmailSealed: plan.state === "pending" ? plan.sealedEmail : null,
@@ -140,14 +176,11 @@ export async function redactCustomer(
       },
     });
     if (plan.state === "pending") {
-      await insertJob(tx, PRIVACY_REDACT_JOB, { shop: hook.shop, subject: log.id, payload: { redactionId: log.id } });
+      await insertJob(tx, PRIVACY_REDACT_JOB, { shop, subject: log.id, payload: { redactionId: log.id } });
     }
     return { redactionId: log.id, deleted, serviceState: plan.state, customerId: who.customerId };
   });
   if (result.serviceState === "pending") notifyJobEnqueued();
-  logger.info(
-    { shop: hook.shop, topic: "customers/redact", webhookId: hook.webhookId, deleted: result.deleted, serviceState: result.serviceState },
-    "customer redacted",
-  );
+  logger.info({ shop, topic: "customers/redact", webhookId: request.webhookId, deleted: result.deleted, serviceState: result.serviceState }, "customer redacted");
   return result;
 }

@@ -37,6 +37,11 @@ export interface JobDefinition<Ctx, Payload = unknown> {
    * queued jobs of the group wait as long.
    */
   rateLimitGroup?: string;
+  /**
+   * The job needs nothing outside the app's own database (a local erasure,
+   * say): a pause of its shop's jobs (refused credentials) never holds it.
+   */
+  local?: boolean;
   handle(ctx: Ctx, shop: string, payload: Payload, job: JobMeta): Promise<JobOutcome>;
   /** Reflect the job's final failure where the merchant looks (the order's record). */
   onFailed?(ctx: Ctx, shop: string, payload: Payload, reason: string, attempts: number): Promise<void>;
@@ -56,6 +61,8 @@ export interface JobRegistry<Ctx> {
   definition(kind: string): JobDefinition<Ctx> | undefined;
   /** The kinds of a rate-limit group. */
   kindsSharing(group: string): string[];
+  /** The kinds a pause of their shop does not hold (JobDefinition.local). */
+  readonly localKinds: readonly string[];
 }
 
 /** A definition whatever its payload: the registry checks payloads with the kind's schema before a handler sees them. */
@@ -74,5 +81,6 @@ export function createJobRegistry<Ctx>(definitions: readonly AnyJobDefinition<Ct
     kinds: [...byKind.keys()],
     definition: (kind) => byKind.get(kind),
     kindsSharing: (group) => [...byKind.values()].filter((d) => d.rateLimitGroup === group).map((d) => d.kind.name),
+    localKinds: [...byKind.values()].filter((d) => d.local).map((d) => d.kind.name),
   };
 }

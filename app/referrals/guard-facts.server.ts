@@ -8,7 +8,9 @@ import type { GuardSettings } from "./guard-settings";
 // The facts the guard compares, gathered from the shop's own order records
 // and the referral service (the code owner's profile, cached).
 
-const DAY_MS = 86_400_000;
+/** How far back the guard looks at the shop's orders for its velocity rules: the day before the order (app/privacy/retention.server.ts builds on it). */
+export const GUARD_WINDOW_MS = 86_400_000;
+const DAY_MS = GUARD_WINDOW_MS;
 /** Orders that count as referred for the velocity rules. */
 const REFERRED = ["recorded", "needs_review", "reversed"];
 

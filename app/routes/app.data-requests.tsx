@@ -52,6 +52,7 @@ const STATUS: Record<string, [string, BadgeProps["tone"], BadgeProps["progress"]
   open: ["Being prepared", "attention", "incomplete"],
   ready: ["Ready", "success", "complete"],
   failed: ["Failed", "critical", "incomplete"],
+  expired: ["Report deleted", undefined, "complete"],
 };
 
 const SERVICE_STATE: Record<string, string> = {

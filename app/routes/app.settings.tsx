@@ -11,6 +11,8 @@ import { rotateServiceWebhookSecret, serviceWebhookView } from "../admin/service
 import { readSettings, saveSettings, SETTINGS_LIST_FIELDS } from "../admin/settings.server";
 import { withService } from "../admin/shop-service.server";
 import { ConnectionCard } from "../components/ConnectionCard";
+import { DataRetentionCard } from "../components/DataRetentionCard";
+import { retentionPeriods } from "../privacy/retention.server";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
 import { ServiceWebhookCard } from "../components/ServiceWebhookCard";
@@ -39,6 +41,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       : null,
     programError: program && !program.ok && !program.notConnected ? program.error : null,
     serviceWebhook: await serviceWebhookView(ctx, session.shop),
+    retention: retentionPeriods(),
   };
 };
 
@@ -68,7 +71,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 };
 
 export default function Settings() {
-  const { connection, settings, campaigns, groups, programError, serviceWebhook } = useLoaderData<typeof loader>();
+  const { connection, settings, campaigns, groups, programError, serviceWebhook, retention } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <Page title="Settings" subtitle="Connect your referral program and choose how orders are recorded.">
@@ -98,6 +101,7 @@ export default function Settings() {
             <ServiceWebhookCard webhook={serviceWebhook} rotation={result?.intent === ROTATE_SECRET_INTENT ? result : undefined} />
           </Layout.AnnotatedSection>
         </Layout>
+        <DataRetentionCard periods={retention} />
       </BlockStack>
     </Page>
   );

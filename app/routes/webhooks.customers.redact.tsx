@@ -2,16 +2,18 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import prisma from "../db.server";
 import { getEnv } from "../env.server";
 import { logger } from "../logger.server";
-import { redactCustomer } from "../privacy/redact-customer.server";
+import { acceptCustomerRedact } from "../privacy/redact-customer.server";
 import { authenticateComplianceWebhook } from "../webhooks/authenticate-webhook.server";
 import { forgetShareLinks } from "../wiring/storefront-context.server";
 
-// Works without a session (the shop may have uninstalled): the local rows are
-// deleted here and the erasure at the service runs from the queue.
+// Works without a session (the shop may have uninstalled). The request only
+// stores the redaction as a job and answers: on a large shop the sweep of
+// every row takes longer than Shopify waits. The job deletes the local rows
+// and queues the erasure at the service.
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, payload, webhookId } = await authenticateComplianceWebhook(request, "customers/redact");
-  const result = await redactCustomer(prisma, logger, { shop, payload, webhookId: webhookId ?? null }, { credentialsKey: getEnv().CREDENTIALS_KEY });
-  // The storefront's cached share links of this customer go too.
-  if (result.customerId) forgetShareLinks(shop, result.customerId);
+  const accepted = await acceptCustomerRedact(prisma, logger, { shop, payload, webhookId: webhookId ?? null }, { credentialsKey: getEnv().CREDENTIALS_KEY });
+  // The storefront's cached share links of this customer go at once.
+  if (accepted.customerId) forgetShareLinks(shop, accepted.customerId);
   return new Response(null, { status: 200 });
 };

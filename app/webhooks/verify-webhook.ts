@@ -51,15 +51,24 @@ type Refusal = { ok: false; status: 400 | 401; reason: string };
 /**
  * What the headers alone say, checked before a byte of the body is read
  * (the signature does not cover them): one HMAC header (repeated headers
- * arrive joined by commas, which base64 never contains), every header
- * Shopify sends, the topic the address is for, and a trigger time within
- * Shopify's retry window (a delivery without the header is taken; Shopify
- * always sends it).
+ * arrive joined by commas, which base64 never contains), then the rest of
+ * the delivery's headers (checkDeliveryHeaders). The order webhooks' fast
+ * path refuses on these before reading up to 2 MiB of body, as
+ * authenticate.webhook would after reading it: 400 for a header missing.
  */
 export function checkUnsignedHeaders(header: HeaderReader, expectedTopic: string, now: Date = new Date()): Refusal | null {
   const hmac = header(HMAC_HEADER);
   if (!hmac) return { ok: false, status: 400, reason: `missing ${HMAC_HEADER}` };
   if (hmac.includes(",")) return { ok: false, status: 400, reason: `repeated ${HMAC_HEADER}` };
+  return checkDeliveryHeaders(header, expectedTopic, now);
+}
+
+/**
+ * Every header Shopify sends, the topic the address is for, and a trigger
+ * time within Shopify's retry window (a delivery without the header is
+ * taken; Shopify always sends it). All 400.
+ */
+export function checkDeliveryHeaders(header: HeaderReader, expectedTopic: string, now: Date = new Date()): Refusal | null {
   const missing = REQUIRED_HEADERS.filter((name) => !header(name));
   if (missing.length > 0) return { ok: false, status: 400, reason: `missing ${missing.join(", ")}` };
   const topic = header("X-Shopify-Topic");
@@ -72,6 +81,27 @@ export function checkUnsignedHeaders(header: HeaderReader, expectedTopic: string
     if (time - now.getTime() > TRIGGERED_AT_MAX_AHEAD_MS) return { ok: false, status: 400, reason: "the delivery was triggered in the future" };
   }
   return null;
+}
+
+/** A delivery without exactly one HMAC header is unsigned: 401, like a wrong signature, and decided before the body is read. */
+export function checkSignaturePresent(header: HeaderReader): Refusal | null {
+  const hmac = header(HMAC_HEADER);
+  if (!hmac) return { ok: false, status: 401, reason: `missing ${HMAC_HEADER}` };
+  if (hmac.includes(",")) return { ok: false, status: 401, reason: `repeated ${HMAC_HEADER}` };
+  return null;
+}
+
+/**
+ * The signature before anything else, as Shopify asks of the compliance
+ * topics: an unsigned or badly signed delivery is 401 whatever its other
+ * headers say (a stale trigger time, another topic); only a signed one is
+ * then held to checkDeliveryHeaders (400).
+ */
+export function checkSignedFirst(rawBody: Buffer, header: HeaderReader, expectedTopic: string, secret: string, now: Date = new Date()): Refusal | null {
+  const unsigned = checkSignaturePresent(header);
+  if (unsigned) return unsigned;
+  if (!signatureMatches(rawBody, header(HMAC_HEADER)!, secret)) return { ok: false, status: 401, reason: "the HMAC signature does not match" };
+  return checkDeliveryHeaders(header, expectedTopic, now);
 }
 
 export function verifyShopifyWebhook(

@@ -5,6 +5,7 @@ import { startInProcessWorker, stopInProcessWorker } from "./in-process-worker.s
 import { appJobContext, appWorker, appWorkerOptions } from "./jobs.server";
 import { logger } from "../logger.server";
 import { scheduleAllReconciles } from "../order-sync/reconcile.server";
+import { schedulePurge } from "../privacy/purge.server";
 import { orderIntake, orderWebhooks } from "./order-intake.server";
 import { resealLegacyValues } from "../crypto/reseal.server";
 import { logStrayRejections } from "./stray-rejections.server";
@@ -22,6 +23,7 @@ export function startAppProcess(): Promise<void> {
     if (resealed > 0) logger.info({ resealed }, "sealed values re-sealed for their shop and column (v2)");
     await orderIntake().ready();
     await scheduleAllReconciles(prisma, new Date(), getEnv().RECONCILE_INTERVAL_MS);
+    await schedulePurge(prisma, new Date());
     startInProcessWorker();
   })();
   return started;

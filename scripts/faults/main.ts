@@ -9,6 +9,7 @@
 // beside two worker processes (one of which is killed too). It then counts
 // at the service: every order exactly once, nothing lost, no process exit
 // but the ones it caused, and the queue drained within 60 s of the last fault.
+// Last, the retention purge runs in the run's database (purge.ts).
 import "../lib/require-node";
 import { spawn, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -178,6 +179,20 @@ const checks = {
   "no unexpected process exit": processes.unexpectedExits.length === 0,
   [`queue drained within ${DRAIN_LIMIT_MS / 1000} s of the last fault`]: drainedAt !== undefined,
 };
+
+// The retention purge in this run's database, once the run is counted (purge.ts).
+const { runPurgeStep } = await import("./purge");
+const purgeChecks = await runPurgeStep({
+  db,
+  shop: DEMO_SHOP,
+  appUrl: app.url,
+  secret: app.secret,
+  async stopProcesses() {
+    for (const worker of workers) await processes.kill(worker, "SIGTERM");
+    await processes.kill(app.process, "SIGTERM");
+  },
+});
+Object.assign(checks, purgeChecks);
 
 console.log(kills.map((line) => `  ${line}`).join("\n"));
 console.log(`  all deliveries answered 2xx after ${seconds(deliveredAt - started)} (${deliveryRetries} redeliveries while the app was down)`);

@@ -8,6 +8,7 @@ import { action as shopRedactAction } from "../../app/routes/webhooks.shop.redac
 import { shareLinksCacheKey } from "../../app/storefront/share-links.server";
 import { appShareLinksDeps } from "../../app/wiring/storefront-context.server";
 import { resetDatabase } from "../support/database";
+import { testPipeline } from "../support/pipeline";
 import { installShop } from "../support/sessions";
 import { routeArgs, signedWebhook, TEST_SHOP } from "../support/shopify-requests";
 
@@ -44,6 +45,8 @@ const actions: Record<keyof typeof payloads, Action> = {
 };
 
 let nextOrder = 5_640_000_000_100;
+/** Jobs of a test's own making wait until tomorrow, so that only the redaction's job runs. */
+const tomorrow = () => new Date(Date.now() + 86_400_000);
 async function orderRecord(shop: string, data: { email?: string | null; customerId?: string | null; orderId?: string }) {
   return prisma.orderRecord.create({
     data: { shop, orderId: data.orderId ?? String(nextOrder++), email: data.email ?? null, customerId: data.customerId ?? null, status: "recorded" },
@@ -76,6 +79,13 @@ async function holdings(shop: string) {
 }
 
 beforeEach(resetDatabase);
+
+/** customers/redact: the route answers, and the job it stored does the work, as a worker would run it. */
+async function redact(request: Request): Promise<Response> {
+  const response = await respond(customerRedactAction, request);
+  await testPipeline().drain();
+  return response;
+}
 
 /** The storefront's cached share links answer of one customer, primed as a visit would. */
 const cachedLinks = {
@@ -140,7 +150,7 @@ describe("customers/redact", () => {
     await prisma.job.createMany({
       data: [
         { shop: TEST_SHOP, kind: "order.record", key: `${TEST_SHOP}:order.record:${byEmail.orderId}`, payload: "{}", status: "failed" },
-        { shop: TEST_SHOP, kind: "order.refund", key: `${TEST_SHOP}:order.refund:${byEmail.orderId}:77`, payload: "{}" },
+        { shop: TEST_SHOP, kind: "order.refund", key: `${TEST_SHOP}:order.refund:${byEmail.orderId}:77`, payload: "{}", runAt: tomorrow() },
         { shop: TEST_SHOP, kind: "service-event.process", key: `${TEST_SHOP}:service-event.process:${jonEvent.id}`, payload: "{}", status: "done" },
       ],
     });
@@ -148,7 +158,7 @@ describe("customers/redact", () => {
     const ann = await orderRecord(TEST_SHOP, { email: "ann@example.com", customerId: "42" });
     await serviceEvent(TEST_SHOP, ["jonxsnow@example.com"]);
     await prisma.dataRequest.create({ data: { shop: TEST_SHOP, email: "ann@example.com" } });
-    await prisma.job.create({ data: { shop: TEST_SHOP, kind: "order.record", key: `${TEST_SHOP}:order.record:${ann.orderId}`, payload: "{}" } });
+    await prisma.job.create({ data: { shop: TEST_SHOP, kind: "order.record", key: `${TEST_SHOP}:order.record:${ann.orderId}`, payload: "{}", runAt: tomorrow() } });
     // ... and jon at another shop, even with the same order id
     await orderRecord(OTHER_SHOP, { email: "jon_snow@example.com", customerId: String(customer.id), orderId: byEmail.orderId });
     await serviceEvent(OTHER_SHOP, ["jon_snow@example.com"]);
@@ -159,7 +169,7 @@ describe("customers/redact", () => {
     await cachedLinks.prime(OTHER_SHOP, String(customer.id));
 
     // WHEN Shopify asks to redact jon
-    const response = await respond(customerRedactAction, signedWebhook({ topic: "customers/redact", body: payloads["customers/redact"](TEST_SHOP) }));
+    const response = await redact(signedWebhook({ topic: "customers/redact", body: payloads["customers/redact"](TEST_SHOP) }));
 
     // THEN jon's rows are gone at this shop
     expect(response.status).toBe(200);
@@ -171,7 +181,7 @@ describe("customers/redact", () => {
       [expect.any(String), ",jonxsnow@example.com,", true],
     ]);
     expect((await prisma.dataRequest.findMany({ where: { shop: TEST_SHOP } })).map((r) => r.email)).toEqual(["ann@example.com"]);
-    expect((await prisma.job.findMany({ where: { shop: TEST_SHOP } })).map((j) => j.key)).toEqual([`${TEST_SHOP}:order.record:${ann.orderId}`]);
+    expect((await prisma.job.findMany({ where: { shop: TEST_SHOP, kind: { not: "privacy.customer-redact" } } })).map((j) => j.key)).toEqual([`${TEST_SHOP}:order.record:${ann.orderId}`]);
     // the payout stays claimed (a replay must not pay twice) but no longer names jon
     expect(await prisma.payoutCredit.findFirstOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ payoutId: "12", email: "", state: "credited" });
     // his cached share links are gone from the storefront's cache, no one else's
@@ -191,6 +201,34 @@ describe("customers/redact", () => {
   });
 });
 
+describe("customers/redact while the shop's jobs are paused", () => {
+  it("still erases the person: the redaction is local work, which a pause (refused credentials) does not hold", async () => {
+    // GIVEN jon's order, and a redaction queued for a minute from now
+    await installShop();
+    await prisma.shop.create({ data: { shop: TEST_SHOP } });
+    await orderRecord(TEST_SHOP, { email: customer.email, orderId: "5640000000101" });
+    await respond(customerRedactAction, signedWebhook({ topic: "customers/redact", body: payloads["customers/redact"](TEST_SHOP) }));
+    await prisma.job.updateMany({ where: { kind: "privacy.customer-redact" }, data: { runAt: new Date(Date.now() + 60_000) } });
+    // ... and an order job that finds the shop not connected, so it pauses the shop's queued jobs
+    const event = { campaignUids: ["1001"], params: { email: "ann@example.com", transactionUid: "5640000000555" } };
+    await prisma.job.create({ data: { shop: TEST_SHOP, kind: "order.record", key: `${TEST_SHOP}:order.record:5640000000555`, payload: JSON.stringify({ orderId: "5640000000555", event }) } });
+    const pipeline = testPipeline();
+    await pipeline.drain();
+    expect((await prisma.job.findMany({ orderBy: { kind: "asc" } })).map((j) => [j.kind, j.status])).toEqual([
+      ["order.record", "paused"],
+      ["privacy.customer-redact", "queued"],
+    ]);
+
+    // WHEN its time comes
+    pipeline.advance(61_000);
+    await pipeline.drain();
+
+    // THEN jon is gone, though the shop's other jobs still wait for credentials
+    expect(await prisma.orderRecord.count({ where: { email: customer.email } })).toBe(0);
+    expect(await prisma.redactionLog.count()).toBe(1);
+  });
+});
+
 describe("customers/redact with Shopify's 64-bit ids", () => {
   it("finds the customer and the orders by their exact ids, which JSON.parse would round", async () => {
     // 115310627314723954 and 820982911946154508 become ...950 and ...500 as JavaScript numbers.
@@ -200,7 +238,7 @@ describe("customers/redact with Shopify's 64-bit ids", () => {
     await orderRecord(TEST_SHOP, { orderId: "820982911946154500", email: "other@example.com" });
     const raw = `{"shop_id":954889,"shop_domain":"${TEST_SHOP}","customer":{"id":115310627314723954,"email":"long@example.com","phone":null},"orders_to_redact":[820982911946154508]}`;
 
-    const response = await respond(customerRedactAction, signedWebhook({ topic: "customers/redact", body: null, raw }));
+    const response = await redact(signedWebhook({ topic: "customers/redact", body: null, raw }));
 
     expect(response.status).toBe(200);
     const left = await prisma.orderRecord.findMany({ where: { shop: TEST_SHOP }, select: { email: true }, orderBy: { email: "asc" } });

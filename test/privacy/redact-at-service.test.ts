@@ -2,6 +2,7 @@
 // confirm=1 as a retried job, and a record of it that keeps no personal data.
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { runCustomerRedact } from "../../app/privacy/redact-customer.server";
 import { action } from "../../app/routes/webhooks.customers.redact";
 import { clearSandboxFaults, connectShop, sandboxFaults, sandboxRequests, testPipeline, type TestPipeline, useTestSandbox } from "../support/pipeline";
 import { routeArgs, signedWebhook, TEST_SHOP } from "../support/shopify-requests";
@@ -18,6 +19,10 @@ async function redact(email: string) {
   const body = { shop_id: 954_889, shop_domain: TEST_SHOP, customer: { id: 7_210_000_000_099, email, phone: null }, orders_to_redact: [] };
   const response = await action(routeArgs(signedWebhook({ topic: "customers/redact", body })));
   expect(response.status).toBe(200);
+  // The request queued the redaction; its job runs here alone, so that the erasure at the service it queues waits for the test's drain.
+  const job = await prisma.job.findFirstOrThrow({ where: { kind: "privacy.customer-redact", status: "queued" } });
+  await runCustomerRedact(pipeline.ctx, TEST_SHOP, JSON.parse(job.payload), null);
+  await prisma.job.delete({ where: { id: job.id } });
   return prisma.redactionLog.findFirstOrThrow({ where: { shop: TEST_SHOP }, orderBy: { requestedAt: "desc" } });
 }
 

@@ -6,6 +6,7 @@ import { ensureInboundEndpoint } from "../../app/service-events/endpoint.server"
 import { signServiceBody } from "../../app/service-events/signature.server";
 import { startAppServer, testAppEnv, type AppServer } from "../admin/app-server";
 import { resetDatabase } from "../support/database";
+import { testPipeline } from "../support/pipeline";
 import { shopifyOrder } from "../support/orders";
 import { installShop } from "../support/sessions";
 import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
@@ -106,6 +107,8 @@ describe("customers/redact", () => {
     // WHEN Shopify asks to redact them
     const redact = await deliver("customers/redact", { shop_id: 954_889, shop_domain: TEST_SHOP, customer: { id: CUSTOMER_ID, email: EMAIL, phone: null }, orders_to_redact: [] });
     expect(redact.status).toBe(200);
+    // ... and a worker runs the redaction the request queued
+    await testPipeline().drain();
 
     // THEN nothing in the database names them, and nothing in the logs
     const database = await wholeDatabase();

@@ -1,0 +1,102 @@
+import type { PrismaClient } from "@prisma/client";
+import { enqueueJob } from "../queue/enqueue.server";
+import { PRIVACY_PURGE_JOB, PURGE_JOB_SHOP } from "./job-kinds";
+import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "./retention.server";
+
+// The retention purge: what retention.server.ts says is kept no longer goes,
+// for every shop, once an hour. Each step works in batches: one short
+// statement reads a batch's ids, another changes those rows, re-checking its
+// condition, so no lock is held for long, and two workers purging at once
+// (a slot's job runs once, but a retried one may overlap) change each row at
+// most once and the same way.
+
+/** How often the purge runs. */
+export const PURGE_INTERVAL_MS = 60 * 60_000;
+/** Rows one statement changes. */
+export const PURGE_BATCH = 500;
+/** Batches of each step in one run: a large backlog is left to the next runs rather than held in one. */
+export const PURGE_MAX_BATCHES = 200;
+
+/** Orders never referred: their decision is final once the guard's window and Shopify's redeliveries are over. */
+const NEVER_REFERRED = ["not_referred", "skipped"];
+
+export interface PurgeCounts {
+  /** Orders never referred whose email, browser IP and held event were cleared. */
+  orderRecordsCleared: number;
+  pixelSignalsDeleted: number;
+  finishedJobsDeleted: number;
+  /** Data requests whose report and requester were deleted. */
+  reportsDeleted: number;
+}
+
+async function inBatches(nextIds: () => Promise<string[]>, change: (ids: string[]) => Promise<number>, options: { batch: number; maxBatches: number }): Promise<number> {
+  let changed = 0;
+  for (let round = 0; round < options.maxBatches; round += 1) {
+    const ids = await nextIds();
+    if (ids.length === 0) break;
+    changed += await change(ids);
+    if (ids.length < options.batch) break;
+  }
+  return changed;
+}
+
+const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
+
+/** One purge over every shop, as of `now`. */
+export async function purgeExpired(db: PrismaClient, now: Date, options: { batch?: number; maxBatches?: number } = {}): Promise<PurgeCounts> {
+  const batch = options.batch ?? PURGE_BATCH;
+  const size = { batch, maxBatches: options.maxBatches ?? PURGE_MAX_BATCHES };
+  const before = (ms: number) => new Date(now.getTime() - ms);
+
+  const orderCutoff = before(UNREFERRED_ORDER_PERSONAL_DATA_MS);
+  const unreferredPersonal = {
+    status: { in: NEVER_REFERRED },
+    // Rows stored before placedAt was kept are judged by when they were stored.
+    OR: [{ placedAt: { lt: orderCutoff } }, { placedAt: null, createdAt: { lt: orderCutoff } }],
+    AND: [{ OR: [{ email: { not: null } }, { emailKey: { not: null } }, { browserIp: { not: null } }, { heldEvent: { not: null } }] }],
+  };
+  const orderRecordsCleared = await inBatches(
+    async () => ids(await db.orderRecord.findMany({ where: unreferredPersonal, select: { id: true }, take: batch })),
+    async (batchIds) => (await db.orderRecord.updateMany({ where: { id: { in: batchIds }, ...unreferredPersonal }, data: { email: null, emailKey: null, browserIp: null, heldEvent: null } })).count,
+    size,
+  );
+
+  const signalCutoff = { createdAt: { lt: before(PIXEL_SIGNAL_MS) } };
+  const pixelSignalsDeleted = await inBatches(
+    async () => ids(await db.pixelSignal.findMany({ where: signalCutoff, select: { id: true }, take: batch })),
+    async (batchIds) => (await db.pixelSignal.deleteMany({ where: { id: { in: batchIds }, ...signalCutoff } })).count,
+    size,
+  );
+
+  // A done job's runAt is when its last attempt became due (the (status, runAt) index).
+  const finished = { status: "done", runAt: { lt: before(FINISHED_JOB_MS) } };
+  const finishedJobsDeleted = await inBatches(
+    async () => ids(await db.job.findMany({ where: finished, select: { id: true }, take: batch })),
+    async (batchIds) => (await db.job.deleteMany({ where: { id: { in: batchIds }, ...finished } })).count,
+    size,
+  );
+
+  const reportExpired = {
+    completedAt: { lt: before(DATA_REQUEST_REPORT_MS) },
+    OR: [{ report: { not: null } }, { email: { not: null } }, { customerId: { not: null } }, { ordersRequested: { not: "[]" } }],
+  };
+  const reportsDeleted = await inBatches(
+    async () => ids(await db.dataRequest.findMany({ where: reportExpired, select: { id: true }, take: batch })),
+    async (batchIds) =>
+      (
+        await db.dataRequest.updateMany({
+          where: { id: { in: batchIds }, ...reportExpired },
+          data: { status: "expired", report: null, email: null, customerId: null, ordersRequested: "[]", statusDetail: "The report and who asked were deleted 30 days after it was made." },
+        })
+      ).count,
+    size,
+  );
+
+  return { orderRecordsCleared, pixelSignalsDeleted, finishedJobsDeleted, reportsDeleted };
+}
+
+/** The next purge, at the start of the next hour; one job per hour however often it is asked for. */
+export function schedulePurge(db: PrismaClient, now: Date, intervalMs = PURGE_INTERVAL_MS): Promise<boolean> {
+  const slot = Math.floor(now.getTime() / intervalMs) + 1;
+  return enqueueJob(db, PRIVACY_PURGE_JOB, { shop: PURGE_JOB_SHOP, subject: `run:${intervalMs}:${slot}`, payload: {}, runAt: new Date(slot * intervalMs) });
+}

@@ -1,0 +1,135 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { PRIVACY_PURGE_JOB, PURGE_JOB_SHOP } from "../../app/privacy/job-kinds";
+import { PURGE_INTERVAL_MS, purgeExpired, schedulePurge } from "../../app/privacy/purge.server";
+import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "../../app/privacy/retention.server";
+import { resetDatabase } from "../support/database";
+import { testPipeline } from "../support/pipeline";
+import { TEST_SHOP } from "../support/shopify-requests";
+
+// The retention purge leaves what the documented periods say, on either side
+// of each period, in every shop; it runs as the app's hourly job, in batches,
+// and two purges at once change each row once.
+
+const OTHER_SHOP = "other-shop.myshopify.com";
+const HOUR = 3_600_000;
+
+beforeEach(resetDatabase);
+
+let next = 7_000_000_000_000;
+const ago = (now: number, ms: number) => new Date(now - ms);
+
+/** A shop's rows on both sides of every period, as of `now`; returns what the periods say the purge must change. */
+async function seed(shop: string, now: number) {
+  const personal = { email: "Buyer@Example.com", emailKey: "buyer@example.com", customerId: "7210000000017", browserIp: "203.0.113.9", heldEvent: '{"buyer":{"phone":"+15556251199"}}' };
+  const order = (status: string, placedAgo: number | null, createdAgo = placedAgo ?? 0) =>
+    prisma.orderRecord.create({ data: { shop, orderId: String(next++), status, ...personal, placedAt: placedAgo === null ? null : ago(now, placedAgo), createdAt: ago(now, createdAgo) } });
+  const past = UNREFERRED_ORDER_PERSONAL_DATA_MS + HOUR;
+  const within = UNREFERRED_ORDER_PERSONAL_DATA_MS - HOUR;
+  // Cleared: never referred and past the period (one stored before placedAt was kept).
+  await order("not_referred", past);
+  await order("skipped", past);
+  await order("not_referred", null, past);
+  // Kept: within the period, or referred, blocked, failed or waiting.
+  await order("not_referred", within);
+  for (const status of ["recorded", "blocked", "needs_review", "reversed", "failed", "queued"]) await order(status, past);
+
+  for (const createdAgo of [PIXEL_SIGNAL_MS + HOUR, PIXEL_SIGNAL_MS + 2 * HOUR, PIXEL_SIGNAL_MS - HOUR]) {
+    await prisma.pixelSignal.create({ data: { shop, checkoutToken: `token-${next++}`, code: "ALICE10", createdAt: ago(now, createdAgo) } });
+  }
+
+  const job = (status: string, runAgo: number) =>
+    prisma.job.create({ data: { shop, kind: "order.record", key: `${shop}:order.record:${next++}`, payload: '{"email":"buyer@example.com"}', status, runAt: ago(now, runAgo) } });
+  await job("done", FINISHED_JOB_MS + HOUR);
+  await job("done", FINISHED_JOB_MS + 30 * 24 * HOUR);
+  await job("done", FINISHED_JOB_MS - HOUR);
+  await job("failed", FINISHED_JOB_MS + 30 * 24 * HOUR);
+  await job("paused", FINISHED_JOB_MS + HOUR);
+
+  const request = (status: string, completedAgo: number | null) =>
+    prisma.dataRequest.create({
+      data: { shop, requestId: String(next++), email: "buyer@example.com", customerId: "7210000000017", ordersRequested: '["5640000000101"]', status, report: status === "ready" ? '{"orders":[]}' : null, receivedAt: ago(now, (completedAgo ?? 0) + HOUR), completedAt: completedAgo === null ? null : ago(now, completedAgo) },
+    });
+  await request("ready", DATA_REQUEST_REPORT_MS + HOUR);
+  await request("ready", DATA_REQUEST_REPORT_MS - HOUR);
+  await request("open", null);
+
+  return { orderRecordsCleared: 3, pixelSignalsDeleted: 2, finishedJobsDeleted: 2, reportsDeleted: 1 };
+}
+
+async function leftOver(shop: string) {
+  const records = await prisma.orderRecord.findMany({ where: { shop }, orderBy: { orderId: "asc" } });
+  return {
+    ordersWithEmail: records.filter((r) => r.email !== null).length,
+    ordersWithPersonalData: records.filter((r) => r.email || r.emailKey || r.browserIp || r.heldEvent).length,
+    orders: records.length,
+    pixelSignals: await prisma.pixelSignal.count({ where: { shop } }),
+    jobs: await prisma.job.count({ where: { shop } }),
+    reports: await prisma.dataRequest.count({ where: { shop, report: { not: null } } }),
+    requesters: await prisma.dataRequest.count({ where: { shop, email: { not: null } } }),
+    requests: await prisma.dataRequest.count({ where: { shop } }),
+  };
+}
+
+/** What each shop holds after a purge, by the periods: 7 of 10 orders keep their data (all 10 stay), 1 of 3 signals, 3 of 5 jobs, 1 of 3 reports. */
+const AFTER = { ordersWithEmail: 7, ordersWithPersonalData: 7, orders: 10, pixelSignals: 1, jobs: 3, reports: 1, requesters: 2, requests: 3 };
+
+describe("the retention purge", () => {
+  it("runs as the app's hourly job and leaves, in every shop, what the documented periods keep", async () => {
+    const now = Date.now();
+    const expected = await seed(TEST_SHOP, now);
+    await seed(OTHER_SHOP, now);
+    // The purge that the previous hour's run (or the process's start) queued for this hour.
+    await schedulePurge(prisma, new Date(now - PURGE_INTERVAL_MS));
+
+    await testPipeline().drain();
+
+    expect(await leftOver(TEST_SHOP)).toEqual(AFTER);
+    expect(await leftOver(OTHER_SHOP)).toEqual(AFTER);
+    // The cleared orders keep their order id, decision and customer id.
+    const cleared = await prisma.orderRecord.findMany({ where: { shop: TEST_SHOP, email: null } });
+    expect(cleared.map((r) => [r.status, r.customerId, r.browserIp, r.heldEvent, r.emailKey])).toEqual(
+      expect.arrayContaining([["not_referred", "7210000000017", null, null, null], ["skipped", "7210000000017", null, null, null]]),
+    );
+    expect(cleared).toHaveLength(expected.orderRecordsCleared);
+    const expired = await prisma.dataRequest.findFirstOrThrow({ where: { shop: TEST_SHOP, status: "expired" } });
+    expect(expired).toMatchObject({ report: null, email: null, customerId: null, ordersRequested: "[]" });
+    // The run is done, and the next hour's is queued.
+    const purges = await prisma.job.findMany({ where: { shop: PURGE_JOB_SHOP, kind: PRIVACY_PURGE_JOB.name }, orderBy: { runAt: "asc" } });
+    expect(purges.map((j) => j.status)).toEqual(["done", "queued"]);
+    expect(purges[1]!.runAt.getTime() % PURGE_INTERVAL_MS).toBe(0);
+    expect(purges[1]!.runAt.getTime()).toBeGreaterThan(now);
+  });
+
+  it("counts what it changed, batch by batch, and two purges at once change each row once", async () => {
+    const now = Date.now();
+    const one = await seed(TEST_SHOP, now);
+    const other = await seed(OTHER_SHOP, now);
+
+    const runs = await Promise.all([purgeExpired(prisma, new Date(now), { batch: 2 }), purgeExpired(prisma, new Date(now), { batch: 3 })]);
+
+    const total = (key: keyof typeof one) => runs[0]![key] + runs[1]![key];
+    expect({
+      orderRecordsCleared: total("orderRecordsCleared"),
+      pixelSignalsDeleted: total("pixelSignalsDeleted"),
+      finishedJobsDeleted: total("finishedJobsDeleted"),
+      reportsDeleted: total("reportsDeleted"),
+    }).toEqual({
+      orderRecordsCleared: one.orderRecordsCleared + other.orderRecordsCleared,
+      pixelSignalsDeleted: one.pixelSignalsDeleted + other.pixelSignalsDeleted,
+      finishedJobsDeleted: one.finishedJobsDeleted + other.finishedJobsDeleted,
+      reportsDeleted: one.reportsDeleted + other.reportsDeleted,
+    });
+    expect(await leftOver(TEST_SHOP)).toEqual(AFTER);
+    // Nothing is left for a purge at the same time.
+    expect(await purgeExpired(prisma, new Date(now))).toEqual({ orderRecordsCleared: 0, pixelSignalsDeleted: 0, finishedJobsDeleted: 0, reportsDeleted: 0 });
+  });
+
+  it("leaves a large backlog to the next runs rather than holding one run long", async () => {
+    const now = Date.now();
+    await prisma.pixelSignal.createMany({ data: Array.from({ length: 25 }, (_, i) => ({ shop: TEST_SHOP, checkoutToken: `old-${i}`, code: "ALICE10", createdAt: ago(now, PIXEL_SIGNAL_MS + HOUR) })) });
+    const first = await purgeExpired(prisma, new Date(now), { batch: 10, maxBatches: 2 });
+    const second = await purgeExpired(prisma, new Date(now), { batch: 10, maxBatches: 2 });
+    expect([first.pixelSignalsDeleted, second.pixelSignalsDeleted, await prisma.pixelSignal.count()]).toEqual([20, 5, 0]);
+  });
+});
