@@ -1,13 +1,22 @@
 import "@shopify/shopify-app-remix/adapters/node";
+import { shopifyApi } from "@shopify/shopify-api";
+import { setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
 import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
 import { getEnv } from "./env.server";
+import { logger } from "./logger.server";
+import { fetchAtAdminOrigin } from "./shopify-admin/admin-api-origin";
+import { offlineTokens } from "./shopify-admin/offline-token.server";
+import { SealedSessionStorage } from "./shopify-admin/sealed-session-storage.server";
 
 /** The Admin API version of every call and of the webhook subscriptions in shopify.app.toml. */
 export const API_VERSION = ApiVersion.October26;
 
 const env = getEnv();
+
+/** Offline tokens that expire after an hour, with a refresh token (required of public apps from 2027). */
+const EXPIRING_OFFLINE_TOKENS = true;
 
 /** Shopify's library logs at the app's LOG_LEVEL (it knows four levels). */
 const SHOPIFY_LOG_LEVEL: Record<typeof env.LOG_LEVEL, LogSeverity> = {
@@ -20,6 +29,27 @@ const SHOPIFY_LOG_LEVEL: Record<typeof env.LOG_LEVEL, LogSeverity> = {
   silent: LogSeverity.Error,
 };
 
+// Development only: the library's calls to the shop's admin (Admin API, token endpoint) go to the local stand-in.
+if (env.SHOPIFY_ADMIN_API_ORIGIN) setAbstractFetchFunc(fetchAtAdminOrigin(env.SHOPIFY_ADMIN_API_ORIGIN) as typeof fetch);
+
+/** Shopify's tokens are sealed at rest with CREDENTIALS_KEY, like the service token (docs/decisions/015). */
+const sessionStorage = new SealedSessionStorage(new PrismaSessionStorage(prisma), {
+  credentialsKey: env.CREDENTIALS_KEY,
+  onUnreadable: (sessionId, shop) => logger.error({ shop, sessionId }, "a stored Shopify session cannot be opened with CREDENTIALS_KEY; it counts as missing until the merchant opens the app"),
+});
+
+type InstallHandler = (shop: string) => Promise<void>;
+let installHandler: InstallHandler | undefined;
+
+/**
+ * What runs after each authentication that stored a new offline token (an
+ * install, a reinstall, a new token after the last one expired): the wiring
+ * hands it over when the process starts (app/wiring/install.server.ts).
+ */
+export function handleInstallsWith(handler: InstallHandler): void {
+  installHandler = handler;
+}
+
 const shopify = shopifyApp({
   apiKey: env.SHOPIFY_API_KEY,
   apiSecretKey: env.SHOPIFY_API_SECRET,
@@ -27,11 +57,41 @@ const shopify = shopifyApp({
   scopes: env.SCOPES.split(","),
   appUrl: env.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
-  sessionStorage: new PrismaSessionStorage(prisma),
+  sessionStorage,
   distribution: AppDistribution.AppStore,
   logger: { level: SHOPIFY_LOG_LEVEL[env.LOG_LEVEL] },
-  future: { unstable_newEmbeddedAuthStrategy: true },
+  future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: EXPIRING_OFFLINE_TOKENS },
+  hooks: {
+    afterAuth: async ({ session }) => {
+      if (!installHandler) throw new Error("No install handler: the app process was not started (startAppProcess)");
+      await installHandler(session.shop);
+    },
+  },
   ...(env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [env.SHOP_CUSTOM_DOMAIN] } : {}),
+});
+
+// shopifyApp() keeps its own shopify-api instance to itself; the token grants of background calls use one of the same app.
+const appUrl = new URL(env.SHOPIFY_APP_URL);
+const tokenGrants = shopifyApi({
+  apiKey: env.SHOPIFY_API_KEY,
+  apiSecretKey: env.SHOPIFY_API_SECRET,
+  apiVersion: API_VERSION,
+  scopes: env.SCOPES.split(","),
+  hostName: appUrl.host,
+  hostScheme: appUrl.protocol === "http:" ? "http" : "https",
+  isEmbeddedApp: true,
+  logger: { level: SHOPIFY_LOG_LEVEL[env.LOG_LEVEL] },
+  _logDisabledFutureFlags: false,
+}).auth;
+
+/** A shop's offline session with a token good for a few minutes at least, for the calls the app makes on its own. */
+export const readyOfflineToken = offlineTokens({
+  storage: sessionStorage,
+  refresh: async (shop, refreshToken) => (await tokenGrants.refreshToken({ shop, refreshToken })).session,
+  migrate: async (shop, nonExpiringOfflineAccessToken) => (await tokenGrants.migrateToExpiringToken({ shop, nonExpiringOfflineAccessToken })).session,
+  expiring: EXPIRING_OFFLINE_TOKENS,
+  now: () => Date.now(),
+  onMigrationFailed: (shop, err) => logger.warn({ shop, err }, "the shop's non-expiring token could not be exchanged for an expiring one yet; it is used as it is"),
 });
 
 export default shopify;
@@ -40,4 +100,4 @@ export const authenticate = shopify.authenticate;
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;
-export const sessionStorage = shopify.sessionStorage;
+export { sessionStorage };
