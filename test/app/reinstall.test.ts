@@ -1,3 +1,4 @@
+import "../admin/browser-env";
 import { getJwt } from "@shopify/shopify-api/test-helpers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
