@@ -13,6 +13,9 @@ import type { SessionStore } from "./sealed-session-storage.server";
 // each get a good pair, and the last one stored is used from then on
 // (Shopify keeps a used refresh token good until its replacement is used).
 
+/** After a failed exchange of a non-expiring token, the next attempt waits this long (the old token works meanwhile). */
+export const MIGRATION_RETRY_MS = 10 * 60_000;
+
 /** Within this much of its expiry a token is refreshed first (the library's own margin). */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
 
@@ -43,6 +46,7 @@ export function isRefusal(error: unknown): boolean {
 
 export function offlineTokens(deps: OfflineTokenDeps) {
   const inFlight = new Map<string, Promise<OfflineToken>>();
+  const migrationFailedAt = new Map<string, number>();
 
   async function ready(shop: string, offlineId: string): Promise<OfflineToken> {
     const session = await deps.storage.loadSession(offlineId);
@@ -64,11 +68,15 @@ export function offlineTokens(deps: OfflineTokenDeps) {
 
   /** A non-expiring token exchanged for an expiring pair; kept as it is while Shopify cannot be asked (it still works until 2027). */
   async function migrated(shop: string, session: Session): Promise<OfflineToken> {
+    const failedAt = migrationFailedAt.get(shop);
+    if (failedAt !== undefined && deps.now() - failedAt < MIGRATION_RETRY_MS) return { ok: true, session, renewed: null };
     try {
       const fresh = await deps.migrate(shop, session.accessToken!);
       await deps.storage.storeSession(fresh);
+      migrationFailedAt.delete(shop);
       return { ok: true, session: fresh, renewed: "migrated" };
     } catch (error) {
+      migrationFailedAt.set(shop, deps.now());
       deps.onMigrationFailed?.(shop, error);
       // Another process may have exchanged it meanwhile, and stored the pair.
       const stored = await deps.storage.loadSession(session.id);
