@@ -41,3 +41,17 @@ export async function handleAppInstalled(db: PrismaClient, shop: string, now: Da
   const offerSyncs = reinstalled ? await enqueueShopOfferSyncs(db, shop, now) : 0;
   if (reinstalled || revived > 0 || resumed > 0) logger.info({ shop, reinstalled, revived, resumed, offerSyncs }, "app installed");
 }
+
+/**
+ * At start-up: a shop that has an offline session again but still carries
+ * its uninstall mark (its afterAuth failed half-way: the library stores the
+ * session first, and does not run the hook again while the session is good)
+ * is treated as installed now. How many such shops there were.
+ */
+export async function finishInterruptedInstalls(db: PrismaClient, now: Date, settings: { reconcileIntervalMs: number }): Promise<number> {
+  const marked = await db.shop.findMany({ where: { uninstalledAt: { not: null } }, select: { shop: true } });
+  if (marked.length === 0) return 0;
+  const installed = await db.session.findMany({ where: { isOnline: false, shop: { in: marked.map((row) => row.shop) } }, select: { shop: true }, distinct: ["shop"] });
+  for (const { shop } of installed) await handleAppInstalled(db, shop, now, settings);
+  return installed.length;
+}

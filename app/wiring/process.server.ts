@@ -9,7 +9,7 @@ import { orderIntake, orderWebhooks } from "./order-intake.server";
 import { resealLegacyValues, sealClearSessionTokens } from "../crypto/reseal.server";
 import { logStrayRejections } from "./stray-rejections.server";
 import { handleInstallsWith } from "../shopify.server";
-import { handleAppInstalled } from "./install.server";
+import { finishInterruptedInstalls, handleAppInstalled } from "./install.server";
 
 // An app process's life, driven by server.mjs through the build's entry:
 // what is ready before it listens, and how it stops.
@@ -27,6 +27,7 @@ export function startAppProcess(): Promise<void> {
     const sealedTokens = await sealClearSessionTokens(prisma, getEnv().CREDENTIALS_KEY);
     if (sealedTokens > 0) logger.info({ sealedTokens }, "Shopify tokens stored in clear sealed");
     await orderIntake().ready();
+    await finishInterruptedInstalls(prisma, new Date(), { reconcileIntervalMs: getEnv().RECONCILE_INTERVAL_MS });
     await scheduleAllReconciles(prisma, new Date(), getEnv().RECONCILE_INTERVAL_MS);
     startInProcessWorker();
   })();
