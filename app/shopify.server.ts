@@ -94,9 +94,45 @@ export const readyOfflineToken = offlineTokens({
   onMigrationFailed: (shop, err) => logger.warn({ shop, err }, "the shop's non-expiring token could not be exchanged for an expiring one yet; it is used as it is"),
 });
 
+type WebhookContext = Awaited<ReturnType<typeof shopify.authenticate.webhook>>;
+
+/**
+ * authenticate.webhook, except that a delivery whose signature is good is not
+ * refused because the shop's expired token could not be refreshed: Shopify
+ * revokes the app's tokens before app/uninstalled, and the library, which
+ * refreshes the session of every webhook, would answer it 500 for two days.
+ * The signature is checked before the session is read, so a failure there
+ * (a 500 Response or Shopify's refusal) means a good delivery; it is answered
+ * as for a shop without a session, from the headers the library reads too.
+ */
+async function authenticateWebhook(request: Request): Promise<WebhookContext> {
+  const copy = request.clone();
+  try {
+    return await shopify.authenticate.webhook(request);
+  } catch (thrown) {
+    const refreshFailed = (thrown instanceof Response && thrown.status === 500) || (thrown as { response?: { code?: unknown } } | null)?.response?.code !== undefined;
+    if (!refreshFailed) throw thrown;
+    const header = (name: string) => copy.headers.get(name) ?? "";
+    const shop = header("X-Shopify-Shop-Domain");
+    logger.warn({ shop, topic: header("X-Shopify-Topic") }, "a webhook's shop token could not be refreshed; handled as for a shop without a session");
+    return {
+      apiVersion: header("X-Shopify-API-Version"),
+      shop,
+      topic: header("X-Shopify-Topic").toUpperCase().replace(/[/.]/g, "_"),
+      webhookId: header("X-Shopify-Webhook-Id"),
+      payload: JSON.parse(await copy.text()),
+      session: undefined,
+      admin: undefined,
+      webhookType: "webhooks",
+      triggeredAt: header("X-Shopify-Triggered-At"),
+      eventId: header("X-Shopify-Event-Id"),
+    } as unknown as WebhookContext;
+  }
+}
+
 export default shopify;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
-export const authenticate = shopify.authenticate;
+export const authenticate = { ...shopify.authenticate, webhook: authenticateWebhook };
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;

@@ -85,9 +85,13 @@ describe("reinstall through the app's own authentication", () => {
     const installed = await scheduled();
     expect(installed.filter((job) => job.status === "queued").map((job) => job.kind).sort()).toEqual([OFFER_SYNC_JOB.name, RECONCILE_JOB.name]);
 
-    // WHEN the merchant uninstalls
+    // WHEN the merchant uninstalls, over an hour later (the stored token has expired): Shopify revokes the tokens, then tells the app
+    await prisma.session.updateMany({ where: { shop: TEST_SHOP }, data: { expires: new Date(Date.now() - 60_000) } });
+    shopify.tokens.revokeAll();
     const uninstalled = await fetch(signedWebhook({ topic: "app/uninstalled", url: `${app.origin}/webhooks/app/uninstalled`, body: { id: 548380009, name: "Referral Demo", domain: TEST_SHOP, myshopify_domain: TEST_SHOP } }));
+    // (the library tried to refresh the revoked token first; the delivery is handled all the same)
     expect(uninstalled.status).toBe(200);
+    expect(shopify.tokens.calls.at(-1)).toEqual({ grant: "refresh_token", outcome: "refused", error: "invalid_grant" });
     // THEN nothing of the shop runs
     expect((await links(app, alice.id)).status).toBe("unavailable");
     expect(await pixelKept(app)).toBe(false);
@@ -95,7 +99,7 @@ describe("reinstall through the app's own authentication", () => {
 
     // WHEN the merchant installs it again, within the same reconciliation interval
     expect((await openApp(app)).status).toBe(200);
-    expect(shopify.tokens.calls.map((call) => `${call.grant}:${call.outcome}`)).toEqual(["token_exchange:issued", "token_exchange:issued"]);
+    expect(shopify.tokens.calls.map((call) => `${call.grant}:${call.outcome}`)).toEqual(["token_exchange:issued", "refresh_token:refused", "token_exchange:issued"]);
 
     // THEN the uninstall mark is gone, and the links, the pixel and the schedules are back
     expect((await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).uninstalledAt).toBeNull();
@@ -113,7 +117,7 @@ describe("reinstall through the app's own authentication", () => {
 
     // AND opening the app again (a valid session) changes nothing
     expect((await openApp(app)).status).toBe(200);
-    expect(shopify.tokens.calls).toHaveLength(2);
+    expect(shopify.tokens.calls).toHaveLength(3);
     expect(await prisma.job.count({ where: { shop: TEST_SHOP, kind: OFFER_SYNC_JOB.name } })).toBe(offerSyncs.length);
     expect(shopify.refused).toEqual([]);
     expect(app.exitCode()).toBeNull();

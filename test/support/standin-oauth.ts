@@ -65,6 +65,12 @@ export class StandInTokens {
     if (known) known.expiresAt = this.now() - 1_000;
   }
 
+  /** The merchant uninstalled the app: Shopify revokes every token it issued before app/uninstalled is sent. */
+  revokeAll(): void {
+    for (const token of this.access.values()) token.retired = true;
+    for (const token of this.refresh.values()) token.retired = true;
+  }
+
   /** Whether an access token opens the Admin API. */
   check(token: string | undefined): "ok" | "expired" | "unknown" {
     if (!token) return "unknown";
