@@ -81,6 +81,11 @@ const schema = z.object({
     .trim()
     .refine((v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) || /^https:\/\/[^\s]+$/.test(v), { message: "must be an email address or an https:// URL" })
     .optional(),
+  /**
+   * The app's Shopify App Store listing. In production a visit without a shop (the app's own address
+   * typed in) is sent there; without it, the page explains how to open the app from the Shopify admin.
+   */
+  APP_LISTING_URL: z.url({ message: "must be the https URL of the app's App Store listing" }).optional(),
   /** The web pixel's endpoint (/api/pixel): signals a minute from one client address (IPv6: its /64) for one shop, in each app process; ten times that across shops. */
   PIXEL_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
   /** Behind a load balancer, how many proxies add to X-Forwarded-For: the pixel's limits count the client's address, not the proxy's. */
@@ -157,6 +162,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 }
 
 let cached: Env | undefined;
+
+/**
+ * Whether a visit without a shop may ask for a shop domain (the library's login form): only in
+ * development (`shopify app dev`, the demo); Shopify's review refuses an app that asks merchants
+ * for their myshopify domain, so production never does.
+ */
+export function asksForShopDomain(env: Env = getEnv()): boolean {
+  return env.NODE_ENV !== "production";
+}
 
 /** Which addresses this process may call the referral service at. */
 export function serviceNetwork(env: Env = getEnv()): { allowLoopback: boolean } {

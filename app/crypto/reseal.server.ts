@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import { isLegacySealed, openLegacy, sealToken, type SealContext } from "./sealing.server";
+import { isLegacySealed, isSealed, openLegacy, sealToken, type SealContext } from "./sealing.server";
 
 /** The value sealed again for its place, or null when the key cannot open it (it stays, unreadable, as it was). */
 function resealed(old: string, base64Key: string, context: SealContext): string | null {
@@ -38,6 +38,31 @@ export async function resealLegacyValues(db: PrismaClient, base64Key: string): P
     if (!fresh) continue;
     const { count: done } = await db.redactionLog.updateMany({ where: { id: log.id, pendingEmailSealed: log.pendingEmailSealed }, data: { pendingEmailSealed: fresh } });
     count += done;
+  }
+  return count;
+}
+
+/**
+ * Shopify's tokens stored in clear (sessions from before they were sealed,
+ * docs/decisions/015) sealed for their shop and column. Like the re-seal
+ * above it runs whenever the app starts, its writes conditional on the value
+ * read, and does nothing once every row is sealed. How many values it sealed.
+ */
+export async function sealClearSessionTokens(db: PrismaClient, base64Key: string): Promise<number> {
+  const rows = await db.session.findMany({
+    where: { OR: [{ NOT: { accessToken: { startsWith: "v2." } } }, { AND: [{ refreshToken: { not: null } }, { NOT: { refreshToken: { startsWith: "v2." } } }] }] },
+    select: { id: true, shop: true, accessToken: true, refreshToken: true },
+  });
+  let count = 0;
+  for (const row of rows) {
+    for (const column of ["accessToken", "refreshToken"] as const) {
+      const clear = row[column];
+      // An empty access token is the library's placeholder for none: nothing to seal.
+      if (!clear || isSealed(clear)) continue;
+      const sealed = sealToken(clear, base64Key, { shop: row.shop, column: `Session.${column}` });
+      const { count: done } = await db.session.updateMany({ where: { id: row.id, [column]: clear }, data: { [column]: sealed } });
+      count += done;
+    }
   }
   return count;
 }

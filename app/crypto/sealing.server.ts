@@ -18,7 +18,9 @@ export interface SealContext {
     | "Shop.inboundWebhookSecretSealed"
     | "Shop.inboundWebhookPreviousSecretSealed"
     | "RedactionLog.pendingEmailSealed"
-    | "Job.payload:privacy.customer-redact";
+    | "Job.payload:privacy.customer-redact"
+    | "Session.accessToken"
+    | "Session.refreshToken";
 }
 
 function masterKey(base64Key: string): Buffer {
@@ -69,5 +71,8 @@ export function openLegacy(sealed: string, base64Key: string): string {
   if (version !== LEGACY || !iv || !tag || ciphertext === undefined) throw new Error("Not a v1 sealed value");
   return open(masterKey(base64Key), iv, tag, ciphertext, null);
 }
+
+/** Whether a stored value is sealed in the current format (a Shopify token in clear never starts so: shpat_, shpua_, shprt_...). */
+export const isSealed = (stored: string | null | undefined): stored is string => Boolean(stored?.startsWith(`${VERSION}.`));
 
 export const isLegacySealed = (sealed: string | null | undefined): sealed is string => Boolean(sealed?.startsWith(`${LEGACY}.`));

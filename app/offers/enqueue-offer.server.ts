@@ -71,3 +71,11 @@ export async function enqueueShopOfferSyncs(db: PrismaClient, shop: string, now 
   for (const { campaignUid } of offers) if (await enqueueOfferSync(db, shop, campaignUid, now)) queued += 1;
   return queued;
 }
+
+/** Every offer of the shop has its next scheduled sync (one per period, however often it is asked for). */
+export async function scheduleShopOfferSyncs(db: PrismaClient, shop: string, now: Date): Promise<number> {
+  const offers = await db.friendOffer.findMany({ where: { shop }, select: { campaignUid: true } });
+  let queued = 0;
+  for (const { campaignUid } of offers) if (await scheduleOfferSync(db, shop, campaignUid, now)) queued += 1;
+  return queued;
+}

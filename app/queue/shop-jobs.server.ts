@@ -51,10 +51,29 @@ export async function pauseShopJobs(db: Db, shop: string, reason: string, except
   return paused.count;
 }
 
-/** After new credentials or settings: the shop's held jobs run again, at once. The caller rings notifyJobEnqueued. */
-export async function resumeShopJobs(db: Db, shop: string, now: Date = new Date()): Promise<number> {
-  const resumed = await db.job.updateMany({ where: { shop, status: "paused" }, data: { status: "queued", runAt: now, lastError: null } });
+/**
+ * After new credentials or settings: the shop's held jobs run again, at once;
+ * with `pausedFor`, only those held for that reason. The caller rings notifyJobEnqueued.
+ */
+export async function resumeShopJobs(db: Db, shop: string, now: Date = new Date(), pausedFor?: string): Promise<number> {
+  const resumed = await db.job.updateMany({
+    where: { shop, status: "paused", ...(pausedFor === undefined ? {} : { lastError: pausedFor }) },
+    data: { status: "queued", runAt: now, lastError: null },
+  });
   return resumed.count;
+}
+
+/**
+ * Jobs of these kinds that stopJobs ended with `reason` wait again: each at
+ * its own time if that is still to come, else now. A scheduled job keeps its
+ * key, so the schedule it belongs to goes on instead of meeting its own
+ * stopped slot. The caller rings notifyJobEnqueued. How many wait again.
+ */
+export async function reviveStoppedJobs(db: Db, shop: string, kinds: readonly string[], reason: string, now: Date): Promise<number> {
+  const stopped = { shop, kind: { in: [...kinds] }, status: "done", lastError: reason };
+  const due = await db.job.updateMany({ where: { ...stopped, runAt: { lt: now } }, data: { status: "queued", runAt: now, attempts: 0, lastError: null } });
+  const later = await db.job.updateMany({ where: stopped, data: { status: "queued", attempts: 0, lastError: null } });
+  return due.count + later.count;
 }
 
 /** The shop's queued jobs of these kinds wait until `until` (a remote side asked the shop to slow down). */

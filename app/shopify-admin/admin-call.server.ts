@@ -25,7 +25,7 @@ interface Cost {
 
 interface GraphqlBody<T> {
   data?: T;
-  errors?: { message?: string; extensions?: { code?: string } }[];
+  errors?: { message?: string; extensions?: { code?: string } }[] | string;
   extensions?: { cost?: Cost };
 }
 
@@ -45,7 +45,9 @@ function isThrottled(errors: GraphqlBody<unknown>["errors"]): boolean {
 }
 
 function errorText(errors: GraphqlBody<unknown>["errors"]): string {
-  return (errors ?? []).map((e) => e?.message ?? String(e)).join("; ");
+  // A refused token is answered with one string ({"errors": "[API] Invalid API key or access token ..."}).
+  if (!Array.isArray(errors)) return String(errors ?? "");
+  return errors.map((e) => e?.message ?? String(e)).join("; ");
 }
 
 /** The body of a call, whether the client library answered it or threw it (shopify-api throws GraphQL errors). */

@@ -5,7 +5,7 @@ import { logger } from "../logger.server";
 import { createOrderIntake, type OrderIntake } from "../referrals/group-commit.server";
 import { postgresIntakeStore, sqliteIntakeStore, type IntakeStore } from "../referrals/intake-store.server";
 import type { IntakeResult, OrderWebhook } from "../referrals/order-intake";
-import { cachedShopCheck, type ShopCheck } from "../webhooks/installed-shops";
+import { cachedShopCheck, type CachedShopCheck } from "../webhooks/installed-shops";
 import { createOrderWebhooks, type OrderWebhooks } from "../webhooks/order-webhooks.server";
 
 // The order intake of this process: one group commit on the app's database,
@@ -21,7 +21,7 @@ export function intakeStoreFor(databaseUrl: string): IntakeStore {
 declare global {
   var __referralBridgeIntake: OrderIntake | undefined;
   var __referralBridgeOrderWebhooks: OrderWebhooks | undefined;
-  var __referralBridgeShopCheck: ShopCheck | undefined;
+  var __referralBridgeShopCheck: CachedShopCheck | undefined;
 }
 
 /** The app's intake, on the app's database (made on first use: on SQLite it starts a thread). */
@@ -45,6 +45,11 @@ export function storeOrderWebhooks(hooks: OrderWebhook[]): Promise<IntakeResult[
 export function shopHasSession(shop: string): Promise<boolean> {
   globalThis.__referralBridgeShopCheck ??= cachedShopCheck(async (name) => !!(await prisma.session.findUnique({ where: { id: `offline_${name}` }, select: { id: true } })));
   return globalThis.__referralBridgeShopCheck(shop);
+}
+
+/** A shop has just installed: this process asks the database again (others within NOT_INSTALLED_KEPT_MS, 5 s). */
+export function forgetShopCheck(shop: string): void {
+  globalThis.__referralBridgeShopCheck?.forget(shop);
 }
 
 /** The order webhooks' endpoints of this process. */

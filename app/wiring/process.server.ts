@@ -7,8 +7,10 @@ import { logger } from "../logger.server";
 import { scheduleAllReconciles } from "../order-sync/reconcile.server";
 import { schedulePurge } from "../privacy/purge.server";
 import { orderIntake, orderWebhooks } from "./order-intake.server";
-import { resealLegacyValues } from "../crypto/reseal.server";
+import { resealLegacyValues, sealClearSessionTokens } from "../crypto/reseal.server";
 import { logStrayRejections } from "./stray-rejections.server";
+import { handleInstallsWith } from "../shopify.server";
+import { finishInterruptedInstalls, handleAppInstalled } from "./install.server";
 
 // An app process's life, driven by server.mjs through the build's entry:
 // what is ready before it listens, and how it stops.
@@ -18,10 +20,15 @@ let started: Promise<void> | undefined;
 /** Before the first request: the order intake warmed up, the in-process worker running. Once per process. */
 export function startAppProcess(): Promise<void> {
   started ??= (async () => {
+    // Before any request can authenticate.
+    handleInstallsWith((shop) => handleAppInstalled(prisma, shop, new Date(), { reconcileIntervalMs: getEnv().RECONCILE_INTERVAL_MS }));
     logStrayRejections(logger);
     const resealed = await resealLegacyValues(prisma, getEnv().CREDENTIALS_KEY);
     if (resealed > 0) logger.info({ resealed }, "sealed values re-sealed for their shop and column (v2)");
+    const sealedTokens = await sealClearSessionTokens(prisma, getEnv().CREDENTIALS_KEY);
+    if (sealedTokens > 0) logger.info({ sealedTokens }, "Shopify tokens stored in clear sealed");
     await orderIntake().ready();
+    await finishInterruptedInstalls(prisma, new Date(), { reconcileIntervalMs: getEnv().RECONCILE_INTERVAL_MS });
     await scheduleAllReconciles(prisma, new Date(), getEnv().RECONCILE_INTERVAL_MS);
     await schedulePurge(prisma, new Date());
     startInProcessWorker();

@@ -4,6 +4,7 @@ import { PRIVACY_JOB_KINDS } from "../privacy/job-kinds";
 import { stopShopJobs } from "../queue/shop-jobs.server";
 import { skipQueuedOrders } from "../referrals/order-records.server";
 import { stopReceivedEvents } from "../service-events/events.server";
+import { forgetShareLinks } from "./storefront-context.server";
 
 export const STOPPED_BY_UNINSTALL = "Stopped: the app was uninstalled";
 
@@ -24,5 +25,7 @@ export async function handleAppUninstalled(db: PrismaClient, event: { shop: stri
     const events = await stopReceivedEvents(tx, shop, "Not acted on: the app was uninstalled. Retry it to act on it now.");
     return { sessionsDeleted: sessions.count, jobsStopped: jobs, eventsStopped: events };
   });
+  // This process answers the links block "unavailable" at once; others within a minute (SHARE_LINKS_TTL_MS).
+  forgetShareLinks(shop);
   logger.info({ shop, topic: event.topic, ...counts }, "app uninstalled");
 }

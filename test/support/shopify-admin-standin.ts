@@ -19,6 +19,8 @@ import { adminSchema, STANDIN_API_VERSION } from "./admin-schema";
 import { recordDeprecatedUse, type DeprecatedUse } from "./deprecated-fields";
 import { StandInCustomers } from "./standin-customers";
 import { StandInOrders } from "./standin-orders";
+import { StandInTokens } from "./standin-oauth";
+import { DEFAULT_SCOPES } from "../../app/env.server";
 
 type Input = Record<string, unknown>;
 type UserError = { field: string[] | null; message: string; code: string | null };
@@ -50,7 +52,7 @@ export type StandInFault = "refused" | "throttled" | "lost" | "lost-after-acting
 export interface StandInCall {
   operation: string;
   variables: Input;
-  outcome: "ok" | "throttled" | "invalid" | "refused" | "lost";
+  outcome: "ok" | "throttled" | "invalid" | "refused" | "lost" | "unauthorized";
 }
 
 /** A call held mid-way (holdNext): it has arrived; the test answers it or drops the connection. */
@@ -108,6 +110,8 @@ export class ShopifyAdminStandIn implements AdminGraphql {
   bulkPollsBeforeDone = 0;
   /** The currency the shop sells in (shop.currencyCode). */
   shopCurrency = "USD";
+  /** The shop's token endpoint (POST /admin/oauth/access_token) and which access tokens open the API over HTTP. */
+  readonly tokens = new StandInTokens(process.env.SHOPIFY_API_KEY ?? "", process.env.SHOPIFY_API_SECRET ?? "", DEFAULT_SCOPES);
   /** The shop's customers and their store credit. */
   readonly customers = new StandInCustomers((type) => this.gid(type), () => this.shopCurrency);
   private faults = new Map<string, StandInFault[]>();
@@ -509,14 +513,30 @@ export class ShopifyAdminStandIn implements AdminGraphql {
     return { codeDiscountNode: this.node(discount), userErrors: [] };
   }
 
-  /** Serves the stand-in over HTTP the way Shopify does (POST /admin/api/<version>/graphql.json), on loopback. */
+  /**
+   * Serves the stand-in over HTTP the way Shopify does (POST /admin/api/<version>/graphql.json, a
+   * call whose access token does not open it answered 401), with the token endpoint, on loopback.
+   */
   async serve(): Promise<{ origin: string; close(): Promise<void> }> {
     const server: Server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", async () => {
+        if (req.method === "POST" && req.url === "/admin/oauth/access_token") {
+          // The app's library calls https://<shop>/admin/oauth/access_token; the app sends the shop's host along.
+          const shop = String(req.headers["x-forwarded-host"] ?? req.headers.host ?? "");
+          const answer = this.tokens.answer(shop, JSON.parse(Buffer.concat(chunks).toString("utf8")) as Input);
+          res.writeHead(answer.status, { "Content-Type": "application/json" }).end(JSON.stringify(answer.body));
+          return;
+        }
         if (req.method !== "POST" || req.url !== `/admin/api/${STANDIN_API_VERSION}/graphql.json`) {
           res.writeHead(404).end();
+          return;
+        }
+        const access = this.tokens.check(req.headers["x-shopify-access-token"] as string | undefined);
+        if (access !== "ok") {
+          this.calls.push({ operation: operationNameOf(JSON.parse(Buffer.concat(chunks).toString("utf8")).query ?? ""), variables: {}, outcome: "unauthorized" });
+          res.writeHead(401, { "Content-Type": "application/json" }).end(JSON.stringify({ errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" }));
           return;
         }
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { query: string; variables?: Input };

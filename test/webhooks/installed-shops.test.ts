@@ -27,6 +27,17 @@ describe("the installed-shops check", () => {
     expect(asked).toHaveLength(2);
   });
 
+  it("takes a shop at once in the process that saw it install (forget), whatever it knew of it", async () => {
+    const installed = new Set<string>();
+    const { asked, lookup } = counted(installed);
+    const check = cachedShopCheck(lookup, () => 0);
+    expect(await check("back.myshopify.com")).toBe(false);
+    installed.add("back.myshopify.com");
+    check.forget("back.myshopify.com");
+    expect(await check("back.myshopify.com")).toBe(true);
+    expect(asked).toEqual(["back.myshopify.com", "back.myshopify.com"]);
+  });
+
   it("keeps a shop without the app refused for a few seconds only, so one that has just installed is soon taken", async () => {
     let now = 0;
     const installed = new Set<string>();
