@@ -274,7 +274,7 @@ describeInBrowser("admin pages in Chromium", () => {
     await page.getByRole("button", { name: "Rotate secret" }).click();
     const dialog = page.getByRole("dialog", { name: "Rotate the webhook secret?" });
     await eventually(() => dialog.isVisible()).toBe(true);
-    expect(await dialog.getByText("The current secret keeps working for 24 hours").isVisible()).toBe(true);
+    await eventually(() => dialog.getByText("The current secret keeps working for 24 hours").isVisible()).toBe(true);
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await eventually(() => dialog.isVisible()).toBe(false);
     expect(await secretNow()).toBe(first);
@@ -287,7 +287,7 @@ describeInBrowser("admin pages in Chromium", () => {
     const second = await secretNow();
     expect(second).not.toBe(first);
     expect(await page.getByLabel("Secret", { exact: true }).inputValue()).toBe(second);
-    expect(await page.getByText(/The previous secret keeps working until/).isVisible()).toBe(true);
+    await eventually(() => page.getByText(/The previous secret keeps working until/).isVisible()).toBe(true);
     await shot("admin-settings-webhook-secret-rotated.png");
 
     await open("/app/settings");
