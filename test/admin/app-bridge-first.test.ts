@@ -6,6 +6,7 @@
 import "./browser-env";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { installShop } from "../support/sessions";
+import { TEST_SHOP } from "../support/shopify-requests";
 import { adminRequest } from "./admin-requests";
 import { startTestAppServer, type AppServer } from "./app-server";
 
@@ -79,5 +80,21 @@ describe("App Bridge first", () => {
     expect(tags.slice(0, first)).toContainEqual({ name: "meta", attributes: { name: "shopify-api-key", content: process.env.SHOPIFY_API_KEY } });
     // and it is loaded once, not again by AppProvider in <body>
     expect(html.split(`src="${APP_BRIDGE_URL}"`).length - 1).toBe(1);
+  });
+});
+
+describe("clickjacking", () => {
+  it("lets only the shop's own admin frame an admin page", async () => {
+    const signed = new URL((await adminRequest("/app")).url);
+    const response = await fetch(`${server.origin}${signed.pathname}${signed.search}`, {
+      headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36" },
+      redirect: "manual",
+    });
+    expect(response.status).toBe(200);
+    const ancestors = response.headers.get("content-security-policy")?.match(/frame-ancestors ([^;]+)/)?.[1]?.trim().split(/\s+/);
+    expect(ancestors).toEqual(expect.arrayContaining([`https://${TEST_SHOP}`, "https://admin.shopify.com"]));
+    // Besides those, only Shopify's own admin hosts (its library adds its development ones), never any site.
+    for (const ancestor of ancestors ?? []) expect(ancestor).toMatch(/^https:\/\/([\w*-]+\.)*(myshopify\.com|shopify\.com|myshopify\.io|shop\.dev|spin\.dev)$/);
+    expect(ancestors).not.toContain("*");
   });
 });
