@@ -42,9 +42,12 @@ export function stopShopJobs(db: Db, shop: string, reason: string, except: reado
   return stopJobs(db, { shop, ...(except.length > 0 ? { kind: { notIn: [...except] } } : {}) }, reason);
 }
 
-/** Holds every queued job of a shop that cannot go on, until resumeShopJobs. */
-export async function pauseShopJobs(db: Db, shop: string, reason: string): Promise<number> {
-  const paused = await db.job.updateMany({ where: { shop, status: "queued" }, data: { status: "paused", lastError: reason } });
+/** Holds every queued job of a shop that cannot go on (or only those of `kinds`), until resumeShopJobs. */
+export async function pauseShopJobs(db: Db, shop: string, reason: string, kinds?: readonly string[]): Promise<number> {
+  const paused = await db.job.updateMany({
+    where: { shop, status: "queued", ...(kinds ? { kind: { in: [...kinds] } } : {}) },
+    data: { status: "paused", lastError: reason },
+  });
   return paused.count;
 }
 
