@@ -21,7 +21,9 @@ import {
   saveServiceEventOptions,
   serviceEventActionSchema,
 } from "../service-events/events.server";
+import { featureScopeProblem } from "../service-events/feature-scopes.server";
 import { parsePayoutSettingsForm, type PayoutSettingsField } from "../service-events/payout-settings.server";
+import { liveGrantedScopes } from "../shopify-admin/access-scopes.server";
 import { authenticate } from "../shopify.server";
 import { appAdminContext } from "../wiring/admin-context.server";
 
@@ -61,6 +63,9 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
     const { storeCreditPayouts, tagContacts, payoutCurrency, payoutCeiling } = parsed.data;
     const payout = parsePayoutSettingsForm({ payoutCurrency, payoutCeiling });
     if (!payout.ok) return { ok: false, message: "Nothing was saved: check the fields marked below.", fieldErrors: payout.fieldErrors };
+    const current = await readServiceEventOptions(db, session.shop);
+    const scopeProblem = await featureScopeProblem(current, { storeCreditPayouts, tagContacts }, () => liveGrantedScopes(db, ctx.adminForShop, session.shop));
+    if (scopeProblem) return { ok: false, message: scopeProblem };
     await saveServiceEventOptions(db, session.shop, { storeCreditPayouts, tagContacts, ...payout.change });
     return { ok: true, message: "Saved." };
   }
