@@ -1,8 +1,9 @@
 import { Form, useNavigation, useSubmit } from "@remix-run/react";
 import { Banner, BlockStack, Box, Button, Card, FormLayout, InlineStack, Modal, Text, TextField } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ConnectionView } from "../admin/connection.server";
 import type { MerchantError } from "../admin/merchant-error";
+import { ContextualSaveBar } from "./ContextualSaveBar";
 import { ServiceErrorBanner } from "./ServiceErrorBanner";
 import { ConnectionBadge } from "./StatusBadges";
 import { formatDateTime } from "./format";
@@ -45,19 +46,39 @@ export function ConnectionCard({
   const [baseUrl, setBaseUrl] = useState(connection.baseUrl ?? "");
   const [username, setUsername] = useState(connection.username ?? "");
   const [token, setToken] = useState("");
+  const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     if (feedback?.ok) setToken("");
   }, [feedback]);
+  // After a connect, a disconnect or a reload the fields show what is stored.
+  useEffect(() => {
+    setBaseUrl(connection.baseUrl ?? "");
+    setUsername(connection.username ?? "");
+  }, [connection.baseUrl, connection.username]);
 
   const errors = feedback?.ok === false ? feedback.fieldErrors ?? {} : {};
-  const connected = connection.status === "connected";
+  // Changing saved credentials is a form like the others (App Bridge's save bar); the first connection is the card's button.
+  const changed = baseUrl !== (connection.baseUrl ?? "") || username !== (connection.username ?? "") || token !== "";
   // The saved token is sent only to the address and username it was saved with (the action refuses otherwise).
   const savedTokenApplies =
     connection.hasToken && baseUrl.trim().replace(/\/+$/, "") === connection.baseUrl && username.trim() === connection.username;
 
   return (
     <Card>
-      <Form method="post" aria-label="Referral service connection">
+      <Form method="post" aria-label="Referral service connection" ref={form}>
+        {connection.status !== "not_connected" ? (
+          <ContextualSaveBar
+            id="connection-save-bar"
+            dirty={changed}
+            saving={connecting}
+            onSave={() => form.current && submit(form.current)}
+            onDiscard={() => {
+              setBaseUrl(connection.baseUrl ?? "");
+              setUsername(connection.username ?? "");
+              setToken("");
+            }}
+          />
+        ) : null}
         <input type="hidden" name="intent" value="connect" />
         <BlockStack gap="400">
           <InlineStack align="space-between" blockAlign="center" gap="200">
@@ -152,9 +173,11 @@ export function ConnectionCard({
                   Disconnect
                 </Button>
               ) : null}
-              <Button submit variant="primary" loading={connecting}>
-                {connected ? "Save and check connection" : "Connect"}
-              </Button>
+              {connection.status === "not_connected" ? (
+                <Button submit variant="primary" loading={connecting}>
+                  Connect
+                </Button>
+              ) : null}
             </InlineStack>
           </Box>
         </BlockStack>

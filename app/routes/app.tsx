@@ -6,6 +6,7 @@ import polarisVizStyles from "@shopify/polaris-viz/build/esm/styles.css";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import adminStyles from "../components/admin.css";
+import { LeaveConfirmation } from "../components/ContextualSaveBar";
 import { NavigationProgress } from "../components/NavigationProgress";
 import { authenticate } from "../shopify.server";
 
@@ -39,7 +40,9 @@ export default function App() {
         <Link to="/app/settings">Settings</Link>
       </NavMenu>
       <NavigationProgress />
-      <Outlet />
+      <LeaveConfirmation>
+        <Outlet />
+      </LeaveConfirmation>
     </AppProvider>
   );
 }
