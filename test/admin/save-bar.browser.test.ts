@@ -166,6 +166,23 @@ describeInBrowser("App Bridge's save bar on the admin's forms", () => {
     expect((await shopRow()).storeCreditPayouts).toBe(true);
   });
 
+  it("requests access to older orders from the Overview, and knows the grant at once", async () => {
+    await open("/app");
+    const request = page.getByRole("button", { name: "Request access to older orders" });
+    await expect.poll(() => request.isVisible()).toBe(true);
+
+    appBridge.answerScopeRequests("decline");
+    await request.click();
+    await expect.poll(() => page.getByText("Not granted: backfills stay within the last 60 days.").isVisible()).toBe(true);
+
+    appBridge.answerScopeRequests("grant");
+    await request.click();
+    await settle();
+    await expect.poll(() => page.getByText("The app may read all of your orders (read_all_orders granted).").isVisible()).toBe(true);
+    expect(appBridge.requests).toEqual([["read_all_orders"], ["read_all_orders"]]);
+    expect((await prisma.session.findFirstOrThrow({ where: { shop: TEST_SHOP } })).scope?.split(",")).toContain("read_all_orders");
+  });
+
   it("disconnects the referral service after the merchant confirms", async () => {
     await open("/app/settings");
     await page.getByRole("button", { name: "Disconnect" }).click();
