@@ -16,7 +16,7 @@ export const DEVELOPMENT_DEFAULTS = {
 } as const;
 
 export const DEFAULT_SCOPES =
-  "read_orders,read_customers,write_customers,read_store_credit_accounts,write_store_credit_account_transactions,write_app_proxy,write_discounts,read_themes,write_pixels,read_customer_events";
+  "read_orders,read_customers,write_app_proxy,write_discounts,read_themes,write_pixels,read_customer_events";
 
 const base64Key = z
   .string()

@@ -24,6 +24,8 @@ export interface AdminContext {
   reconcileIntervalMs?: number;
   /** SHOPIFY_APP_URL: where the web pixel sends its signals, where the service's webhooks come. */
   appUrl?: string;
+  /** The job kinds that call the referral service (the job registry's REFERRAL_SERVICE group): disconnecting holds them. */
+  serviceJobKinds?: readonly string[];
   /** The shop's offline Admin API access, for checks made outside a merchant's request. */
   adminForShop?: AdminForShop;
 }

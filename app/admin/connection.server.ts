@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { saveConnection, markConnectionBroken, type ConnectionStatus } from "../connection/connection-state.server";
-import { resumeShopJobs } from "../queue/shop-jobs.server";
+import { forgetConnection, saveConnection, markConnectionBroken, type ConnectionStatus } from "../connection/connection-state.server";
+import { pauseShopJobs, resumeShopJobs } from "../queue/shop-jobs.server";
 import { notifyJobEnqueued } from "../queue/wake";
 import {
   ADDRESS_REFUSED,
@@ -220,4 +220,30 @@ export async function connectShop(ctx: AdminContext, shop: string, input: unknow
   if (resumedJobs > 0 || offerSyncs > 0) notifyJobEnqueued();
   ctx.logger?.info({ shop, host: new URL(baseUrl).host, resumedJobs, offerSyncs }, "referral service connected");
   return { ok: true, companyName, campaignCount: company.campaigns.length, resumedJobs };
+}
+
+/** Why a job waits after the merchant disconnected: connecting again sends it. */
+export const DISCONNECTED_REASON = "Waiting: the referral service was disconnected. Connect it again in Settings to send this.";
+
+export type DisconnectResult = { ok: true; pausedJobs: number } | { ok: false; fieldErrors: { form: string } };
+
+/**
+ * The merchant disconnects the referral service: the token is forgotten and
+ * the shop's waiting jobs that call the service are held (paused, not
+ * failed), in one transaction; connectShop lets them run again. A job
+ * already running finishes its attempt; if it must try again it finds no
+ * connection and waits like the others.
+ */
+export async function disconnectShop(ctx: AdminContext, shop: string): Promise<DisconnectResult> {
+  const row = await ctx.db.shop.findUnique({ where: { shop }, select: { connectionStatus: true, serviceTokenSealed: true } });
+  if (!row || (row.connectionStatus === "not_connected" && !row.serviceTokenSealed)) {
+    return { ok: false, fieldErrors: { form: "The referral service is not connected." } };
+  }
+  const pausedJobs = await ctx.db.$transaction(async (tx) => {
+    await forgetConnection(tx, shop, nowOf(ctx));
+    // Without the registry's list every waiting job is held: none is lost, and connecting again resumes them all.
+    return pauseShopJobs(tx, shop, DISCONNECTED_REASON, { only: ctx.serviceJobKinds });
+  });
+  ctx.logger?.info({ shop, pausedJobs }, "referral service disconnected");
+  return { ok: true, pausedJobs };
 }

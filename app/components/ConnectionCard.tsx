@@ -1,8 +1,9 @@
-import { Form, useNavigation } from "@remix-run/react";
-import { Banner, BlockStack, Box, Button, Card, FormLayout, InlineStack, Text, TextField } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { Form, useNavigation, useSubmit } from "@remix-run/react";
+import { Banner, BlockStack, Box, Button, Card, FormLayout, InlineStack, Modal, Text, TextField } from "@shopify/polaris";
+import { useEffect, useRef, useState } from "react";
 import type { ConnectionView } from "../admin/connection.server";
 import type { MerchantError } from "../admin/merchant-error";
+import { ContextualSaveBar } from "./ContextualSaveBar";
 import { ServiceErrorBanner } from "./ServiceErrorBanner";
 import { ConnectionBadge } from "./StatusBadges";
 import { formatDateTime } from "./format";
@@ -16,26 +17,68 @@ export interface ConnectFeedback {
   resumedJobs?: number;
 }
 
-/** The connect form: checked live by the action; the token is write-only. */
-export function ConnectionCard({ connection, feedback }: { connection: ConnectionView; feedback?: ConnectFeedback }) {
+export interface DisconnectFeedback {
+  ok: boolean;
+  pausedJobs?: number;
+  fieldErrors?: { form?: string };
+}
+
+/** The connect form: checked live by the action; the token is write-only. Disconnecting asks first. */
+export function ConnectionCard({
+  connection,
+  feedback,
+  disconnected,
+}: {
+  connection: ConnectionView;
+  feedback?: ConnectFeedback;
+  disconnected?: DisconnectFeedback;
+}) {
   const navigation = useNavigation();
+  const submit = useSubmit();
   const connecting = navigation.state === "submitting" && navigation.formData?.get("intent") === "connect";
+  const disconnecting = navigation.state !== "idle" && navigation.formData?.get("intent") === "disconnect";
+  const [confirming, setConfirming] = useState(false);
+  const canDisconnect = connection.status !== "not_connected" || connection.hasToken;
+  const disconnect = () => {
+    setConfirming(false);
+    submit({ intent: "disconnect" }, { method: "post" });
+  };
   const [baseUrl, setBaseUrl] = useState(connection.baseUrl ?? "");
   const [username, setUsername] = useState(connection.username ?? "");
   const [token, setToken] = useState("");
+  const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     if (feedback?.ok) setToken("");
   }, [feedback]);
+  // After a connect, a disconnect or a reload the fields show what is stored.
+  useEffect(() => {
+    setBaseUrl(connection.baseUrl ?? "");
+    setUsername(connection.username ?? "");
+  }, [connection.baseUrl, connection.username]);
 
   const errors = feedback?.ok === false ? feedback.fieldErrors ?? {} : {};
-  const connected = connection.status === "connected";
+  // Changing saved credentials is a form like the others (App Bridge's save bar); the first connection is the card's button.
+  const changed = baseUrl !== (connection.baseUrl ?? "") || username !== (connection.username ?? "") || token !== "";
   // The saved token is sent only to the address and username it was saved with (the action refuses otherwise).
   const savedTokenApplies =
     connection.hasToken && baseUrl.trim().replace(/\/+$/, "") === connection.baseUrl && username.trim() === connection.username;
 
   return (
     <Card>
-      <Form method="post" aria-label="Referral service connection">
+      <Form method="post" aria-label="Referral service connection" ref={form}>
+        {connection.status !== "not_connected" ? (
+          <ContextualSaveBar
+            id="connection-save-bar"
+            dirty={changed}
+            saving={connecting}
+            onSave={() => form.current && submit(form.current)}
+            onDiscard={() => {
+              setBaseUrl(connection.baseUrl ?? "");
+              setUsername(connection.username ?? "");
+              setToken("");
+            }}
+          />
+        ) : null}
         <input type="hidden" name="intent" value="connect" />
         <BlockStack gap="400">
           <InlineStack align="space-between" blockAlign="center" gap="200">
@@ -65,6 +108,15 @@ export function ConnectionCard({ connection, feedback }: { connection: Connectio
             </Banner>
           ) : null}
           {feedback?.ok === false && feedback.error ? <ServiceErrorBanner error={feedback.error} /> : null}
+          {disconnected?.ok && connection.status === "not_connected" ? (
+            <Banner tone="info" title="Disconnected from the referral service">
+              <Text as="p">
+                The API token is deleted from the app. Orders and other work for the service wait
+                {disconnected.pausedJobs ? ` (${disconnected.pausedJobs} now)` : ""} and are sent when you connect again.
+              </Text>
+            </Banner>
+          ) : null}
+          {disconnected?.ok === false && disconnected.fieldErrors?.form ? <Banner tone="warning" title={disconnected.fieldErrors.form} /> : null}
           {connection.status === "broken" && !feedback ? (
             <Banner tone="critical" title="The referral service refused the saved credentials">
               <Text as="p">{connection.error ?? "Enter the current username and token to start sending orders again."}</Text>
@@ -115,14 +167,42 @@ export function ConnectionCard({ connection, feedback }: { connection: Connectio
             </FormLayout.Group>
           </FormLayout>
           <Box>
-            <InlineStack align="end">
-              <Button submit variant="primary" loading={connecting}>
-                {connected ? "Save and check connection" : "Connect"}
-              </Button>
+            <InlineStack align="end" gap="200">
+              {canDisconnect ? (
+                <Button tone="critical" onClick={() => setConfirming(true)} loading={disconnecting}>
+                  Disconnect
+                </Button>
+              ) : null}
+              {connection.status === "not_connected" ? (
+                <Button submit variant="primary" loading={connecting}>
+                  Connect
+                </Button>
+              ) : null}
             </InlineStack>
           </Box>
         </BlockStack>
       </Form>
+      <Modal
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        title="Disconnect the referral service?"
+        primaryAction={{ content: "Disconnect", destructive: true, onAction: disconnect }}
+        secondaryActions={[{ content: "Cancel", onAction: () => setConfirming(false) }]}
+      >
+        <Modal.Section>
+          <BlockStack gap="200">
+            <Text as="p">
+              The app deletes the saved API token and stops calling {connection.companyName ?? "your referral program"}. New
+              orders are still received, and they wait with everything else for the service until you connect again: nothing
+              is lost.
+            </Text>
+            <Text as="p">
+              Until then, the storefront shows no share links, and commissions, ambassadors and campaigns can&apos;t be shown.
+              To connect again you need the API token.
+            </Text>
+          </BlockStack>
+        </Modal.Section>
+      </Modal>
     </Card>
   );
 }

@@ -1,6 +1,7 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation, useSubmit } from "@remix-run/react";
+import { ContextualSaveBar } from "./ContextualSaveBar";
 import { Badge, Banner, BlockStack, Box, Button, Checkbox, Divider, FormLayout, InlineStack, Select, Text, TextField } from "@shopify/polaris";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { OfferView } from "../offers/offer-page.server";
 import {
   describeOffer,
@@ -36,6 +37,11 @@ export function FriendOfferCard({
   fieldErrors?: Record<string, string>;
 }) {
   const [values, setValues] = useState<OfferSettings>(offer?.settings ?? OFFER_DEFAULTS);
+  const storedKey = JSON.stringify(offer?.settings ?? OFFER_DEFAULTS);
+  // After a save (the page's data read again) the form shows what is stored.
+  useEffect(() => setValues(JSON.parse(storedKey) as OfferSettings), [storedKey]);
+  const form = useRef<HTMLFormElement>(null);
+  const submit = useSubmit();
   const navigation = useNavigation();
   const busy = (intent: string) =>
     navigation.state === "submitting" && navigation.formData?.get("campaignUid") === campaignUid && navigation.formData?.get("intent") === intent;
@@ -103,7 +109,17 @@ export function FriendOfferCard({
           </Text>
         </Banner>
       ) : null}
-      <Form method="post" aria-label={`Friend's offer of ${campaignName}`}>
+      <Form method="post" aria-label={`Friend's offer of ${campaignName}`} ref={form}>
+        {offer ? (
+          // An offer in Shopify is edited like any settings form; creating one is the card's button.
+          <ContextualSaveBar
+            id={`offer-save-bar-${campaignUid}`}
+            dirty={JSON.stringify(values) !== storedKey}
+            saving={busy("save-offer")}
+            onSave={() => form.current && submit(form.current)}
+            onDiscard={() => setValues(JSON.parse(storedKey) as OfferSettings)}
+          />
+        ) : null}
         <input type="hidden" name="campaignUid" value={campaignUid} />
         <input type="hidden" name="intent" value="save-offer" />
         <FormLayout>
@@ -167,11 +183,13 @@ export function FriendOfferCard({
           <Text as="p" variant="bodySm" tone="subdued">
             Starts and ends with the campaign. The discount is named after your program and this campaign on Shopify&apos;s Discounts page.
           </Text>
-          <InlineStack align="end">
-            <Button submit variant="primary" loading={busy("save-offer")}>
-              {offer ? "Save offer" : "Create offer in Shopify"}
-            </Button>
-          </InlineStack>
+          {offer ? null : (
+            <InlineStack align="end">
+              <Button submit variant="primary" loading={busy("save-offer")}>
+                Create offer in Shopify
+              </Button>
+            </InlineStack>
+          )}
         </FormLayout>
       </Form>
     </BlockStack>

@@ -1,9 +1,56 @@
-import { Form, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, useNavigation, useRevalidator, useSubmit } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, InlineStack, ProgressBar, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import type { MerchantError } from "../admin/merchant-error";
 import type { OrderSyncView } from "../admin/order-sync-view.server";
+import { ALL_ORDERS_SCOPE } from "../shopify-admin/optional-scopes";
 import { formatCount, formatDateTime, plural } from "./format";
+import { requestScopes } from "./scope-request";
+
+/** The Overview's action is asked to read the granted scopes from Shopify again. */
+export const REFRESH_SCOPES_INTENT = "refresh-scopes";
+
+/**
+ * "Request access to older orders": App Bridge's permission dialog for
+ * read_all_orders, then the Overview reads the grant from Shopify.
+ */
+function OlderOrdersAccess({ days }: { days: number }) {
+  const submit = useSubmit();
+  const [asking, setAsking] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const ask = async () => {
+    setAsking(true);
+    setProblem(null);
+    try {
+      const answer = await requestScopes([ALL_ORDERS_SCOPE]);
+      if (answer === "granted") submit({ intent: REFRESH_SCOPES_INTENT }, { method: "post" });
+      else if (answer === "declined") setProblem(`Not granted: backfills stay within the last ${days} days.`);
+      else setProblem("Open the app from your Shopify admin to grant access.");
+    } catch {
+      // Shopify offers read_all_orders only once it has approved the app's request for it.
+      setProblem("Shopify didn't offer this permission: the app's access to all orders isn't approved by Shopify yet. Backfills stay within the last " + days + " days.");
+    } finally {
+      setAsking(false);
+    }
+  };
+  return (
+    <BlockStack gap="100">
+      <Text as="p" variant="bodySm" tone="subdued">
+        Shopify shows the app the last {days} days of orders. To send older ones, allow the app to read all of your orders.
+      </Text>
+      <InlineStack>
+        <Button onClick={ask} loading={asking}>
+          Request access to older orders
+        </Button>
+      </InlineStack>
+      {problem ? (
+        <Text as="p" variant="bodySm" tone="caution">
+          {problem}
+        </Text>
+      ) : null}
+    </BlockStack>
+  );
+}
 
 /** Sidebar: when the app last read the shop's orders back from Shopify, and what webhooks had missed. */
 export function ReconcileCard({ sync }: { sync: OrderSyncView }) {
@@ -97,11 +144,20 @@ export function BackfillCard({ sync, error }: { sync: OrderSyncView; error: Merc
                     {`Send the last ${plural(Number.isFinite(wanted) && wanted > 0 ? wanted : sync.defaultDays, "day")}`}
                   </Button>
                 </InlineStack>
-                <Text as="p" variant="bodySm" tone={needsAllOrders ? "critical" : "subdued"}>
-                  {sync.allOrders
-                    ? "The app may read all of your orders (read_all_orders granted)."
-                    : `Shopify shows the app the last ${sync.daysWithoutAllOrders} days of orders. Going further back needs the read_all_orders permission: Shopify must approve the app's request for it, and you then grant it.`}
-                </Text>
+                {sync.allOrders ? (
+                  <Text as="p" variant="bodySm" tone="subdued">
+                    The app may read all of your orders (read_all_orders granted).
+                  </Text>
+                ) : (
+                  <>
+                    {needsAllOrders ? (
+                      <Text as="p" variant="bodySm" tone="critical">
+                        More than {sync.daysWithoutAllOrders} days back needs access to older orders.
+                      </Text>
+                    ) : null}
+                    <OlderOrdersAccess days={sync.daysWithoutAllOrders} />
+                  </>
+                )}
               </BlockStack>
             </Form>
           </BlockStack>

@@ -1,10 +1,8 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation, useSubmit } from "@remix-run/react";
 import {
   Badge,
   Banner,
   BlockStack,
-  Box,
-  Button,
   Card,
   Checkbox,
   ChoiceList,
@@ -13,12 +11,11 @@ import {
   InlineStack,
   Layout,
   Link,
-  PageActions,
   Select,
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { CampaignView } from "../admin/campaigns.server";
 import type { SettingsView } from "../admin/settings.server";
 import {
@@ -31,6 +28,7 @@ import {
   TRIGGER_WORDS,
 } from "../admin/settings-options";
 import { GUARD_RULES } from "../referrals/guard-settings";
+import { ContextualSaveBar } from "./ContextualSaveBar";
 import { useEmbeddedHref } from "./embedded-url";
 import { GuardSettings } from "./GuardSettings";
 
@@ -64,6 +62,8 @@ function campaignLabel(c: CampaignView) {
 /** The order pipeline and storefront settings, saved together. */
 export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
   const navigation = useNavigation();
+  const submit = useSubmit();
+  const form = useRef<HTMLFormElement>(null);
   const href = useEmbeddedHref();
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save-settings";
   const [values, setValues] = useState(settings);
@@ -86,7 +86,14 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
   const inactiveTracked = values.campaignUids.filter((uid) => campaigns && !campaigns.some((c) => c.uid === uid));
 
   return (
-    <Form method="post" aria-label="Order tracking and storefront settings">
+    <Form method="post" aria-label="Order tracking and storefront settings" ref={form}>
+      <ContextualSaveBar
+        id="settings-save-bar"
+        dirty={dirty}
+        saving={saving}
+        onSave={() => form.current && submit(form.current)}
+        onDiscard={() => setValues(JSON.parse(stored) as SettingsView)}
+      />
       <input type="hidden" name="intent" value="save-settings" />
       {values.campaignUids.map((uid) => (
         <input key={uid} type="hidden" name="campaignUids" value={uid} />
@@ -252,18 +259,6 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
           onDailyLimitChange={set("guardDailyLimit")}
           errors={errors}
         />
-        <Layout.Section>
-          <Box paddingBlockEnd="400">
-            <PageActions
-              primaryAction={
-                <Button submit variant="primary" loading={saving} disabled={!dirty && !saving}>
-                  Save settings
-                </Button>
-              }
-              secondaryActions={dirty ? [{ content: "Discard changes", onAction: () => setValues(settings) }] : []}
-            />
-          </Box>
-        </Layout.Section>
       </Layout>
     </Form>
   );

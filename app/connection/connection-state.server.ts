@@ -1,8 +1,9 @@
-import type { PrismaClient } from "@prisma/client";
+import type { Prisma, PrismaClient } from "@prisma/client";
 
 // Shop.connectionStatus is written here and nowhere else:
 // not_connected → connected (the merchant's credentials checked and saved),
-// connected → broken (the service refused them), broken → connected (new ones saved).
+// connected → broken (the service refused them), broken → connected (new ones saved),
+// connected or broken → not_connected (the merchant disconnected: the token is forgotten).
 
 export type ConnectionStatus = "not_connected" | "connected" | "broken";
 
@@ -32,5 +33,19 @@ export async function markConnectionBroken(db: PrismaClient, shop: string, reaso
   await db.shop.updateMany({
     where: { shop, connectionStatus: "connected" },
     data: { connectionStatus: "broken", connectionError: reason, connectionCheckedAt: now },
+  });
+}
+
+/**
+ * The merchant disconnected: the token is forgotten, and the shop is not
+ * connected. The address and username stay (they are not secrets) so the
+ * form offers them again; the saved token is never sent anywhere again. The
+ * check time moves, so every process forgets what the former connection said
+ * of the shop's codes (connectionIdentity).
+ */
+export async function forgetConnection(db: PrismaClient | Prisma.TransactionClient, shop: string, now: Date): Promise<void> {
+  await db.shop.updateMany({
+    where: { shop },
+    data: { serviceTokenSealed: null, companyName: null, connectionStatus: "not_connected", connectionError: null, connectionCheckedAt: now },
   });
 }

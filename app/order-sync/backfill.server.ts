@@ -32,7 +32,7 @@ export async function startBackfill(db: PrismaClient, shop: string, days: number
   if (days > DAYS_WITHOUT_ALL_ORDERS && !(await shopHasScope(db, shop, ALL_ORDERS_SCOPE))) {
     return {
       ok: false,
-      error: `Shopify shows the app only the last ${DAYS_WITHOUT_ALL_ORDERS} days of orders. Older orders need the ${ALL_ORDERS_SCOPE} permission, which the app must request and you must grant.`,
+      error: `Shopify shows the app only the last ${DAYS_WITHOUT_ALL_ORDERS} days of orders. Older orders need access to all orders (${ALL_ORDERS_SCOPE}): choose Request access to older orders first.`,
     };
   }
   const running = await db.orderSync.findUnique({ where: { shop }, select: { backfillStatus: true } });

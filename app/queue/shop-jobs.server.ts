@@ -42,10 +42,17 @@ export function stopShopJobs(db: Db, shop: string, reason: string, except: reado
   return stopJobs(db, { shop, ...(except.length > 0 ? { kind: { notIn: [...except] } } : {}) }, reason);
 }
 
-/** Holds every queued job of a shop that cannot go on, until resumeShopJobs; those of the kinds in `except` go on. */
-export async function pauseShopJobs(db: Db, shop: string, reason: string, except: readonly string[] = []): Promise<number> {
+/**
+ * Holds the queued jobs of a shop that cannot go on, until resumeShopJobs:
+ * all of them, or only those of the kinds in `only`; those in `except` go on.
+ */
+export async function pauseShopJobs(db: Db, shop: string, reason: string, which: { only?: readonly string[]; except?: readonly string[] } = {}): Promise<number> {
+  const kind = {
+    ...(which.only ? { in: [...which.only] } : {}),
+    ...(which.except && which.except.length > 0 ? { notIn: [...which.except] } : {}),
+  };
   const paused = await db.job.updateMany({
-    where: { shop, status: "queued", ...(except.length > 0 ? { kind: { notIn: [...except] } } : {}) },
+    where: { shop, status: "queued", ...(Object.keys(kind).length > 0 ? { kind } : {}) },
     data: { status: "paused", lastError: reason },
   });
   return paused.count;

@@ -5,6 +5,8 @@ import { readConnection } from "../admin/connection.server";
 import { appAdminContext } from "../wiring/admin-context.server";
 import { dailyReferrals, programFigures, syncHealth, trackingEmbedSeen } from "../admin/dashboard.server";
 import { readIntent } from "../admin/intent";
+import { REFRESH_SCOPES_INTENT } from "../components/OrderSyncCards";
+import { liveGrantedScopes } from "../shopify-admin/access-scopes.server";
 import { orderSyncView, requestBackfill, storefrontChecks } from "../admin/order-sync-view.server";
 import { readSettings } from "../admin/settings.server";
 import { withService } from "../admin/shop-service.server";
@@ -52,8 +54,17 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const form = await request.formData();
-  if (readIntent(form, ["backfill"]) === null) return { ok: false as const, error: { title: "Unknown request", message: "Reload the page and try again.", retryable: false } };
-  return requestBackfill(appAdminContext().db, session.shop, form);
+  const intent = readIntent(form, ["backfill", REFRESH_SCOPES_INTENT]);
+  if (intent === null) return { ok: false as const, error: { title: "Unknown request", message: "Reload the page and try again.", retryable: false } };
+  const ctx = appAdminContext();
+  if (intent === REFRESH_SCOPES_INTENT) {
+    // The merchant just granted a scope in the admin: Shopify is asked, so the page need not wait for app/scopes_update.
+    const granted = await liveGrantedScopes(ctx.db, ctx.adminForShop, session.shop);
+    return granted.ok
+      ? { ok: true as const }
+      : { ok: false as const, error: { title: "Shopify could not be asked", message: granted.reason, retryable: true } };
+  }
+  return requestBackfill(ctx.db, session.shop, form);
 };
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;

@@ -1,7 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, DataTable, Layout, Page, Text, type BadgeProps } from "@shopify/polaris";
-import { useState } from "react";
+import { ContextualSaveBar } from "../components/ContextualSaveBar";
+import { requestScopes } from "../components/scope-request";
+import { useEffect, useState } from "react";
 import { ROTATE_SECRET_INTENT, type RotateSecretResult } from "../admin/service-webhook";
 import { rotateServiceWebhookSecret, serviceWebhookView } from "../admin/service-webhook.server";
 import { useEmbeddedHref } from "../components/embedded-url";
@@ -21,7 +23,10 @@ import {
   saveServiceEventOptions,
   serviceEventActionSchema,
 } from "../service-events/events.server";
+import { featureScopeProblem } from "../service-events/feature-scopes.server";
 import { parsePayoutSettingsForm, type PayoutSettingsField } from "../service-events/payout-settings.server";
+import { liveGrantedScopes } from "../shopify-admin/access-scopes.server";
+import { FEATURE_SCOPES, permissionNeeded, type ScopedFeature } from "../shopify-admin/optional-scopes";
 import { authenticate } from "../shopify.server";
 import { appAdminContext } from "../wiring/admin-context.server";
 
@@ -61,6 +66,9 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
     const { storeCreditPayouts, tagContacts, payoutCurrency, payoutCeiling } = parsed.data;
     const payout = parsePayoutSettingsForm({ payoutCurrency, payoutCeiling });
     if (!payout.ok) return { ok: false, message: "Nothing was saved: check the fields marked below.", fieldErrors: payout.fieldErrors };
+    const current = await readServiceEventOptions(db, session.shop);
+    const scopeProblem = await featureScopeProblem(current, { storeCreditPayouts, tagContacts }, () => liveGrantedScopes(db, ctx.adminForShop, session.shop));
+    if (scopeProblem) return { ok: false, message: scopeProblem };
     await saveServiceEventOptions(db, session.shop, { storeCreditPayouts, tagContacts, ...payout.change });
     return { ok: true, message: "Saved." };
   }
@@ -102,42 +110,75 @@ function OptionsCard({
 }) {
   const submit = useSubmit();
   const navigation = useNavigation();
-  const [credit, setCredit] = useState(storeCreditPayouts);
-  const [tag, setTag] = useState(tagContacts);
-  const [payoutValues, setPayoutValues] = useState<PayoutSettingsValues>({ payoutCurrency: payouts.currency ?? "", payoutCeiling: payouts.ceiling });
+  const stored = { credit: storeCreditPayouts, tag: tagContacts, payoutCurrency: payouts.currency ?? "", payoutCeiling: payouts.ceiling };
+  const storedKey = JSON.stringify(stored);
+  const [values, setValues] = useState(stored);
+  // After a save (the page's data read again) the form shows what is stored.
+  useEffect(() => setValues(JSON.parse(storedKey) as typeof stored), [storedKey]);
+  const [permission, setPermission] = useState<string | null>(null);
+  const [asking, setAsking] = useState<ScopedFeature | null>(null);
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "options";
+  const dirty = JSON.stringify(values) !== storedKey;
+
+  /** Turning a feature on first asks the merchant for its optional scopes; declined, it stays off. */
+  const toggle = (feature: ScopedFeature, key: "credit" | "tag") => async (on: boolean) => {
+    if (!on) return setValues((v) => ({ ...v, [key]: false }));
+    setAsking(feature);
+    try {
+      const answer = await requestScopes(FEATURE_SCOPES[feature]);
+      if (answer === "declined") {
+        setPermission(permissionNeeded(feature, FEATURE_SCOPES[feature]));
+        return;
+      }
+      setPermission(null);
+      setValues((v) => ({ ...v, [key]: true }));
+    } finally {
+      setAsking(null);
+    }
+  };
+  const save = () => {
+    const form: Record<string, string> = {
+      intent: "options",
+      storeCreditPayouts: String(values.credit),
+      tagContacts: String(values.tag),
+      payoutCeiling: values.payoutCeiling,
+    };
+    // An empty currency keeps what is stored (the shop's, once read).
+    if (values.payoutCurrency.trim()) form.payoutCurrency = values.payoutCurrency;
+    submit(form, { method: "post" });
+  };
   return (
     <Card>
+      <ContextualSaveBar id="service-event-options-save-bar" dirty={dirty} saving={saving} onSave={save} onDiscard={() => setValues(stored)} />
       <BlockStack gap="300">
         <Text as="h2" variant="headingMd">
           What the app does with the events
         </Text>
+        {permission ? (
+          <Banner tone="warning" onDismiss={() => setPermission(null)}>
+            {permission}
+          </Banner>
+        ) : null}
         <Checkbox
           label="Pay store platform payouts as Shopify store credit"
-          helpText="When the service creates a payout with the store platform payment method, the ambassador's Shopify customer account gets the amount as store credit, once per payout."
-          checked={credit}
-          onChange={setCredit}
+          helpText="When the service creates a payout with the store platform payment method, the ambassador's Shopify customer account gets the amount as store credit, once per payout. Turning it on asks you to allow the app to read and credit store credit accounts."
+          checked={values.credit}
+          disabled={asking !== null}
+          onChange={toggle("storeCreditPayouts", "credit")}
         />
-        <PayoutSettingsFields values={payoutValues} onChange={setPayoutValues} errors={fieldErrors} recorded={payouts.currency !== null} />
+        <PayoutSettingsFields
+          values={{ payoutCurrency: values.payoutCurrency, payoutCeiling: values.payoutCeiling }}
+          onChange={(payout: PayoutSettingsValues) => setValues((v) => ({ ...v, ...payout }))}
+          errors={fieldErrors}
+          recorded={payouts.currency !== null}
+        />
         <Checkbox
           label="Tag new ambassadors in Shopify"
-          helpText='When the service creates a contact whose email matches a Shopify customer, that customer gets the tag "referral-ambassador".'
-          checked={tag}
-          onChange={setTag}
+          helpText='When the service creates a contact whose email matches a Shopify customer, that customer gets the tag "referral-ambassador". Turning it on asks you to allow the app to change customers (write_customers).'
+          checked={values.tag}
+          disabled={asking !== null}
+          onChange={toggle("tagContacts", "tag")}
         />
-        <Box>
-          <Button
-            loading={saving}
-            onClick={() => {
-              const form: Record<string, string> = { intent: "options", storeCreditPayouts: String(credit), tagContacts: String(tag), payoutCeiling: payoutValues.payoutCeiling };
-              // An empty currency keeps what is stored (the shop's, once read).
-              if (payoutValues.payoutCurrency.trim()) form.payoutCurrency = payoutValues.payoutCurrency;
-              submit(form, { method: "post" });
-            }}
-          >
-            Save
-          </Button>
-        </Box>
       </BlockStack>
     </Card>
   );

@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BlockStack, Layout, Page } from "@shopify/polaris";
 import { campaignViews } from "../admin/campaigns.server";
-import { connectShop, readConnection } from "../admin/connection.server";
+import { connectShop, disconnectShop, readConnection } from "../admin/connection.server";
 import { appAdminContext } from "../wiring/admin-context.server";
 import { formFields } from "../admin/form-data";
 import { readIntent } from "../admin/intent";
@@ -49,9 +49,13 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
   const form = await request.formData();
-  const intent = readIntent(form, ["connect", "save-settings", ROTATE_SECRET_INTENT]);
+  const intent = readIntent(form, ["connect", "disconnect", "save-settings", ROTATE_SECRET_INTENT]);
   if (intent === "connect") {
     const result = await connectShop(ctx, session.shop, formFields(form));
+    return json({ intent, ...result }, { status: result.ok ? 200 : 400 });
+  }
+  if (intent === "disconnect") {
+    const result = await disconnectShop(ctx, session.shop);
     return json({ intent, ...result }, { status: result.ok ? 200 : 400 });
   }
   if (intent === "save-settings") {
@@ -83,7 +87,11 @@ export default function Settings() {
             title="Referral service"
             description="The API username and token of your referral program account. The app checks them with the service before saving; the token is stored encrypted."
           >
-            <ConnectionCard connection={connection} feedback={result?.intent === "connect" ? result : undefined} />
+            <ConnectionCard
+              connection={connection}
+              feedback={result?.intent === "connect" ? result : undefined}
+              disconnected={result?.intent === "disconnect" ? result : undefined}
+            />
           </Layout.AnnotatedSection>
         </Layout>
         <SettingsForm

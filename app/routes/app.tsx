@@ -7,6 +7,7 @@ import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import adminStyles from "../components/admin.css";
 import { supportContact } from "../admin/support-contact";
+import { LeaveConfirmation } from "../components/ContextualSaveBar";
 import { NavigationProgress } from "../components/NavigationProgress";
 import { SupportFooter } from "../components/SupportFooter";
 import { getEnv } from "../env.server";
@@ -43,7 +44,9 @@ export default function App() {
         <Link to="/app/settings">Settings</Link>
       </NavMenu>
       <NavigationProgress />
-      <Outlet />
+      <LeaveConfirmation>
+        <Outlet />
+      </LeaveConfirmation>
       <SupportFooter />
     </AppProvider>
   );

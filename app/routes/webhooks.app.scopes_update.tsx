@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
+import { turnOffUngrantedFeatures } from "../service-events/feature-scopes.server";
 import { authenticateWebhookAt } from "../webhooks/authenticate-webhook.server";
 
 /** app/scopes_update: the scopes the merchant granted now (`current`), after a change in either direction. */
@@ -10,7 +11,10 @@ const payloadSchema = z.object({ current: z.array(z.string().regex(/^[a-z_]+$/))
 /**
  * Keeps the stored offline session's scope in step with what the merchant
  * granted (as Shopify's app template does), so the library's scope checks see
- * the real grant after a managed-install scope change.
+ * the real grant after a managed-install scope change. A feature whose
+ * optional scopes the merchant revoked is turned off (store credit payouts,
+ * tagging): the Service events page then shows it off, and turning it on
+ * asks for the scopes again.
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, session, payload } = await authenticateWebhookAt(request, "app/scopes_update");
@@ -22,6 +26,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   // No session: the app was uninstalled meanwhile, and there is nothing to keep in step.
   if (session) {
     await prisma.session.updateMany({ where: { id: session.id }, data: { scope: parsed.data.current.join(",") } });
+    const turnedOff = await turnOffUngrantedFeatures(prisma, shop, parsed.data.current);
+    if (turnedOff.length > 0) logger.info({ shop, turnedOff }, "features turned off: their optional scopes were revoked");
   }
   return new Response();
 };

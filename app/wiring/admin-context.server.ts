@@ -2,10 +2,12 @@ import prisma from "../db.server";
 import { getEnv, serviceNetwork } from "../env.server";
 import { logger } from "../logger.server";
 import type { AdminContext } from "../admin/admin-context";
+import { REFERRAL_SERVICE } from "../connection/service-outcome";
 import { shopifyAdminForShop } from "./admin-access.server";
+import { APP_JOBS } from "./jobs.server";
 
 /** The admin context of this app process: everything an admin page may need is there. */
-export type AppAdminContext = AdminContext & Required<Pick<AdminContext, "appUrl" | "adminForShop" | "reconcileIntervalMs">>;
+export type AppAdminContext = AdminContext & Required<Pick<AdminContext, "appUrl" | "adminForShop" | "reconcileIntervalMs" | "serviceJobKinds">>;
 
 export function appAdminContext(): AppAdminContext {
   const env = getEnv();
@@ -17,5 +19,6 @@ export function appAdminContext(): AppAdminContext {
     reconcileIntervalMs: env.RECONCILE_INTERVAL_MS,
     appUrl: env.SHOPIFY_APP_URL,
     adminForShop: shopifyAdminForShop(prisma),
+    serviceJobKinds: APP_JOBS.kindsSharing(REFERRAL_SERVICE),
   };
 }

@@ -1,14 +1,16 @@
 // The embedded admin pages in real Chromium, served by the production build
 // (server.mjs) against the sandbox service. Shopify's App Bridge script can't
-// load here; the pages must work without it.
+// load here: its stand-in (test/support/app-bridge-standin.ts) plays the
+// admin's save bar, as the settings forms save from it.
 import "./browser-env";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { getEnv } from "../../app/env.server";
+import { DEFAULT_SCOPES, getEnv } from "../../app/env.server";
 import { ensureInboundEndpoint } from "../../app/service-events/endpoint.server";
 import type { SandboxHandle } from "../../sandbox/server";
+import { standInAppBridge } from "../support/app-bridge-standin";
 import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
 import { installShop } from "../support/sessions";
 import { connectShop, sandboxCommissions, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
@@ -84,13 +86,14 @@ describeInBrowser("admin pages in Chromium", () => {
     page = await context.newPage();
     network = watchNetwork(page);
     problems = [];
-    // Only the app and the sandbox answer; App Bridge's CDN script fails fast.
+    // Only the app and the sandbox answer, and App Bridge's stand-in (registered last, so it answers first).
     await page.route("**/*", (route) => {
       const url = route.request().url();
       return url.startsWith(server.origin) || url.startsWith(sandbox.baseUrl) || url.startsWith("data:")
         ? route.continue()
         : route.abort();
     });
+    await standInAppBridge(page, { granted: DEFAULT_SCOPES.split(",") });
     page.on("pageerror", (error) => problems.push(`page error: ${error.stack ?? error.message}`));
     page.on("console", (message) => {
       if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
@@ -136,7 +139,7 @@ describeInBrowser("admin pages in Chromium", () => {
 
     // AND choose a campaign to track
     await page.getByRole("checkbox", { name: /Friends & Family/ }).check();
-    await page.getByRole("button", { name: "Save settings" }).click();
+    await page.getByRole("region", { name: "Unsaved changes" }).getByRole("button", { name: "Save" }).click();
     await settle();
     await eventually(() => page.getByText("Settings saved").isVisible()).toBe(true);
     expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({

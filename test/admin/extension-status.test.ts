@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EXTENSION_HANDLES, TARGETS, extensionPlacements, setupLinks } from "../../app/admin/extension-status";
-import { appExtensions } from "./app-bridge-standin";
+import { appExtensions } from "../support/app-bridge-standin";
 
 describe("the extensions' placements from App Bridge's app.extensions()", () => {
   it("reads the embed and the block from the theme extension, the UI extensions from their targets", () => {

@@ -16,7 +16,7 @@ import { clearSandboxFaults, connectShop, sandboxFaults, startTestSandbox } from
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { adminRequest } from "./admin-requests";
-import { appBridgeCalls, appExtensions, serveAppBridge, type ExtensionInfo } from "./app-bridge-standin";
+import { appBridgeCalls, appExtensions, standInAppBridge, type ExtensionInfo } from "../support/app-bridge-standin";
 import { sandboxAppEnv, startAppServer, type AppServer } from "./app-server";
 
 let sandbox: SandboxHandle;
@@ -40,7 +40,7 @@ async function shot(name: string): Promise<void> {
 
 /** Opens the Overview as the admin does; with App Bridge's stand-in when `extensions` is given. */
 async function openOverview(extensions?: ExtensionInfo[] | "fails"): Promise<void> {
-  if (extensions) await serveAppBridge(page, { extensions });
+  if (extensions) await standInAppBridge(page, { extensions });
   const signed = new URL((await adminRequest("/app")).url);
   const network = watchNetwork(page);
   await page.goto(`${server.origin}${signed.pathname}${signed.search}`);

@@ -267,3 +267,66 @@ describe("settings: the order pipeline and storefront", () => {
     expect((await shopRow())!.campaignUids).toBe("1001");
   });
 });
+
+describe("settings: disconnecting the referral service", () => {
+  it("forgets the token, holds the work for the service without failing it, and sends all of it once connected again", async () => {
+    // GIVEN a shop connected through Settings, with one order received and not sent yet
+    const connected = await connect({ baseUrl: sandbox.baseUrl, username: "demo", token: "demo-token" });
+    expect(connected.body).toMatchObject({ ok: true });
+    await post({ ...SETTINGS, campaignUids: ["1001"], trigger: "orders_paid" });
+    const before = await receiveOrder();
+    const reconcile = await prisma.job.findFirstOrThrow({ where: { shop: TEST_SHOP, kind: "orders.reconcile" } });
+
+    // WHEN the merchant disconnects
+    const { status, body } = await post({ intent: "disconnect" });
+
+    // THEN the token is gone, the address and username stay for the form, and the order's job waits
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ ok: true, pausedJobs: 1 });
+    expect(await shopRow()).toMatchObject({
+      connectionStatus: "not_connected",
+      serviceTokenSealed: null,
+      companyName: null,
+      serviceBaseUrl: sandbox.baseUrl,
+      serviceUsername: "demo",
+    });
+    expect(await recordJobOf(before)).toMatchObject({ status: "paused", attempts: 0, lastError: expect.stringContaining("disconnected") });
+    // Reading Shopify's orders back calls no service: it goes on.
+    expect((await prisma.job.findUniqueOrThrow({ where: { id: reconcile.id } })).status).toBe("queued");
+    const settings = await page();
+    expect(settings.connection).toMatchObject({ status: "not_connected", hasToken: false, username: "demo", baseUrl: sandbox.baseUrl });
+    expect(settings.campaigns).toBeNull();
+
+    // AND an order that arrives meanwhile waits too; nothing is sent, nothing fails
+    const during = await receiveOrder();
+    const pipeline = testPipeline();
+    await pipeline.drain();
+    for (const orderId of [before, during]) expect((await recordJobOf(orderId)).status).toBe("paused");
+    expect(await prisma.job.count({ where: { shop: TEST_SHOP, status: "failed" } })).toBe(0);
+    expect(await sandboxRequests(sandbox, "event/record")).toHaveLength(0);
+
+    // AND a connect without the token is refused: the old one is not kept
+    expect((await connect({ baseUrl: sandbox.baseUrl, username: "demo", token: "" })).body).toMatchObject({
+      ok: false,
+      fieldErrors: { token: "Enter your API token." },
+    });
+
+    // WHEN the merchant connects again
+    const again = await connect({ baseUrl: sandbox.baseUrl, username: "demo", token: "demo-token" });
+
+    // THEN both orders are sent, once each (the third job resumed is reconciliation, held with the shop's other work
+    // when the second order found no connection)
+    expect(again.body).toMatchObject({ ok: true, resumedJobs: 3 });
+    await pipeline.drain();
+    for (const orderId of [before, during]) {
+      expect((await recordOf(orderId)).status).toBe("recorded");
+      expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(1);
+    }
+  });
+
+  it("says so when the shop is not connected", async () => {
+    const { status, body } = await post({ intent: "disconnect" });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ ok: false, fieldErrors: { form: "The referral service is not connected." } });
+  });
+});

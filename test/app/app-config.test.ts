@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SCOPES } from "../../app/env.server";
 import { API_VERSION } from "../../app/shopify.server";
+import { ALL_ORDERS_SCOPE, FEATURE_SCOPES } from "../../app/shopify-admin/optional-scopes";
 
 const toml = readFileSync("shopify.app.toml", "utf8");
 
@@ -12,6 +13,15 @@ function tomlValue(key: string): string | undefined {
 describe("shopify.app.toml", () => {
   it("asks for the scopes the app is configured with", () => {
     expect(tomlValue("scopes")?.split(",").sort()).toEqual(DEFAULT_SCOPES.split(",").sort());
+  });
+
+  it("asks at install for no scope that only an optional feature needs, and declares those optional", () => {
+    const optional = JSON.parse(toml.match(/^\s*optional_scopes\s*=\s*(\[[^\]]*\])/m)?.[1] ?? "[]") as string[];
+    const features = [...Object.values(FEATURE_SCOPES).flat(), ALL_ORDERS_SCOPE];
+    expect(optional.sort()).toEqual([...features].sort());
+    expect(DEFAULT_SCOPES.split(",").filter((scope) => features.includes(scope))).toEqual([]);
+    // write_customers would make it redundant; it is optional now, and the storefront and reconciliation read customers.
+    expect(DEFAULT_SCOPES.split(",")).toContain("read_customers");
   });
 
   it("subscribes webhooks at the app's Admin API version", () => {

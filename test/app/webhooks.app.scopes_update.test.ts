@@ -52,3 +52,26 @@ describe("webhooks/app/scopes_update", () => {
     expect(await scopeOf(TEST_SHOP)).toBe(DEFAULT_SCOPES);
   });
 });
+
+describe("webhooks/app/scopes_update: optional scopes revoked", () => {
+  beforeEach(resetDatabase);
+
+  const features = async () => prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP }, select: { storeCreditPayouts: true, tagContacts: true } });
+
+  it("turns off what can no longer work, and only that", async () => {
+    // GIVEN a shop that granted the optional scopes and turned on store credit payouts and tagging
+    const all = [...DEFAULT_SCOPES.split(","), "write_customers", "read_store_credit_accounts", "write_store_credit_account_transactions"];
+    await installShop();
+    await prisma.shop.create({ data: { shop: TEST_SHOP, storeCreditPayouts: true, tagContacts: true } });
+
+    // WHEN the merchant revokes the store credit scopes
+    expect((await respond(update(all.filter((s) => !s.includes("store_credit"))))).status).toBe(200);
+    // THEN store credit payouts are off, tagging stays on
+    expect(await features()).toEqual({ storeCreditPayouts: false, tagContacts: true });
+
+    // WHEN write_customers goes too
+    expect((await respond(update(DEFAULT_SCOPES.split(",")))).status).toBe(200);
+    expect(await features()).toEqual({ storeCreditPayouts: false, tagContacts: false });
+    expect(await scopeOf(TEST_SHOP)).toBe(DEFAULT_SCOPES);
+  });
+});

@@ -9,11 +9,11 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 // Remix's hooks are React Router's (a dependency of @remix-run/react): its server-side router stands in for the page's.
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ServiceWebhookView } from "../../app/admin/service-webhook";
 import { ServiceWebhookCard } from "../../app/components/ServiceWebhookCard";
 import prisma from "../../app/db.server";
-import { getEnv } from "../../app/env.server";
+import { DEFAULT_SCOPES, getEnv } from "../../app/env.server";
 import { createLogger } from "../../app/logger.server";
 import { action, loader } from "../../app/routes/app.events";
 import { loader as settingsLoader } from "../../app/routes/app.settings";
@@ -21,10 +21,25 @@ import { ensureInboundEndpoint } from "../../app/service-events/endpoint.server"
 import { receiveServiceWebhook } from "../../app/service-events/receive.server";
 import { signServiceBody } from "../../app/service-events/signature.server";
 import { resetDatabase } from "../support/database";
+import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 import { installShop } from "../support/sessions";
 import { routeArgs, TEST_SHOP } from "../support/shopify-requests";
 
 const OTHER_SHOP = "other-shop.myshopify.com";
+const STORE_CREDIT = ["read_store_credit_accounts", "write_store_credit_account_transactions"];
+
+// The page asks Shopify which scopes are granted: its Admin API is a stand-in served on loopback. The process's
+// environment is read once, before the stand-in's port is known, so its origin is set on the parsed environment.
+const shopify = new ShopifyAdminStandIn();
+let served: Awaited<ReturnType<ShopifyAdminStandIn["serve"]>>;
+beforeAll(async () => {
+  served = await shopify.serve();
+  getEnv().SHOPIFY_ADMIN_API_ORIGIN = served.origin;
+});
+afterAll(async () => {
+  getEnv().SHOPIFY_ADMIN_API_ORIGIN = undefined;
+  await served?.close();
+});
 
 beforeEach(async () => {
   await resetDatabase();
@@ -70,12 +85,43 @@ describe("the service events page", () => {
   });
 
   it("saves the options, validating the form", async () => {
+    shopify.grantedScopes = [...shopify.grantedScopes, ...STORE_CREDIT];
     const saved = await action(routeArgs(await adminRequest("/app/events", { intent: "options", storeCreditPayouts: "true", tagContacts: "false" })));
     expect(saved).toEqual({ ok: true, message: "Saved." });
     expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ storeCreditPayouts: true, tagContacts: false });
 
     const refused = await action(routeArgs(await adminRequest("/app/events", { intent: "options", storeCreditPayouts: "yes please" })));
     expect(refused.ok).toBe(false);
+  });
+
+  it("keeps store credit payouts and tagging off until the merchant grants their optional scopes", async () => {
+    // GIVEN a shop that granted only the scopes asked at install
+    shopify.grantedScopes = DEFAULT_SCOPES.split(",");
+    const turnOn = (form: Record<string, string>) => adminRequest("/app/events", { intent: "options", storeCreditPayouts: "false", tagContacts: "false", ...form });
+
+    // WHEN the merchant turns store credit payouts on
+    const refused = await action(routeArgs(await turnOn({ storeCreditPayouts: "true" })));
+    // THEN nothing is saved, and the page says what is missing
+    expect(refused).toEqual({
+      ok: false,
+      message: expect.stringContaining("Store credit payouts stays off until you allow the app to use read_store_credit_accounts and write_store_credit_account_transactions"),
+    });
+    expect(await action(routeArgs(await turnOn({ tagContacts: "true" })))).toMatchObject({ ok: false, message: expect.stringContaining("write_customers") });
+    expect(await prisma.shop.findUnique({ where: { shop: TEST_SHOP } })).toBeNull();
+
+    // WHEN the merchant has granted them (before app/scopes_update arrives)
+    shopify.grantedScopes = [...DEFAULT_SCOPES.split(","), ...STORE_CREDIT, "write_customers"];
+    const saved = await action(routeArgs(await turnOn({ storeCreditPayouts: "true", tagContacts: "true" })));
+    // THEN both are on, and the stored session knows the grant
+    expect(saved).toEqual({ ok: true, message: "Saved." });
+    expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ storeCreditPayouts: true, tagContacts: true });
+    expect((await prisma.session.findFirstOrThrow({ where: { shop: TEST_SHOP } })).scope?.split(",")).toEqual(shopify.grantedScopes);
+    expect(shopify.refused).toEqual([]);
+
+    // AND saving again with them on asks Shopify nothing more
+    const calls = shopify.callsOf("ReferralBridgeAccessScopes").length;
+    expect(await action(routeArgs(await turnOn({ storeCreditPayouts: "true", tagContacts: "true" })))).toEqual({ ok: true, message: "Saved." });
+    expect(shopify.callsOf("ReferralBridgeAccessScopes")).toHaveLength(calls);
   });
 
   it("retries a failed event of its own shop only", async () => {

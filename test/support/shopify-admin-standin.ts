@@ -13,6 +13,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { execute, GraphQLError, Kind, NoDeprecatedCustomRule, parse, validate, type DocumentNode, type OperationDefinitionNode } from "graphql";
+import { DEFAULT_SCOPES } from "../../app/env.server";
 import type { AdminForShop } from "../../app/shopify-admin/admin-access";
 import type { AdminGraphql } from "../../app/shopify-admin/admin-graphql.server";
 import { adminSchema, STANDIN_API_VERSION } from "./admin-schema";
@@ -20,7 +21,6 @@ import { recordDeprecatedUse, type DeprecatedUse } from "./deprecated-fields";
 import { StandInCustomers } from "./standin-customers";
 import { StandInOrders } from "./standin-orders";
 import { StandInTokens } from "./standin-oauth";
-import { DEFAULT_SCOPES } from "../../app/env.server";
 
 type Input = Record<string, unknown>;
 type UserError = { field: string[] | null; message: string; code: string | null };
@@ -104,6 +104,8 @@ export class ShopifyAdminStandIn implements AdminGraphql {
   themeSettingsData: string | null = null;
   /** The settings of the app's web pixel, once connected (webPixelCreate); null: none. */
   webPixelSettings: string | null = null;
+  /** The scopes the merchant has granted the app (currentAppInstallation.accessScopes): the install's, none of the optional ones. */
+  grantedScopes: string[] = DEFAULT_SCOPES.split(",");
   /** write_pixels and read_customer_events granted; false: the pixel mutations are refused as Shopify refuses a missing scope. */
   pixelScopesGranted = true;
   /** Status queries answered "not done yet" before a bulk creation shows its results. */
@@ -440,7 +442,7 @@ export class ShopifyAdminStandIn implements AdminGraphql {
         const holder = this.holderOf(String(code));
         return holder ? this.node(holder) : null;
       },
-      currentAppInstallation: () => ({ id: this.appInstallationId }),
+      currentAppInstallation: () => ({ id: this.appInstallationId, accessScopes: this.grantedScopes.map((handle) => ({ handle })) }),
       shop: () => ({ currencyCode: this.shopCurrency }),
       ...this.orders.resolvers(),
       ...this.customers.resolvers(),
