@@ -54,33 +54,46 @@ export interface StandInOptions {
   extensions?: ExtensionInfo[] | "fails";
 }
 
+type StandInState = AppBridgeStandIn & { answer: "grant" | "decline"; required: string[]; options: StandInOptions };
+
+/** Each page's stand-in: a page's functions are exposed once, and a later call gives it new answers. */
+const standIns = new WeakMap<Page, StandInState>();
+
 /** Serves the stand-in for App Bridge's script to `page` (route it before any other route that aborts the CDN). */
 export async function standInAppBridge(page: Page, options: StandInOptions = {}): Promise<AppBridgeStandIn> {
   const granted = options.granted ?? [];
-  const extensions = options.extensions ?? "fails";
-  const state: AppBridgeStandIn & { answer: "grant" | "decline" } = {
+  const fresh: StandInState = {
     answer: "decline",
     granted: [...granted],
+    required: granted,
     requests: [],
+    options,
     answerScopeRequests(answer) {
-      state.answer = answer;
+      fresh.answer = answer;
     },
   };
-  await page.exposeFunction("__appBridgeScopesQuery", () => ({ granted: state.granted, required: granted, optional: [] }));
+  const known = standIns.get(page);
+  standIns.set(page, fresh);
+  if (known) return fresh;
+
+  const state = () => standIns.get(page)!;
+  await page.exposeFunction("__appBridgeScopesQuery", () => ({ granted: state().granted, required: state().required, optional: [] }));
   await page.exposeFunction("__appBridgeScopesRequest", (scopes: string[]) => {
-    state.requests.push(scopes);
-    if (state.answer === "grant") {
-      state.granted = [...new Set([...state.granted, ...scopes])];
-      options.onGrant?.(state.granted);
+    const now = state();
+    now.requests.push(scopes);
+    if (now.answer === "grant") {
+      now.granted = [...new Set([...now.granted, ...scopes])];
+      now.options.onGrant?.(now.granted);
     }
-    return { result: state.answer === "grant" ? "granted-all" : "declined-all", detail: { granted: state.granted, required: granted, optional: [] } };
+    return { result: now.answer === "grant" ? "granted-all" : "declined-all", detail: { granted: now.granted, required: now.required, optional: [] } };
   });
   await page.exposeFunction("__appBridgeExtensions", () => {
+    const extensions = state().options.extensions ?? "fails";
     if (extensions === "fails") throw new Error("The App API is not available");
     return extensions;
   });
   await page.route(APP_BRIDGE_URL, (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: `(${script.toString()})();` }));
-  return state;
+  return fresh;
 }
 
 // Runs in the page: no closure over the test's variables.
