@@ -50,8 +50,58 @@ export async function withService<T>(
 ): Promise<ServiceResult<T>> {
   const access = await serviceForShop(ctx, shop);
   if (!access.ok) return access;
-  const result = await attempt(() => call(access.client), ctx.timeoutMs);
+  return callConnected(ctx, shop, access.client, call);
+}
+
+async function callConnected<T>(
+  ctx: AdminContext,
+  shop: string,
+  client: ReferralClient,
+  call: (client: ReferralClient) => Promise<T>
+): Promise<ServiceResult<T>> {
+  const result = await attempt(() => call(client), ctx.timeoutMs);
   if (result.ok) return result;
   if (result.cause.kind === "authentication") await markConnectionBroken(ctx.db, shop, result.error.message, nowOf(ctx));
   return { ok: false, error: result.error, notConnected: false };
 }
+
+/** How long a page's loader gives the service before the page is sent without its answer. */
+export const SERVICE_GRACE_MS = 200;
+
+/** A page's service call: not possible (known at once, from the app's database), or its answer to come. */
+export type DeferredService<T> =
+  | { ok: false; error: MerchantError; notConnected: true }
+  | { ok: true; answer: Promise<ServiceResult<T>> };
+
+/**
+ * withService for a page that paints before the service answers (Remix's
+ * `defer`). Whether the shop is connected is read at once; the call starts
+ * and is given `graceMs`: a quick answer is rendered with the page, whole, so
+ * nothing moves; a slower one streams in after the page's frame and local
+ * data have painted. The answer never rejects for a service failure: the
+ * page shows it where the data goes.
+ */
+export async function deferService<T>(
+  ctx: AdminContext,
+  shop: string,
+  call: (client: ReferralClient) => Promise<T>,
+  graceMs = SERVICE_GRACE_MS
+): Promise<DeferredService<T>> {
+  const access = await serviceForShop(ctx, shop);
+  if (!access.ok) return access;
+  const answer = callConnected(ctx, shop, access.client, call);
+  await allowGrace(answer, graceMs);
+  return { ok: true, answer };
+}
+
+/** Waits for `pending` up to `graceMs`, whatever becomes of it (its own handler still sees a rejection). */
+async function allowGrace(pending: Promise<unknown>, graceMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs);
+  });
+  await Promise.race([pending.then(ignore, ignore), elapsed]);
+  clearTimeout(timer);
+}
+
+function ignore(): void {}

@@ -1,14 +1,15 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { defer, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { readConnection } from "../admin/connection.server";
 import { appAdminContext } from "../wiring/admin-context.server";
-import { dailyReferrals, programFigures, syncHealth, trackingEmbedSeen } from "../admin/dashboard.server";
+import { dailyReferrals, programFigures, syncHealth, trackingEmbedSeen, type ProgramFigures as ProgramFiguresView } from "../admin/dashboard.server";
 import { readIntent } from "../admin/intent";
 import { orderSyncView, requestBackfill, storefrontChecks } from "../admin/order-sync-view.server";
 import { readSettings } from "../admin/settings.server";
-import { withService } from "../admin/shop-service.server";
+import { deferService } from "../admin/shop-service.server";
 import { DataList } from "../components/DataList";
+import { CardSkeleton, Deferred, MetricSkeleton } from "../components/Deferred";
 import { EmptyListState } from "../components/EmptyStates";
 import { useEmbeddedHref } from "../components/embedded-url";
 import { formatAmount, formatCount, formatDateTime, plural } from "../components/format";
@@ -25,8 +26,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
   const shop = session.shop;
-  const stats = await withService(ctx, shop, (client) => client.getCompanyStats());
-  const [connection, health, daily, settings, embedSeen, orderSync, storefront] = await Promise.all([
+  const [stats, connection, health, daily, settings, embedSeen, orderSync, storefront] = await Promise.all([
+    deferService(ctx, shop, (client) => client.getCompanyStats()),
     readConnection(ctx, shop),
     syncHealth(ctx.db, shop),
     dailyReferrals(ctx.db, shop, new Date()),
@@ -35,7 +36,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     orderSyncView(ctx.db, shop),
     storefrontChecks(ctx, shop),
   ]);
-  return {
+  return defer({
     store: shop.replace(/\.myshopify\.com$/, ""),
     connection,
     health,
@@ -44,9 +45,11 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     embedSeen,
     orderSync,
     storefront,
-    figures: stats.ok ? programFigures(stats.value.stats) : null,
-    statsError: !stats.ok && !stats.notConnected ? stats.error : null,
-  };
+    // Streamed: the page paints its local data while the service answers.
+    program: stats.ok
+      ? stats.answer.then((answer) => (answer.ok ? { ok: true as const, figures: programFigures(answer.value.stats) } : answer))
+      : null,
+  });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -145,10 +148,35 @@ function Attention({ data }: { data: Data }) {
   );
 }
 
-function ProgramFigures({ data }: { data: Data }) {
+/** The program's figures, from the service: they stream in after the page has painted. */
+function ServiceFigures({ program }: { program: Data["program"] }) {
+  if (!program) return null;
+  return (
+    <Deferred resolve={program} fallback={<FiguresSkeleton />}>
+      {(answer) => (answer.ok ? <ProgramFigures figures={answer.figures} /> : <ServiceErrorBanner error={answer.error} />)}
+    </Deferred>
+  );
+}
+
+/** As tall as the figures, so the chart below them stays where it is when they come. */
+function FiguresSkeleton() {
+  return (
+    <BlockStack gap="400">
+      <InlineGrid columns={{ xs: 2, md: 4 }} gap="400">
+        {["Ambassadors", "Link clicks", "Referred revenue", "To review"].map((label) => (
+          <MetricSkeleton key={label} label={label} />
+        ))}
+      </InlineGrid>
+      <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
+        <CardSkeleton label="Loading commissions" lines={5} />
+        <CardSkeleton label="Loading payouts" lines={5} />
+      </InlineGrid>
+    </BlockStack>
+  );
+}
+
+function ProgramFigures({ figures }: { figures: ProgramFiguresView }) {
   const href = useEmbeddedHref();
-  const { figures } = data;
-  if (!figures) return null;
   const [pending] = figures.commissions;
   return (
     <BlockStack gap="400">
@@ -351,13 +379,12 @@ export default function Dashboard() {
     >
       <BlockStack gap="500">
         <Attention data={data} />
-        {data.statsError ? <ServiceErrorBanner error={data.statsError} /> : null}
         <Layout>
           <Layout.Section>
             <BlockStack gap="400">
               {setupDone ? null : <SetupGuide steps={steps} uncheckable={UNCHECKABLE} />}
               {data.connection.status === "connected" ? <BackfillCard sync={data.orderSync} error={actionData && !actionData.ok ? actionData.error : null} /> : null}
-              <ProgramFigures data={data} />
+              <ServiceFigures program={data.program} />
               {data.connection.status === "not_connected" ? null : <ChartCard data={data} />}
             </BlockStack>
           </Layout.Section>

@@ -1,6 +1,7 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { defer, json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BlockStack, Layout, Page } from "@shopify/polaris";
+import type { ComponentProps } from "react";
 import { campaignViews } from "../admin/campaigns.server";
 import { connectShop, readConnection } from "../admin/connection.server";
 import { appAdminContext } from "../wiring/admin-context.server";
@@ -9,37 +10,53 @@ import { readIntent } from "../admin/intent";
 import { ROTATE_SECRET_INTENT } from "../admin/service-webhook";
 import { rotateServiceWebhookSecret, serviceWebhookView } from "../admin/service-webhook.server";
 import { readSettings, saveSettings, SETTINGS_LIST_FIELDS } from "../admin/settings.server";
-import { withService } from "../admin/shop-service.server";
+import { deferService, withService } from "../admin/shop-service.server";
+import type { ReferralClient } from "../referral-api";
 import { ConnectionCard } from "../components/ConnectionCard";
+import { CardSkeleton, Deferred } from "../components/Deferred";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
 import { ServiceWebhookCard } from "../components/ServiceWebhookCard";
 import { SettingsForm } from "../components/SettingsForm";
 import { authenticate } from "../shopify.server";
 
-async function programOf(shop: string) {
-  return withService(appAdminContext(), shop, async (client) => {
-    const [company, groups] = await Promise.all([client.getCompany(), client.listGroups()]);
-    return { company, groups };
-  });
+type FormProps = ComponentProps<typeof SettingsForm>;
+
+async function readProgram(client: ReferralClient) {
+  const [company, groups] = await Promise.all([client.getCompany(), client.listGroups()]);
+  return { company, groups };
+}
+
+function programOf(shop: string) {
+  return withService(appAdminContext(), shop, readProgram);
 }
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
-  const settings = await readSettings(ctx, session.shop);
-  const program = (await readConnection(ctx, session.shop)).status === "connected" ? await programOf(session.shop) : null;
-  return {
-    // Read after the service call: refused credentials mark the connection broken.
-    connection: await readConnection(ctx, session.shop),
+  const [settings, connection, serviceWebhook, program] = await Promise.all([
+    readSettings(ctx, session.shop),
+    readConnection(ctx, session.shop),
+    serviceWebhookView(ctx, session.shop),
+    deferService(ctx, session.shop, readProgram),
+  ]);
+  return defer({
+    connection,
     settings,
-    campaigns: program?.ok ? campaignViews(program.value.company, settings.campaignUids) : null,
-    groups: program?.ok
-      ? program.value.groups.map((g) => ({ id: g.groupId, name: g.name ?? `Group ${g.groupId}`, isDefault: g.isDefault ?? false }))
+    serviceWebhook,
+    // Streamed: the page paints while the service answers; null before the program is connected.
+    program: program.ok
+      ? program.answer.then((answer) =>
+          answer.ok
+            ? {
+                ok: true as const,
+                campaigns: campaignViews(answer.value.company, settings.campaignUids),
+                groups: answer.value.groups.map((g) => ({ id: g.groupId, name: g.name ?? `Group ${g.groupId}`, isDefault: g.isDefault ?? false })),
+              }
+            : answer
+        )
       : null,
-    programError: program && !program.ok && !program.notConnected ? program.error : null,
-    serviceWebhook: await serviceWebhookView(ctx, session.shop),
-  };
+  });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -68,12 +85,19 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 };
 
 export default function Settings() {
-  const { connection, settings, campaigns, groups, programError, serviceWebhook } = useLoaderData<typeof loader>();
+  const { connection, settings, program, serviceWebhook } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const settingsForm = (campaigns: FormProps["campaigns"], groups: FormProps["groups"]) => (
+    <SettingsForm
+      settings={settings}
+      campaigns={campaigns}
+      groups={groups}
+      feedback={result?.intent === "save-settings" ? result : undefined}
+    />
+  );
   return (
     <Page title="Settings" subtitle="Connect your referral program and choose how orders are recorded.">
       <BlockStack gap="500">
-        {programError ? <ServiceErrorBanner error={programError} /> : null}
         <Layout>
           <Layout.AnnotatedSection
             id="connection"
@@ -83,12 +107,22 @@ export default function Settings() {
             <ConnectionCard connection={connection} feedback={result?.intent === "connect" ? result : undefined} />
           </Layout.AnnotatedSection>
         </Layout>
-        <SettingsForm
-          settings={settings}
-          campaigns={campaigns}
-          groups={groups}
-          feedback={result?.intent === "save-settings" ? result : undefined}
-        />
+        {program ? (
+          <Deferred resolve={program} fallback={<SettingsSkeleton />}>
+            {(answer) =>
+              answer.ok ? (
+                settingsForm(answer.campaigns, answer.groups)
+              ) : (
+                <>
+                  <ServiceErrorBanner error={answer.error} />
+                  {settingsForm(null, null)}
+                </>
+              )
+            }
+          </Deferred>
+        ) : (
+          settingsForm(null, null)
+        )}
         <Layout>
           <Layout.AnnotatedSection
             id="service-webhooks"
@@ -100,6 +134,20 @@ export default function Settings() {
         </Layout>
       </BlockStack>
     </Page>
+  );
+}
+
+/** The settings' sections while the program's campaigns and groups are on their way. */
+function SettingsSkeleton() {
+  return (
+    <Layout>
+      <Layout.AnnotatedSection id="tracking-loading" title="Order tracking" description="Loading your program's campaigns.">
+        <CardSkeleton label="Loading your program's campaigns" lines={12} />
+      </Layout.AnnotatedSection>
+      <Layout.AnnotatedSection id="storefront-loading" title="Storefront" description="Loading your program's groups.">
+        <CardSkeleton label="Loading your program's groups" lines={6} />
+      </Layout.AnnotatedSection>
+    </Layout>
   );
 }
 

@@ -70,8 +70,9 @@ describe("settings: connecting the referral service", () => {
     expect(JSON.stringify(settings)).not.toContain("demo-token");
     expect(JSON.stringify(settings)).not.toContain(row!.serviceTokenSealed);
     expect(settings.connection).toMatchObject({ status: "connected", hasToken: true, companyName: "Demo Outfitters" });
-    expect(settings.campaigns?.map((c) => c.uid)).toEqual(["1001", "1002", "1003", "1004"]);
-    expect(settings.groups).toEqual([
+    const program = settings.program?.ok ? settings.program : null;
+    expect(program?.campaigns.map((c) => c.uid)).toEqual(["1001", "1002", "1003", "1004"]);
+    expect(program?.groups).toEqual([
       { id: "1", name: "Customers", isDefault: true },
       { id: "2", name: "VIP", isDefault: false },
     ]);
