@@ -68,18 +68,23 @@ async function callConnected<T>(
 /** How long a page's loader gives the service before the page is sent without its answer. */
 export const SERVICE_GRACE_MS = 200;
 
-/** A page's service call: not possible (known at once, from the app's database), or its answer to come. */
+/**
+ * A page's service call: not possible (known at once, from the app's
+ * database), or its answer: the answer itself when it came within the
+ * grace, or the promise of it.
+ */
 export type DeferredService<T> =
   | { ok: false; error: MerchantError; notConnected: true }
-  | { ok: true; answer: Promise<ServiceResult<T>> };
+  | { ok: true; answer: ServiceResult<T> | Promise<ServiceResult<T>> };
 
 /**
  * withService for a page that paints before the service answers (Remix's
  * `defer`). Whether the shop is connected is read at once; the call starts
- * and is given `graceMs`: a quick answer is rendered with the page, whole, so
- * nothing moves; a slower one streams in after the page's frame and local
- * data have painted. The answer never rejects for a service failure: the
- * page shows it where the data goes.
+ * and is given `graceMs`. A quick answer comes back as it is, rendered with
+ * the page, whole, so nothing moves; a slower one as its promise, which
+ * streams to the page after its frame and local data have painted. The
+ * answer never rejects for a service failure: the page shows it where the
+ * data goes.
  */
 export async function deferService<T>(
   ctx: AdminContext,
@@ -89,19 +94,13 @@ export async function deferService<T>(
 ): Promise<DeferredService<T>> {
   const access = await serviceForShop(ctx, shop);
   if (!access.ok) return access;
-  const answer = callConnected(ctx, shop, access.client, call);
-  await allowGrace(answer, graceMs);
-  return { ok: true, answer };
-}
-
-/** Waits for `pending` up to `graceMs`, whatever becomes of it (its own handler still sees a rejection). */
-async function allowGrace(pending: Promise<unknown>, graceMs: number): Promise<void> {
+  const pending = callConnected(ctx, shop, access.client, call);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const elapsed = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, graceMs);
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), graceMs);
   });
-  await Promise.race([pending.then(ignore, ignore), elapsed]);
+  // A rejection (a bug, not a service failure) reaches the page through `pending` either way.
+  const first = await Promise.race([pending.then((answer) => ({ answer }), () => "late" as const), late]);
   clearTimeout(timer);
+  return { ok: true, answer: first === "late" ? pending : first.answer };
 }
-
-function ignore(): void {}

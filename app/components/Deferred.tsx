@@ -1,29 +1,52 @@
 import { Await } from "@remix-run/react";
 import { Banner, BlockStack, Box, Card, SkeletonBodyText, SkeletonDisplayText, Text } from "@shopify/polaris";
-import { Suspense, type ReactNode } from "react";
+import { Suspense, useEffect, useState, type ReactNode } from "react";
 
 /**
- * A part of a page that streams in after the page has painted (Remix's
- * `defer`): `fallback` (a skeleton) until it comes, then `children` of it.
- * A stream cut short, or an unexpected server error in it, says so in place;
- * the rest of the page keeps working.
+ * A part of a page that may come after the page has painted (Remix's
+ * `defer`): `children` of the value when the loader had it, else `fallback`
+ * (a skeleton) until the streamed value comes. A stream cut short, or an
+ * unexpected server error in it, says so in place; the rest of the page
+ * keeps working.
+ *
+ * The value is awaited only once the page has hydrated. A Suspense boundary
+ * still waiting for its streamed HTML while the page hydrates switches to
+ * client rendering, with an error, as soon as a context above it changes,
+ * and Polaris' AppProvider changes its own on mount (and its media query on
+ * a narrow screen). The server renders the fallback; the value reaches the
+ * browser as Remix's streamed data either way.
  */
 export function Deferred<T>({
   resolve,
   fallback,
   children,
 }: {
-  resolve: Promise<T>;
+  resolve: T | Promise<T>;
   fallback: ReactNode;
-  children: (value: Awaited<T>) => ReactNode;
+  children: (value: T) => ReactNode;
 }) {
+  const hydrated = useHydrated();
+  if (!(resolve instanceof Promise)) return <>{children(resolve)}</>;
+  if (!hydrated) return <>{fallback}</>;
   return (
     <Suspense fallback={fallback}>
       <Await resolve={resolve} errorElement={<StreamFailed />}>
-        {(value) => children(value as Awaited<T>)}
+        {(value) => children(value as T)}
       </Await>
     </Suspense>
   );
+}
+
+let hydrating = true;
+
+/** False while the server renders and the browser hydrates; true from then on (and at once on later pages). */
+function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(() => !hydrating);
+  useEffect(() => {
+    hydrating = false;
+    setHydrated(true);
+  }, []);
+  return hydrated;
 }
 
 function StreamFailed() {

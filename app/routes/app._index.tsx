@@ -27,7 +27,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const ctx = appAdminContext();
   const shop = session.shop;
   const [stats, connection, health, daily, settings, embedSeen, orderSync, storefront] = await Promise.all([
-    deferService(ctx, shop, (client) => client.getCompanyStats()),
+    deferService(ctx, shop, async (client) => programFigures((await client.getCompanyStats()).stats)),
     readConnection(ctx, shop),
     syncHealth(ctx.db, shop),
     dailyReferrals(ctx.db, shop, new Date()),
@@ -46,9 +46,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     orderSync,
     storefront,
     // Streamed: the page paints its local data while the service answers.
-    program: stats.ok
-      ? stats.answer.then((answer) => (answer.ok ? { ok: true as const, figures: programFigures(answer.value.stats) } : answer))
-      : null,
+    program: stats.ok ? stats.answer : null,
   });
 };
 
@@ -153,7 +151,7 @@ function ServiceFigures({ program }: { program: Data["program"] }) {
   if (!program) return null;
   return (
     <Deferred resolve={program} fallback={<FiguresSkeleton />}>
-      {(answer) => (answer.ok ? <ProgramFigures figures={answer.figures} /> : <ServiceErrorBanner error={answer.error} />)}
+      {(answer) => (answer.ok ? <ProgramFigures figures={answer.value} /> : <ServiceErrorBanner error={answer.error} />)}
     </Deferred>
   );
 }

@@ -34,27 +34,21 @@ import { authenticate } from "../shopify.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
-  const [service, settings, offers] = await Promise.all([
-    deferService(ctx, session.shop, (client) => client.getCompany()),
-    readSettings(ctx, session.shop),
+  const settings = await readSettings(ctx, session.shop);
+  const [service, offers] = await Promise.all([
+    deferService(ctx, session.shop, async (client) => {
+      const company = await client.getCompany();
+      return {
+        companyName: company.company.companyName,
+        campaigns: campaignViews(company, settings.campaignUids),
+        missing: missingTrackedCampaigns(company, settings.campaignUids),
+      };
+    }),
     offerViews(ctx.db, session.shop),
   ]);
   if (!service.ok) return defer({ ok: false as const, error: service.error, notConnected: true });
-  return defer({
-    ok: true as const,
-    offers,
-    // Streamed: the page paints while the service answers.
-    program: service.answer.then((company) =>
-      company.ok
-        ? {
-            ok: true as const,
-            companyName: company.value.company.companyName,
-            campaigns: campaignViews(company.value, settings.campaignUids),
-            missing: missingTrackedCampaigns(company.value, settings.campaignUids),
-          }
-        : company
-    ),
-  });
+  // The program may stream in after the page has painted.
+  return defer({ ok: true as const, offers, program: service.answer });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -237,26 +231,26 @@ export default function Campaigns() {
                 ) : (
                   <>
                     <Text as="p" tone="subdued">
-                      {`${program.companyName ?? "Your program"}: ${program.campaigns.filter((c) => c.tracked).length} of ${
-                        program.campaigns.length
-                      } active ${program.campaigns.length === 1 ? "campaign" : "campaigns"} tracked`}
+                      {`${program.value.companyName ?? "Your program"}: ${program.value.campaigns.filter((c) => c.tracked).length} of ${
+                        program.value.campaigns.length
+                      } active ${program.value.campaigns.length === 1 ? "campaign" : "campaigns"} tracked`}
                     </Text>
-                    {program.missing.length > 0 ? (
+                    {program.value.missing.length > 0 ? (
                       <Banner tone="warning" title="A tracked campaign has ended">
                         <Text as="p">
-                          Campaign {program.missing.join(", ")} is tracked but no longer active, so orders can't be recorded in it. Untick it
+                          Campaign {program.value.missing.join(", ")} is tracked but no longer active, so orders can't be recorded in it. Untick it
                           in <Link url={href("/app/settings")}>Settings</Link>.
                         </Text>
                       </Banner>
                     ) : null}
-                    {program.campaigns.length === 0 ? (
+                    {program.value.campaigns.length === 0 ? (
                       <Card>
                         <EmptyListState heading="No active campaigns">
                           <p>Create or activate a campaign in your referral program; it shows up here to track.</p>
                         </EmptyListState>
                       </Card>
                     ) : (
-                      program.campaigns.map((campaign) => (
+                      program.value.campaigns.map((campaign) => (
                         <CampaignCard key={campaign.uid} campaign={campaign} offer={data.offers[campaign.uid]} offerResult={offerResult} />
                       ))
                     )}

@@ -34,28 +34,24 @@ function programOf(shop: string) {
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
-  const [settings, connection, serviceWebhook, program] = await Promise.all([
-    readSettings(ctx, session.shop),
+  const settings = await readSettings(ctx, session.shop);
+  const [connection, serviceWebhook, program] = await Promise.all([
     readConnection(ctx, session.shop),
     serviceWebhookView(ctx, session.shop),
-    deferService(ctx, session.shop, readProgram),
+    deferService(ctx, session.shop, async (client) => {
+      const { company, groups } = await readProgram(client);
+      return {
+        campaigns: campaignViews(company, settings.campaignUids),
+        groups: groups.map((g) => ({ id: g.groupId, name: g.name ?? `Group ${g.groupId}`, isDefault: g.isDefault ?? false })),
+      };
+    }),
   ]);
   return defer({
     connection,
     settings,
     serviceWebhook,
-    // Streamed: the page paints while the service answers; null before the program is connected.
-    program: program.ok
-      ? program.answer.then((answer) =>
-          answer.ok
-            ? {
-                ok: true as const,
-                campaigns: campaignViews(answer.value.company, settings.campaignUids),
-                groups: answer.value.groups.map((g) => ({ id: g.groupId, name: g.name ?? `Group ${g.groupId}`, isDefault: g.isDefault ?? false })),
-              }
-            : answer
-        )
-      : null,
+    // May stream in after the page has painted; null before the program is connected.
+    program: program.ok ? program.answer : null,
   });
 };
 
@@ -111,7 +107,7 @@ export default function Settings() {
           <Deferred resolve={program} fallback={<SettingsSkeleton />}>
             {(answer) =>
               answer.ok ? (
-                settingsForm(answer.campaigns, answer.groups)
+                settingsForm(answer.value.campaigns, answer.value.groups)
               ) : (
                 <>
                   <ServiceErrorBanner error={answer.error} />

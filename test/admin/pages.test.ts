@@ -55,7 +55,7 @@ describe("dashboard", () => {
 
     const data = await load(dashboardLoader, "/app");
 
-    const figures = expectOk(data.program!).figures;
+    const figures = expectOk(data.program!).value;
     expect(figures).toMatchObject({ activeAmbassadors: expect.any(Number), clicks: 3, activeCampaigns: 3 });
     expect(figures.commissions.find((c) => c.state === "pending")).toMatchObject({ count: 4 });
     expect(data.health.counts).toMatchObject({ recorded: 2, failed: 1, queued: 0 });
@@ -79,7 +79,7 @@ describe("dashboard", () => {
 describe("campaigns", () => {
   it("shows active campaigns with rewards in words, dates, flags and tracking", async () => {
     await connectShop(sandbox, { campaignUids: "1001" });
-    const data = expectOk(expectOk(await load(campaignsLoader, "/app/campaigns")).program);
+    const data = expectOk(expectOk(await load(campaignsLoader, "/app/campaigns")).program).value;
     const [friends, vip, points] = data.campaigns;
     expect(friends).toMatchObject({
       uid: "1001",

@@ -51,7 +51,7 @@ describe("service-supplied links in the admin", () => {
 
     const page = await load(campaignsLoader, "/app/campaigns");
     if (!page.ok || !page.program.ok) throw new Error(JSON.stringify(page));
-    const campaigns = page.program;
+    const campaigns = page.program.value;
     expect(campaigns.campaigns.length).toBeGreaterThan(0);
     expect(campaigns.campaigns.map((c) => c.landingPage)).toEqual(campaigns.campaigns.map(() => null));
 
@@ -69,7 +69,7 @@ describe("service-supplied links in the admin", () => {
     await connectThrough("https://");
     const page = await load(campaignsLoader, "/app/campaigns");
     if (!page.ok || !page.program.ok) throw new Error(JSON.stringify(page));
-    const campaigns = page.program;
+    const campaigns = page.program.value;
     expect(campaigns.campaigns[0]!.landingPage).toBe("https://demo-outfitters.example/");
   });
 });

@@ -70,7 +70,7 @@ describe("settings: connecting the referral service", () => {
     expect(JSON.stringify(settings)).not.toContain("demo-token");
     expect(JSON.stringify(settings)).not.toContain(row!.serviceTokenSealed);
     expect(settings.connection).toMatchObject({ status: "connected", hasToken: true, companyName: "Demo Outfitters" });
-    const program = settings.program?.ok ? settings.program : null;
+    const program = settings.program?.ok ? settings.program.value : null;
     expect(program?.campaigns.map((c) => c.uid)).toEqual(["1001", "1002", "1003", "1004"]);
     expect(program?.groups).toEqual([
       { id: "1", name: "Customers", isDefault: true },
