@@ -234,6 +234,16 @@ export default function AmbassadorPage() {
 }
 
 /** The page before the service answers: its title (the email), the date range, and where each card goes. */
+/** What the Performance card shows, said the same before and after the figures come. */
+function PerformanceIntro() {
+  return (
+    <Text as="p" tone="subdued">
+      Clicks on the ambassador's share links, shares, referred customers and the revenue they brought, as your referral program
+      counts them, for all time or the dates you choose.
+    </Text>
+  );
+}
+
 function AmbassadorFrame({ email, range }: { email: string; range: FilterQuery }) {
   const href = useEmbeddedHref();
   return (
@@ -246,6 +256,7 @@ function AmbassadorFrame({ email, range }: { email: string; range: FilterQuery }
                 <Text as="h2" variant="headingMd">
                   Performance
                 </Text>
+                <PerformanceIntro />
                 <RangeForm query={range} />
                 <SkeletonBodyText lines={6} />
               </BlockStack>
@@ -304,6 +315,7 @@ function AmbassadorView({ detail, range }: { detail: Detail; range: FilterQuery 
                       </Text>
                     </BlockStack>
                   </InlineStack>
+                  <PerformanceIntro />
                   <RangeForm query={range} />
                   {detail.summary ? (
                     <Summary figures={detail.summary} pointName={detail.pointName} />

@@ -216,6 +216,11 @@ export default function Campaigns() {
                 <Text as="p">Shopify is being brought in step now; the card shows how far it got.</Text>
               </Banner>
             ) : null}
+            <Text as="p">
+              Referred orders are recorded in the campaigns you track, and each campaign's rewards decide what the ambassador
+              earns. With a friend's offer, friends who follow a share link get the campaign's discount at checkout, applied for
+              them; the app keeps its codes in step with Shopify.
+            </Text>
             <Deferred
               resolve={data.program}
               fallback={
