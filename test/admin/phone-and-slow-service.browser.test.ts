@@ -154,6 +154,7 @@ describeInBrowser("admin pages at a phone's width and with a slow service", () =
       const started = Date.now();
       // WHEN the merchant opens the page (the document keeps streaming while the service thinks)
       const loading = page.goto(url);
+      loading.catch(() => undefined); // awaited below; a failure above must not leave it unhandled
       // THEN its heading, and the skeleton where the service's data goes, show well before the service answers
       const frameHeading = "frameHeading" in target ? target.frameHeading : target.heading;
       const beforeTheService = { state: "visible" as const, timeout: latencyMs - 1_500 };
@@ -179,6 +180,7 @@ describeInBrowser("admin pages at a phone's width and with a slow service", () =
 
     // WHEN the merchant opens the commissions
     const loading = page.goto(await signedUrl("/app/commissions"));
+    loading.catch(() => undefined); // awaited below; a failure above must not leave it unhandled
     await page.getByRole("heading", { level: 1, name: "Commissions" }).waitFor({ state: "visible", timeout: 2_000 });
 
     // THEN the page's own words about a slow service come in place of the list, not a cut stream
