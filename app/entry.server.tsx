@@ -5,13 +5,19 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startAppProcess } from "./wiring/process.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
+import { ADMIN_TIMEOUT_MS } from "./admin/service-errors.server";
 
 // For server.mjs: the order webhooks answered before Remix sees them, and the process's start and stop.
 export { serveOrderWebhook } from "./wiring/order-intake.server";
 export { startAppProcess, stopAppProcess } from "./wiring/process.server";
 export { accessLogLine } from "./wiring/access-log";
 
-const RENDER_TIMEOUT_MS = 5000;
+/**
+ * How long a page's streamed parts (the referral service's data, deferred) may
+ * take. Longer than the admin's wait for the service, so a slow service ends
+ * in the page's own "slow to answer" message rather than a cut stream.
+ */
+const RENDER_TIMEOUT_MS = ADMIN_TIMEOUT_MS + 2_000;
 
 // Under any server (remix dev too); server.mjs also waits for it before it listens.
 void startAppProcess();

@@ -50,8 +50,57 @@ export async function withService<T>(
 ): Promise<ServiceResult<T>> {
   const access = await serviceForShop(ctx, shop);
   if (!access.ok) return access;
-  const result = await attempt(() => call(access.client), ctx.timeoutMs);
+  return callConnected(ctx, shop, access.client, call);
+}
+
+async function callConnected<T>(
+  ctx: AdminContext,
+  shop: string,
+  client: ReferralClient,
+  call: (client: ReferralClient) => Promise<T>
+): Promise<ServiceResult<T>> {
+  const result = await attempt(() => call(client), ctx.timeoutMs);
   if (result.ok) return result;
   if (result.cause.kind === "authentication") await markConnectionBroken(ctx.db, shop, result.error.message, nowOf(ctx));
   return { ok: false, error: result.error, notConnected: false };
+}
+
+/** How long a page's loader gives the service before the page is sent without its answer. */
+export const SERVICE_GRACE_MS = 200;
+
+/**
+ * A page's service call: not possible (known at once, from the app's
+ * database), or its answer: the answer itself when it came within the
+ * grace, or the promise of it.
+ */
+export type DeferredService<T> =
+  | { ok: false; error: MerchantError; notConnected: true }
+  | { ok: true; answer: ServiceResult<T> | Promise<ServiceResult<T>> };
+
+/**
+ * withService for a page that paints before the service answers (Remix's
+ * `defer`). Whether the shop is connected is read at once; the call starts
+ * and is given `graceMs`. A quick answer comes back as it is, rendered with
+ * the page, whole, so nothing moves; a slower one as its promise, which
+ * streams to the page after its frame and local data have painted. The
+ * answer never rejects for a service failure: the page shows it where the
+ * data goes.
+ */
+export async function deferService<T>(
+  ctx: AdminContext,
+  shop: string,
+  call: (client: ReferralClient) => Promise<T>,
+  graceMs = SERVICE_GRACE_MS
+): Promise<DeferredService<T>> {
+  const access = await serviceForShop(ctx, shop);
+  if (!access.ok) return access;
+  const pending = callConnected(ctx, shop, access.client, call);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), graceMs);
+  });
+  // A rejection (a bug, not a service failure) reaches the page through `pending` either way.
+  const first = await Promise.race([pending.then((answer) => ({ answer }), () => "late" as const), late]);
+  clearTimeout(timer);
+  return { ok: true, answer: first === "late" ? pending : first.answer };
 }

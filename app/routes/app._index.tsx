@@ -1,16 +1,17 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { defer, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { readConnection } from "../admin/connection.server";
 import { appAdminContext } from "../wiring/admin-context.server";
-import { dailyReferrals, programFigures, syncHealth, trackingEmbedSeen } from "../admin/dashboard.server";
+import { dailyReferrals, programFigures, syncHealth, trackingEmbedSeen, type ProgramFigures as ProgramFiguresView } from "../admin/dashboard.server";
 import { readIntent } from "../admin/intent";
 import { REFRESH_SCOPES_INTENT } from "../components/OrderSyncCards";
 import { liveGrantedScopes } from "../shopify-admin/access-scopes.server";
 import { orderSyncView, requestBackfill, storefrontChecks } from "../admin/order-sync-view.server";
 import { readSettings } from "../admin/settings.server";
-import { withService } from "../admin/shop-service.server";
+import { deferService } from "../admin/shop-service.server";
 import { DataList } from "../components/DataList";
+import { CardSkeleton, Deferred, MetricSkeleton } from "../components/Deferred";
 import { EmptyListState } from "../components/EmptyStates";
 import { useEmbeddedHref } from "../components/embedded-url";
 import { formatAmount, formatCount, formatDateTime, plural } from "../components/format";
@@ -27,8 +28,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
   const shop = session.shop;
-  const stats = await withService(ctx, shop, (client) => client.getCompanyStats());
-  const [connection, health, daily, settings, embedSeen, orderSync, storefront] = await Promise.all([
+  const [stats, connection, health, daily, settings, embedSeen, orderSync, storefront] = await Promise.all([
+    deferService(ctx, shop, async (client) => programFigures((await client.getCompanyStats()).stats)),
     readConnection(ctx, shop),
     syncHealth(ctx.db, shop),
     dailyReferrals(ctx.db, shop, new Date()),
@@ -37,7 +38,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     orderSyncView(ctx.db, shop),
     storefrontChecks(ctx, shop),
   ]);
-  return {
+  return defer({
     store: shop.replace(/\.myshopify\.com$/, ""),
     connection,
     health,
@@ -46,9 +47,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     embedSeen,
     orderSync,
     storefront,
-    figures: stats.ok ? programFigures(stats.value.stats) : null,
-    statsError: !stats.ok && !stats.notConnected ? stats.error : null,
-  };
+    // Streamed: the page paints its local data while the service answers.
+    program: stats.ok ? stats.answer : null,
+  });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -69,10 +70,46 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 
-function ProgramFigures({ data }: { data: Data }) {
+/** The one attention banner: at once from the app's own data, again with the service's error if its answer is one. */
+function Attention({ data }: { data: Data }) {
+  const facts = { ...data, statsError: null };
+  if (!data.program) return <OverviewAttention facts={facts} />;
+  return (
+    <Deferred resolve={data.program} fallback={<OverviewAttention facts={facts} />}>
+      {(answer) => <OverviewAttention facts={{ ...facts, statsError: answer.ok ? null : answer.error }} />}
+    </Deferred>
+  );
+}
+
+/** The program's figures, from the service: they stream in after the page has painted (its error is the attention banner's). */
+function ServiceFigures({ program }: { program: Data["program"] }) {
+  if (!program) return null;
+  return (
+    <Deferred resolve={program} fallback={<FiguresSkeleton />}>
+      {(answer) => (answer.ok ? <ProgramFigures figures={answer.value} /> : null)}
+    </Deferred>
+  );
+}
+
+/** As tall as the figures, so the chart below them stays where it is when they come. */
+function FiguresSkeleton() {
+  return (
+    <BlockStack gap="400">
+      <InlineGrid columns={{ xs: 2, md: 4 }} gap="400">
+        {["Ambassadors", "Link clicks", "Referred revenue", "To review"].map((label) => (
+          <MetricSkeleton key={label} label={label} />
+        ))}
+      </InlineGrid>
+      <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
+        <CardSkeleton label="Loading commissions" lines={5} />
+        <CardSkeleton label="Loading payouts" lines={5} />
+      </InlineGrid>
+    </BlockStack>
+  );
+}
+
+function ProgramFigures({ figures }: { figures: ProgramFiguresView }) {
   const href = useEmbeddedHref();
-  const { figures } = data;
-  if (!figures) return null;
   const [pending] = figures.commissions;
   return (
     <BlockStack gap="400">
@@ -265,13 +302,13 @@ export default function Dashboard() {
       subtitle={data.connection.companyName ? `Referral program of ${data.connection.companyName}` : "Referral Bridge"}
     >
       <BlockStack gap="500">
-        <OverviewAttention facts={data} />
+        <Attention data={data} />
         <Layout>
           <Layout.Section>
             <BlockStack gap="400">
               <OverviewSetupGuide facts={data} />
               {data.connection.status === "connected" ? <BackfillCard sync={data.orderSync} error={actionData && !actionData.ok ? actionData.error : null} /> : null}
-              <ProgramFigures data={data} />
+              <ServiceFigures program={data.program} />
               {data.connection.status === "not_connected" ? null : <ChartCard data={data} />}
             </BlockStack>
           </Layout.Section>

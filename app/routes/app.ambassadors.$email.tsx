@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { defer, json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import {
   Banner,
@@ -13,12 +13,14 @@ import {
   Layout,
   Link,
   Page,
+  SkeletonBodyText,
   Text,
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { ambassadorDetail, ambassadorEmailParam, parseStatsRange, updateAmbassador, type Figures } from "../admin/ambassadors.server";
 import { appAdminContext } from "../wiring/admin-context.server";
-import { withService } from "../admin/shop-service.server";
+import { deferService, withService } from "../admin/shop-service.server";
+import { CardSkeleton, Deferred } from "../components/Deferred";
 import { EmptyListState, NotConnectedState } from "../components/EmptyStates";
 import { EmbeddedParamsFields, useEmbeddedHref } from "../components/embedded-url";
 import { FilterField, type FilterQuery } from "../components/FilterField";
@@ -33,23 +35,22 @@ import { authenticate } from "../shopify.server";
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const email = ambassadorEmailParam.safeParse(params.email);
-  if (!email.success) return { ok: false as const, reason: "invalid" as const, email: params.email ?? "" };
+  if (!email.success) return defer({ ok: false as const, email: params.email ?? "" });
   const range = parseStatsRange(new URL(request.url).searchParams);
   const errors = { ...range.errors };
   if (range.values.from && range.values.to && range.values.from > range.values.to)
     errors.to = "The end date must be on or after the start date.";
   const dates = Object.keys(errors).length > 0 ? {} : range.values;
-  const detail = await withService(appAdminContext(), session.shop, (client) => ambassadorDetail(client, email.data, dates));
-  if (!detail.ok)
-    return {
-      ok: false as const,
-      reason: "service" as const,
-      email: email.data,
-      error: detail.error,
-      notConnected: detail.notConnected,
-    };
-  if (!detail.value) return { ok: false as const, reason: "unknown" as const, email: email.data };
-  return { ok: true as const, detail: detail.value, rawRange: range.raw, rangeErrors: errors };
+  const service = await deferService(appAdminContext(), session.shop, (client) => ambassadorDetail(client, email.data, dates));
+  return defer({
+    ok: true as const,
+    email: email.data,
+    rawRange: range.raw,
+    rangeErrors: errors,
+    notConnected: service.ok ? null : service.error,
+    // Streamed: the page's frame paints while the service answers; null is an ambassador the program doesn't know.
+    detail: service.ok ? service.answer : null,
+  });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -63,7 +64,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   return json(result.value, { status: result.value.ok ? 200 : 400 });
 };
 
-type Detail = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { ok: true }>["detail"];
+type Detail = NonNullable<Extract<Awaited<Extract<ReturnType<typeof useLoaderData<typeof loader>>, { ok: true }>["detail"]>, { ok: true }>["value"]>;
 
 function Summary({ figures, pointName }: { figures: Figures; pointName: string }) {
   const c = figures.commissions;
@@ -195,27 +196,90 @@ function GroupsCard({ detail }: { detail: Detail }) {
 
 export default function AmbassadorPage() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
   const href = useEmbeddedHref();
   const back = { content: "Ambassadors", url: href("/app/ambassadors") };
-
-  if (!data.ok) {
+  const unknown = (
+    <Page title={data.email || "Ambassador"} backAction={back}>
+      <Card>
+        <EmptyListState heading="No ambassador with this email" action={back}>
+          <p>The referral program doesn't know {data.email || "this address"}. It may have been removed or changed.</p>
+        </EmptyListState>
+      </Card>
+    </Page>
+  );
+  if (!data.ok) return unknown;
+  if (data.notConnected || !data.detail) {
     return (
-      <Page title={data.email || "Ambassador"} backAction={back}>
-        {data.reason === "service" && data.notConnected ? <NotConnectedState error={data.error} /> : null}
-        {data.reason === "service" && !data.notConnected ? <ServiceErrorBanner error={data.error} /> : null}
-        {data.reason !== "service" ? (
-          <Card>
-            <EmptyListState heading="No ambassador with this email" action={back}>
-              <p>The referral program doesn't know {data.email || "this address"}. It may have been removed or changed.</p>
-            </EmptyListState>
-          </Card>
-        ) : null}
+      <Page title={data.email} backAction={back}>
+        <NotConnectedState error={data.notConnected!} />
       </Page>
     );
   }
+  const range = { raw: data.rawRange, errors: data.rangeErrors };
+  return (
+    <Deferred resolve={data.detail} fallback={<AmbassadorFrame email={data.email} range={range} />}>
+      {(answer) =>
+        !answer.ok ? (
+          <Page title={data.email} backAction={back}>
+            <ServiceErrorBanner error={answer.error} />
+          </Page>
+        ) : answer.value ? (
+          <AmbassadorView detail={answer.value} range={range} />
+        ) : (
+          unknown
+        )
+      }
+    </Deferred>
+  );
+}
 
-  const { detail } = data;
+/** The page before the service answers: its title (the email), the date range, and where each card goes. */
+/** What the Performance card shows, said the same before and after the figures come. */
+function PerformanceIntro() {
+  return (
+    <Text as="p" tone="subdued">
+      Clicks on the ambassador's share links, shares, referred customers and the revenue they brought, as your referral program
+      counts them, for all time or the dates you choose.
+    </Text>
+  );
+}
+
+function AmbassadorFrame({ email, range }: { email: string; range: FilterQuery }) {
+  const href = useEmbeddedHref();
+  return (
+    <Page title={email} backAction={{ content: "Ambassadors", url: href("/app/ambassadors") }}>
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            <Card>
+              <BlockStack gap="400">
+                <Text as="h2" variant="headingMd">
+                  Performance
+                </Text>
+                <PerformanceIntro />
+                <RangeForm query={range} />
+                <SkeletonBodyText lines={6} />
+              </BlockStack>
+            </Card>
+            <CardSkeleton label="Loading the ambassador's campaigns" lines={4} />
+            <CardSkeleton label="Loading the ambassador's channels" lines={4} />
+          </BlockStack>
+        </Layout.Section>
+        <Layout.Section variant="oneThird">
+          <BlockStack gap="400">
+            <CardSkeleton label="Loading the ambassador's status" lines={3} />
+            <CardSkeleton label="Loading the ambassador's balance" lines={4} />
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
+
+function AmbassadorView({ detail, range }: { detail: Detail; range: FilterQuery }) {
+  const result = useActionData<typeof action>();
+  const href = useEmbeddedHref();
+  const back = { content: "Ambassadors", url: href("/app/ambassadors") };
   return (
     <Page
       title={detail.name ?? detail.email}
@@ -251,7 +315,8 @@ export default function AmbassadorPage() {
                       </Text>
                     </BlockStack>
                   </InlineStack>
-                  <RangeForm query={{ raw: data.rawRange, errors: data.rangeErrors }} />
+                  <PerformanceIntro />
+                  <RangeForm query={range} />
                   {detail.summary ? (
                     <Summary figures={detail.summary} pointName={detail.pointName} />
                   ) : (

@@ -1,10 +1,11 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import { defer, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { BlockStack, Box, Card, FormLayout, IndexTable, Link, Page, Select, Text } from "@shopify/polaris";
 import { useState } from "react";
 import { listAmbassadorsPage, parseAmbassadorQuery } from "../admin/ambassadors.server";
 import { appAdminContext } from "../wiring/admin-context.server";
-import { withService } from "../admin/shop-service.server";
+import { deferService } from "../admin/shop-service.server";
+import { Deferred, RowsSkeleton } from "../components/Deferred";
 import { EmptyListState, NotConnectedState } from "../components/EmptyStates";
 import { useEmbeddedHref } from "../components/embedded-url";
 import { FilterBar } from "../components/FilterBar";
@@ -18,32 +19,46 @@ import { authenticate } from "../shopify.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const query = parseAmbassadorQuery(new URL(request.url).searchParams);
-  const result = await withService(appAdminContext(), session.shop, async (client) => {
+  const service = await deferService(appAdminContext(), session.shop, async (client) => {
     const [page, groups] = await Promise.all([listAmbassadorsPage(client, query), client.listGroups()]);
     return { ...page, groups: groups.map((g) => ({ id: g.groupId, name: g.name ?? `Group ${g.groupId}` })) };
   });
-  return {
+  return defer({
     filters: query.filters,
     rawFilters: query.raw,
     filterErrors: query.errors,
-    list: result.ok ? result.value : null,
-    error: result.ok ? null : result.error,
-    notConnected: !result.ok && result.notConnected,
-  };
+    notConnected: service.ok ? null : service.error,
+    // Streamed: the page and its filters paint while the service answers.
+    list: service.ok ? service.answer : null,
+  });
 };
 
+/** The program's groups to filter by; until they come, the one chosen keeps its place. */
+function GroupSelect({ groups, value, onChange }: { groups: { id: string; name: string }[] | null; value: string; onChange(value: string): void }) {
+  const options = groups ?? (value ? [{ id: value, name: `Group ${value}` }] : []);
+  return (
+    <Select
+      label="Group"
+      name="group"
+      options={[{ label: "All groups", value: "" }, ...options.map((g) => ({ label: g.name, value: g.id }))]}
+      value={value}
+      onChange={onChange}
+    />
+  );
+}
+
 export default function Ambassadors() {
-  const { filters, rawFilters, filterErrors, list, error, notConnected } = useLoaderData<typeof loader>();
+  const { filters, rawFilters, filterErrors, list, notConnected } = useLoaderData<typeof loader>();
   const filterQuery = { raw: rawFilters, errors: filterErrors };
   const href = useEmbeddedHref();
   const location = useLocation();
   const [active, setActive] = useState(filters.active ?? "");
   const [group, setGroup] = useState(filters.group ?? "");
 
-  if (notConnected && error) {
+  if (notConnected || !list) {
     return (
       <Page title="Ambassadors">
-        <NotConnectedState error={error} />
+        <NotConnectedState error={notConnected!} />
       </Page>
     );
   }
@@ -51,7 +66,6 @@ export default function Ambassadors() {
   return (
     <Page title="Ambassadors" subtitle="The people who share your store, with what they earned and referred.">
       <BlockStack gap="400">
-        {error ? <ServiceErrorBanner error={error} /> : null}
         <Card padding="0">
           <FilterBar label="Filter ambassadors" clearTo={location.pathname}>
             <FormLayout>
@@ -73,16 +87,9 @@ export default function Ambassadors() {
                   value={active}
                   onChange={setActive}
                 />
-                <Select
-                  label="Group"
-                  name="group"
-                  options={[
-                    { label: "All groups", value: "" },
-                    ...(list?.groups ?? []).map((g) => ({ label: g.name, value: g.id })),
-                  ]}
-                  value={group}
-                  onChange={setGroup}
-                />
+                <Deferred resolve={list} fallback={<GroupSelect groups={null} value={group} onChange={setGroup} />}>
+                  {(answer) => <GroupSelect groups={answer.ok ? answer.value.groups : null} value={group} onChange={setGroup} />}
+                </Deferred>
                 <FilterField
                   query={filterQuery}
                   label="Joined from"
@@ -118,86 +125,94 @@ export default function Ambassadors() {
               </FormLayout.Group>
             </FormLayout>
           </FilterBar>
-          {list ? (
-            <>
-              <IndexTable
-                resourceName={{ singular: "ambassador", plural: "ambassadors" }}
-                itemCount={list.rows.length}
-                selectable={false}
-                emptyState={
-                  <EmptyListState
-                    heading="No ambassadors found"
-                    action={{ content: "Clear filters", url: href("/app/ambassadors") }}
+          <Deferred resolve={list} fallback={<RowsSkeleton label="Loading ambassadors" rows={8} />}>
+            {(answer) =>
+              answer.ok ? (
+                <>
+                  <IndexTable
+                    resourceName={{ singular: "ambassador", plural: "ambassadors" }}
+                    itemCount={answer.value.rows.length}
+                    selectable={false}
+                    emptyState={
+                      <EmptyListState
+                        heading="No ambassadors found"
+                        action={{ content: "Clear filters", url: href("/app/ambassadors") }}
+                      >
+                        <p>Customers become ambassadors when they join your program or refer a friend. Try other filters.</p>
+                      </EmptyListState>
+                    }
+                    headings={[
+                      { title: "Ambassador" },
+                      { title: "Balance", alignment: "end" },
+                      { title: "Points", alignment: "end" },
+                      { title: "Paid out", alignment: "end" },
+                      { title: "Referrals", alignment: "end" },
+                      { title: "Joined" },
+                      { title: "Fraud score" },
+                    ]}
                   >
-                    <p>Customers become ambassadors when they join your program or refer a friend. Try other filters.</p>
-                  </EmptyListState>
-                }
-                headings={[
-                  { title: "Ambassador" },
-                  { title: "Balance", alignment: "end" },
-                  { title: "Points", alignment: "end" },
-                  { title: "Paid out", alignment: "end" },
-                  { title: "Referrals", alignment: "end" },
-                  { title: "Joined" },
-                  { title: "Fraud score" },
-                ]}
-              >
-                {list.rows.map((row, index) => (
-                  <IndexTable.Row id={row.email} key={row.email} position={index}>
-                    <IndexTable.Cell>
-                      <BlockStack gap="050">
-                        <Link url={href(`/app/ambassadors/${encodeURIComponent(row.email)}`)} removeUnderline dataPrimaryLink>
-                          <Text as="span" fontWeight="semibold">
-                            {row.name ?? row.email}
+                    {answer.value.rows.map((row, index) => (
+                      <IndexTable.Row id={row.email} key={row.email} position={index}>
+                        <IndexTable.Cell>
+                          <BlockStack gap="050">
+                            <Link url={href(`/app/ambassadors/${encodeURIComponent(row.email)}`)} removeUnderline dataPrimaryLink>
+                              <Text as="span" fontWeight="semibold">
+                                {row.name ?? row.email}
+                              </Text>
+                            </Link>
+                            <Text as="span" variant="bodySm" tone="subdued">
+                              {row.email}
+                              {row.sandbox ? " · Sandbox" : ""}
+                            </Text>
+                          </BlockStack>
+                        </IndexTable.Cell>
+                        <IndexTable.Cell>
+                          <Text as="span" alignment="end" numeric>
+                            {formatAmount(row.balanceMoney)}
                           </Text>
-                        </Link>
-                        <Text as="span" variant="bodySm" tone="subdued">
-                          {row.email}
-                          {row.sandbox ? " · Sandbox" : ""}
-                        </Text>
-                      </BlockStack>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <Text as="span" alignment="end" numeric>
-                        {formatAmount(row.balanceMoney)}
-                      </Text>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <Text as="span" alignment="end" numeric>
-                        {formatPoints(row.balancePoints)}
-                      </Text>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <Text as="span" alignment="end" numeric>
-                        {formatAmount(row.moneyPaid)}
-                      </Text>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <Text as="span" alignment="end" numeric>
-                        {formatCount(row.uniqueReferrals ?? 0)}
-                      </Text>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>{formatDate(row.createdAt)}</IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <Text as="span" tone={row.fraudScore && row.fraudScore >= 50 ? "critical" : "subdued"}>
-                        {row.fraudLabel ?? (row.fraudScore ? `${row.fraudScore}%` : "Low")}
-                      </Text>
-                    </IndexTable.Cell>
-                  </IndexTable.Row>
-                ))}
-              </IndexTable>
-              {list.page > 1 || list.hasMore ? (
+                        </IndexTable.Cell>
+                        <IndexTable.Cell>
+                          <Text as="span" alignment="end" numeric>
+                            {formatPoints(row.balancePoints)}
+                          </Text>
+                        </IndexTable.Cell>
+                        <IndexTable.Cell>
+                          <Text as="span" alignment="end" numeric>
+                            {formatAmount(row.moneyPaid)}
+                          </Text>
+                        </IndexTable.Cell>
+                        <IndexTable.Cell>
+                          <Text as="span" alignment="end" numeric>
+                            {formatCount(row.uniqueReferrals ?? 0)}
+                          </Text>
+                        </IndexTable.Cell>
+                        <IndexTable.Cell>{formatDate(row.createdAt)}</IndexTable.Cell>
+                        <IndexTable.Cell>
+                          <Text as="span" tone={row.fraudScore && row.fraudScore >= 50 ? "critical" : "subdued"}>
+                            {row.fraudLabel ?? (row.fraudScore ? `${row.fraudScore}%` : "Low")}
+                          </Text>
+                        </IndexTable.Cell>
+                      </IndexTable.Row>
+                    ))}
+                  </IndexTable>
+                  {answer.value.page > 1 || answer.value.hasMore ? (
+                    <Box padding="400">
+                      <PagingBar
+                        page={answer.value.page}
+                        hasMore={answer.value.hasMore}
+                        hrefOf={(page) => href("/app/ambassadors", { ...filterParams, page })}
+                        label={`Page ${answer.value.page} · up to 100 per page`}
+                      />
+                    </Box>
+                  ) : null}
+                </>
+              ) : (
                 <Box padding="400">
-                  <PagingBar
-                    page={list.page}
-                    hasMore={list.hasMore}
-                    hrefOf={(page) => href("/app/ambassadors", { ...filterParams, page })}
-                    label={`Page ${list.page} · up to 100 per page`}
-                  />
+                  <ServiceErrorBanner error={answer.error} />
                 </Box>
-              ) : null}
-            </>
-          ) : null}
+              )
+            }
+          </Deferred>
         </Card>
       </BlockStack>
     </Page>

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { defer, json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import {
   Badge,
@@ -22,7 +22,8 @@ import { FriendOfferCard } from "../components/FriendOfferCard";
 import { readIntent } from "../admin/intent";
 import { OFFER_INTENTS, offerAction, type OfferActionResult } from "../admin/offer-action.server";
 import { offerViews, type OfferView } from "../offers/offer-page.server";
-import { withService } from "../admin/shop-service.server";
+import { deferService, withService } from "../admin/shop-service.server";
+import { CardSkeleton, Deferred } from "../components/Deferred";
 import { EmptyListState, NotConnectedState } from "../components/EmptyStates";
 import { useEmbeddedHref } from "../components/embedded-url";
 import { formatDate } from "../components/format";
@@ -33,19 +34,21 @@ import { authenticate } from "../shopify.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
-  const [company, settings, offers] = await Promise.all([
-    withService(ctx, session.shop, (client) => client.getCompany()),
-    readSettings(ctx, session.shop),
+  const settings = await readSettings(ctx, session.shop);
+  const [service, offers] = await Promise.all([
+    deferService(ctx, session.shop, async (client) => {
+      const company = await client.getCompany();
+      return {
+        companyName: company.company.companyName,
+        campaigns: campaignViews(company, settings.campaignUids),
+        missing: missingTrackedCampaigns(company, settings.campaignUids),
+      };
+    }),
     offerViews(ctx.db, session.shop),
   ]);
-  if (!company.ok) return { ok: false as const, error: company.error, notConnected: company.notConnected };
-  return {
-    ok: true as const,
-    companyName: company.value.company.companyName,
-    campaigns: campaignViews(company.value, settings.campaignUids),
-    missing: missingTrackedCampaigns(company.value, settings.campaignUids),
-    offers,
-  };
+  if (!service.ok) return defer({ ok: false as const, error: service.error, notConnected: true });
+  // The program may stream in after the page has painted.
+  return defer({ ok: true as const, offers, program: service.answer });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -177,17 +180,16 @@ export default function Campaigns() {
   if (!data.ok) {
     return (
       <Page title="Campaigns">
-        {data.notConnected ? <NotConnectedState error={data.error} /> : <ServiceErrorBanner error={data.error} />}
+        <NotConnectedState error={data.error} />
       </Page>
     );
   }
-  const tracked = data.campaigns.filter((c) => c.tracked).length;
   const offerResult = result && "offer" in result ? result.offer : undefined;
   const trackingResult = result && !("offer" in result) ? result : undefined;
   return (
     <Page
       title="Campaigns"
-      subtitle={`Active campaigns of ${data.companyName ?? "your program"} · ${tracked} of ${data.campaigns.length} tracked`}
+      subtitle="The active campaigns of your referral program, and whether orders are recorded in each"
       secondaryActions={[{ content: "Tracking settings", url: href("/app/settings") }]}
     >
       <Layout>
@@ -214,25 +216,53 @@ export default function Campaigns() {
                 <Text as="p">Shopify is being brought in step now; the card shows how far it got.</Text>
               </Banner>
             ) : null}
-            {data.missing.length > 0 ? (
-              <Banner tone="warning" title="A tracked campaign has ended">
-                <Text as="p">
-                  Campaign {data.missing.join(", ")} is tracked but no longer active, so orders can't be recorded in it. Untick it
-                  in <Link url={href("/app/settings")}>Settings</Link>.
-                </Text>
-              </Banner>
-            ) : null}
-            {data.campaigns.length === 0 ? (
-              <Card>
-                <EmptyListState heading="No active campaigns">
-                  <p>Create or activate a campaign in your referral program; it shows up here to track.</p>
-                </EmptyListState>
-              </Card>
-            ) : (
-              data.campaigns.map((campaign) => (
-                <CampaignCard key={campaign.uid} campaign={campaign} offer={data.offers[campaign.uid]} offerResult={offerResult} />
-              ))
-            )}
+            <Text as="p">
+              Referred orders are recorded in the campaigns you track, and each campaign's rewards decide what the ambassador
+              earns. With a friend's offer, friends who follow a share link get the campaign's discount at checkout, applied for
+              them; the app keeps its codes in step with Shopify.
+            </Text>
+            <Deferred
+              resolve={data.program}
+              fallback={
+                <>
+                  <CardSkeleton label="Loading campaigns" lines={6} />
+                  <CardSkeleton label="Loading campaigns" lines={6} />
+                </>
+              }
+            >
+              {(program) =>
+                !program.ok ? (
+                  <ServiceErrorBanner error={program.error} />
+                ) : (
+                  <>
+                    <Text as="p" tone="subdued">
+                      {`${program.value.companyName ?? "Your program"}: ${program.value.campaigns.filter((c) => c.tracked).length} of ${
+                        program.value.campaigns.length
+                      } active ${program.value.campaigns.length === 1 ? "campaign" : "campaigns"} tracked`}
+                    </Text>
+                    {program.value.missing.length > 0 ? (
+                      <Banner tone="warning" title="A tracked campaign has ended">
+                        <Text as="p">
+                          Campaign {program.value.missing.join(", ")} is tracked but no longer active, so orders can't be recorded in it. Untick it
+                          in <Link url={href("/app/settings")}>Settings</Link>.
+                        </Text>
+                      </Banner>
+                    ) : null}
+                    {program.value.campaigns.length === 0 ? (
+                      <Card>
+                        <EmptyListState heading="No active campaigns">
+                          <p>Create or activate a campaign in your referral program; it shows up here to track.</p>
+                        </EmptyListState>
+                      </Card>
+                    ) : (
+                      program.value.campaigns.map((campaign) => (
+                        <CampaignCard key={campaign.uid} campaign={campaign} offer={data.offers[campaign.uid]} offerResult={offerResult} />
+                      ))
+                    )}
+                  </>
+                )
+              }
+            </Deferred>
           </BlockStack>
         </Layout.Section>
       </Layout>

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { defer, json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
 import {
   Banner,
@@ -20,8 +20,9 @@ import { COMMISSION_STATUSES } from "../admin/commission-status";
 import { decideCommissions, listCommissionsPage, parseCommissionQuery } from "../admin/commissions.server";
 import { appAdminContext } from "../wiring/admin-context.server";
 import { readIntent } from "../admin/intent";
-import { withService } from "../admin/shop-service.server";
+import { deferService, withService } from "../admin/shop-service.server";
 import { CommissionsTable } from "../components/CommissionsTable";
+import { Deferred, RowsSkeleton } from "../components/Deferred";
 import { NotConnectedState } from "../components/EmptyStates";
 import { useEmbeddedHref } from "../components/embedded-url";
 import { FilterBar } from "../components/FilterBar";
@@ -36,19 +37,19 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
   const query = parseCommissionQuery(new URL(request.url).searchParams);
-  const [list, bulk] = await Promise.all([
-    withService(ctx, session.shop, (client) => listCommissionsPage(ctx, session.shop, client, query)),
+  const [service, bulk] = await Promise.all([
+    deferService(ctx, session.shop, (client) => listCommissionsPage(ctx, session.shop, client, query)),
     commissionBulkView(ctx.db, session.shop),
   ]);
-  return {
+  return defer({
     bulk,
     filters: query.filters,
     filterErrors: query.errors,
     rawFilters: query.raw,
-    list: list.ok ? list.value : null,
-    error: list.ok ? null : list.error,
-    notConnected: !list.ok && list.notConnected,
-  };
+    notConnected: service.ok ? null : service.error,
+    // Streamed: the page and its filters paint while the service answers.
+    list: service.ok ? service.answer : null,
+  });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -189,7 +190,7 @@ function DecisionBanner({ result }: { result: NonNullable<ReturnType<typeof useA
 }
 
 export default function Commissions() {
-  const { bulk, filters, filterErrors, rawFilters, list, error, notConnected } = useLoaderData<typeof loader>();
+  const { bulk, filters, filterErrors, rawFilters, list, notConnected } = useLoaderData<typeof loader>();
   const bulkRunning = bulk?.status === "running";
   useRevalidateWhile(bulkRunning);
   const filterQuery = { raw: rawFilters, errors: filterErrors };
@@ -213,10 +214,10 @@ export default function Commissions() {
   const hrefWith = (changes: Record<string, string | number | undefined>) =>
     href("/app/commissions", { ...filterParams, ...changes });
 
-  if (notConnected && error) {
+  if (notConnected || !list) {
     return (
       <Page title="Commissions">
-        <NotConnectedState error={error} />
+        <NotConnectedState error={notConnected!} />
       </Page>
     );
   }
@@ -229,20 +230,6 @@ export default function Commissions() {
       <BlockStack gap="400">
         {bulk ? <BulkBanner bulk={bulk} /> : null}
         {result ? <DecisionBanner result={result} /> : null}
-        {error ? <ServiceErrorBanner error={error} /> : null}
-        {list?.orderFilter ? (
-          <Banner
-            tone="info"
-            title={`Commissions of order ${list.orderFilter.name ?? list.orderFilter.id}`}
-            action={{ content: "Show all commissions", url: href("/app/commissions") }}
-          >
-            <Text as="p">
-              {list.orderFilter.known
-                ? "Every campaign's commission for this order. An approved commission can't be changed here any more; adjust it in your referral program's dashboard."
-                : "This order isn't one of your store's recorded orders."}
-            </Text>
-          </Banner>
-        ) : null}
         <Card padding="0">
           {/* Polaris draws the tabs once it has measured them, after hydration; the space is kept from the start. */}
           <div className="rb-tabs">
@@ -255,7 +242,7 @@ export default function Commissions() {
             />
           </div>
           <Divider />
-          {list?.orderFilter ? null : (
+          {filters.order ? null : (
             <FilterBar label="Filter commissions" clearTo={location.pathname} keep={{ status: filters.status }}>
               <FormLayout>
                 <FormLayout.Group condensed>
@@ -288,29 +275,52 @@ export default function Commissions() {
               </FormLayout>
             </FilterBar>
           )}
-          {list ? (
-            <>
-              <CommissionsTable
-                rows={list.rows}
-                results={results}
-                pointName={list.pointName}
-                emptyAction={emptyAction}
-                hasMore={list.hasMore}
-                filterQuery={bulkFilters}
-                bulkBusy={bulkRunning}
-              />
-              {list.page > 1 || list.hasMore ? (
-                <Box padding="400">
-                  <PagingBar
-                    page={list.page}
-                    hasMore={list.hasMore}
-                    hrefOf={(page) => hrefWith({ page })}
-                    label={`Page ${list.page} · up to ${list.perPage} per page`}
+          <Deferred resolve={list} fallback={<RowsSkeleton label="Loading commissions" rows={8} />}>
+            {(answer) =>
+              answer.ok ? (
+                <>
+                  {answer.value.orderFilter ? (
+                    <Box padding="400">
+                      <Banner
+                        tone="info"
+                        title={`Commissions of order ${answer.value.orderFilter.name ?? answer.value.orderFilter.id}`}
+                        action={{ content: "Show all commissions", url: href("/app/commissions") }}
+                      >
+                        <Text as="p">
+                          {answer.value.orderFilter.known
+                            ? "Every campaign's commission for this order. An approved commission can't be changed here any more; adjust it in your referral program's dashboard."
+                            : "This order isn't one of your store's recorded orders."}
+                        </Text>
+                      </Banner>
+                    </Box>
+                  ) : null}
+                  <CommissionsTable
+                    rows={answer.value.rows}
+                    results={results}
+                    pointName={answer.value.pointName}
+                    emptyAction={emptyAction}
+                    hasMore={answer.value.hasMore}
+                    filterQuery={bulkFilters}
+                    bulkBusy={bulkRunning}
                   />
+                  {answer.value.page > 1 || answer.value.hasMore ? (
+                    <Box padding="400">
+                      <PagingBar
+                        page={answer.value.page}
+                        hasMore={answer.value.hasMore}
+                        hrefOf={(page) => hrefWith({ page })}
+                        label={`Page ${answer.value.page} · up to ${answer.value.perPage} per page`}
+                      />
+                    </Box>
+                  ) : null}
+                </>
+              ) : (
+                <Box padding="400">
+                  <ServiceErrorBanner error={answer.error} />
                 </Box>
-              ) : null}
-            </>
-          ) : null}
+              )
+            }
+          </Deferred>
         </Card>
       </BlockStack>
     </Page>

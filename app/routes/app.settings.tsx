@@ -1,6 +1,7 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { defer, json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BlockStack, Layout, Page } from "@shopify/polaris";
+import type { ComponentProps } from "react";
 import { campaignViews } from "../admin/campaigns.server";
 import { connectShop, disconnectShop, readConnection } from "../admin/connection.server";
 import { appAdminContext } from "../wiring/admin-context.server";
@@ -9,40 +10,52 @@ import { readIntent } from "../admin/intent";
 import { ROTATE_SECRET_INTENT } from "../admin/service-webhook";
 import { rotateServiceWebhookSecret, serviceWebhookView } from "../admin/service-webhook.server";
 import { readSettings, saveSettings, SETTINGS_LIST_FIELDS } from "../admin/settings.server";
-import { withService } from "../admin/shop-service.server";
+import { deferService, withService } from "../admin/shop-service.server";
+import type { ReferralClient } from "../referral-api";
 import { ConnectionCard } from "../components/ConnectionCard";
 import { DataRetentionCard } from "../components/DataRetentionCard";
 import { retentionPeriods } from "../privacy/retention.server";
+import { CardSkeleton, Deferred } from "../components/Deferred";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
 import { ServiceWebhookCard } from "../components/ServiceWebhookCard";
 import { SettingsForm } from "../components/SettingsForm";
 import { authenticate } from "../shopify.server";
 
-async function programOf(shop: string) {
-  return withService(appAdminContext(), shop, async (client) => {
-    const [company, groups] = await Promise.all([client.getCompany(), client.listGroups()]);
-    return { company, groups };
-  });
+type FormProps = ComponentProps<typeof SettingsForm>;
+
+async function readProgram(client: ReferralClient) {
+  const [company, groups] = await Promise.all([client.getCompany(), client.listGroups()]);
+  return { company, groups };
+}
+
+function programOf(shop: string) {
+  return withService(appAdminContext(), shop, readProgram);
 }
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
   const settings = await readSettings(ctx, session.shop);
-  const program = (await readConnection(ctx, session.shop)).status === "connected" ? await programOf(session.shop) : null;
-  return {
-    // Read after the service call: refused credentials mark the connection broken.
-    connection: await readConnection(ctx, session.shop),
+  const [connection, serviceWebhook, program] = await Promise.all([
+    readConnection(ctx, session.shop),
+    serviceWebhookView(ctx, session.shop),
+    deferService(ctx, session.shop, async (client) => {
+      const { company, groups } = await readProgram(client);
+      return {
+        campaigns: campaignViews(company, settings.campaignUids),
+        groups: groups.map((g) => ({ id: g.groupId, name: g.name ?? `Group ${g.groupId}`, isDefault: g.isDefault ?? false })),
+      };
+    }),
+  ]);
+  return defer({
+    connection,
     settings,
-    campaigns: program?.ok ? campaignViews(program.value.company, settings.campaignUids) : null,
-    groups: program?.ok
-      ? program.value.groups.map((g) => ({ id: g.groupId, name: g.name ?? `Group ${g.groupId}`, isDefault: g.isDefault ?? false }))
-      : null,
-    programError: program && !program.ok && !program.notConnected ? program.error : null,
-    serviceWebhook: await serviceWebhookView(ctx, session.shop),
+    serviceWebhook,
     retention: retentionPeriods(),
-  };
+    // May stream in after the page has painted; null before the program is connected.
+    program: program.ok ? program.answer : null,
+  });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -75,12 +88,19 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 };
 
 export default function Settings() {
-  const { connection, settings, campaigns, groups, programError, serviceWebhook, retention } = useLoaderData<typeof loader>();
+  const { connection, settings, program, serviceWebhook, retention } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const settingsForm = (campaigns: FormProps["campaigns"], groups: FormProps["groups"]) => (
+    <SettingsForm
+      settings={settings}
+      campaigns={campaigns}
+      groups={groups}
+      feedback={result?.intent === "save-settings" ? result : undefined}
+    />
+  );
   return (
     <Page title="Settings" subtitle="Connect your referral program and choose how orders are recorded.">
       <BlockStack gap="500">
-        {programError ? <ServiceErrorBanner error={programError} /> : null}
         <Layout>
           <Layout.AnnotatedSection
             id="connection"
@@ -94,12 +114,22 @@ export default function Settings() {
             />
           </Layout.AnnotatedSection>
         </Layout>
-        <SettingsForm
-          settings={settings}
-          campaigns={campaigns}
-          groups={groups}
-          feedback={result?.intent === "save-settings" ? result : undefined}
-        />
+        {program ? (
+          <Deferred resolve={program} fallback={<SettingsSkeleton />}>
+            {(answer) =>
+              answer.ok ? (
+                settingsForm(answer.value.campaigns, answer.value.groups)
+              ) : (
+                <>
+                  <ServiceErrorBanner error={answer.error} />
+                  {settingsForm(null, null)}
+                </>
+              )
+            }
+          </Deferred>
+        ) : (
+          settingsForm(null, null)
+        )}
         <Layout>
           <Layout.AnnotatedSection
             id="service-webhooks"
@@ -112,6 +142,20 @@ export default function Settings() {
         <DataRetentionCard periods={retention} />
       </BlockStack>
     </Page>
+  );
+}
+
+/** The settings' sections while the program's campaigns and groups are on their way. */
+function SettingsSkeleton() {
+  return (
+    <Layout>
+      <Layout.AnnotatedSection id="tracking-loading" title="Order tracking" description="Loading your program's campaigns.">
+        <CardSkeleton label="Loading your program's campaigns" lines={12} />
+      </Layout.AnnotatedSection>
+      <Layout.AnnotatedSection id="storefront-loading" title="Storefront" description="Loading your program's groups.">
+        <CardSkeleton label="Loading your program's groups" lines={6} />
+      </Layout.AnnotatedSection>
+    </Layout>
   );
 }
 

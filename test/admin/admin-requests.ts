@@ -1,6 +1,6 @@
 // Embedded admin requests signed the way the Shopify admin sends them (an
 // id_token in the URL), and calls of route modules' loaders and actions.
-import type { LoaderFunctionArgs, TypedResponse } from "@remix-run/node";
+import type { LoaderFunctionArgs, TypedDeferredData, TypedResponse } from "@remix-run/node";
 import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { TEST_SHOP } from "../support/shopify-requests";
 
@@ -33,8 +33,19 @@ export async function adminRequest(path: string, options: AdminRequestOptions = 
 
 type RouteFunction = (args: LoaderFunctionArgs) => Promise<unknown>;
 
-/** What a loader hands the page (its thrown Responses are test failures). */
-export type LoaderData<L extends RouteFunction> = Exclude<Awaited<ReturnType<L>>, Response>;
+/** What a loader hands the page (its thrown Responses are test failures), its deferred parts once they came. */
+export type LoaderData<L extends RouteFunction> = Resolved<Exclude<Awaited<ReturnType<L>>, Response>>;
+type Resolved<T> = T extends TypedDeferredData<infer D> ? { [K in keyof D]: Awaited<D[K]> } : T;
+
+/** A loader's answer made with Remix's `defer` (the router's DeferredData, which the package does not export). */
+interface Deferred {
+  data: Record<string, unknown>;
+  deferredKeys: string[];
+  resolveData(signal: AbortSignal): Promise<boolean>;
+  readonly unwrappedData: Record<string, unknown>;
+}
+export const isDeferred = (value: unknown): value is Deferred =>
+  typeof value === "object" && value !== null && "deferredKeys" in value && "resolveData" in value;
 /** The JSON body of an action's answer. */
 export type ActionBody<A extends RouteFunction> = Awaited<ReturnType<A>> extends infer R
   ? R extends TypedResponse<infer T>
@@ -52,7 +63,7 @@ export async function callRoute(fn: RouteFunction, request: Request, params: Rec
   }
 }
 
-/** A page's data, for an embedded admin request of `path`. */
+/** A page's data, for an embedded admin request of `path`, with what it streams (deferred) once it came. */
 export async function load<L extends RouteFunction>(
   loader: L,
   path: string,
@@ -60,7 +71,9 @@ export async function load<L extends RouteFunction>(
 ): Promise<LoaderData<L>> {
   const result = await callRoute(loader, await adminRequest(path, { shop: options.shop }), options.params);
   if (result instanceof Response) throw new Error(`The loader answered ${result.status}: ${await result.text()}`);
-  return result as LoaderData<L>;
+  if (!isDeferred(result)) return result as LoaderData<L>;
+  await result.resolveData(new AbortController().signal);
+  return result.unwrappedData as LoaderData<L>;
 }
 
 /** Posts a form to an action, as the page's <Form> does; returns the status and the JSON body. */

@@ -19,8 +19,9 @@ beforeEach(async () => {
 });
 
 async function list(query = "", shop?: string) {
-  const page = await load(loader, `/app/commissions${query}`, { shop });
-  return { ...page, rows: page.list?.rows ?? [] };
+  const { list: answer, notConnected, ...page } = await load(loader, `/app/commissions${query}`, { shop });
+  const list = answer?.ok ? answer.value : null;
+  return { ...page, list, rows: list?.rows ?? [], error: answer && !answer.ok ? answer.error : notConnected, notConnected: notConnected !== null };
 }
 
 const decide = (decision: string, commissions: string[]) =>

@@ -49,24 +49,27 @@ describe("service-supplied links in the admin", () => {
   it.each(["javascript:alert(document.domain)//", "data:text/html,<script>alert(1)</script>//"])("drops %s landing pages and share links", async (scheme) => {
     await connectThrough(scheme);
 
-    const campaigns = await load(campaignsLoader, "/app/campaigns");
-    if (!campaigns.ok) throw new Error(JSON.stringify(campaigns));
+    const page = await load(campaignsLoader, "/app/campaigns");
+    if (!page.ok || !page.program.ok) throw new Error(JSON.stringify(page));
+    const campaigns = page.program.value;
     expect(campaigns.campaigns.length).toBeGreaterThan(0);
     expect(campaigns.campaigns.map((c) => c.landingPage)).toEqual(campaigns.campaigns.map(() => null));
 
     const email = "alice@example.com";
     const ambassador = await load(ambassadorLoader, `/app/ambassadors/${encodeURIComponent(email)}`, { params: { email } });
-    if (!ambassador.ok) throw new Error(JSON.stringify(ambassador));
-    expect(ambassador.detail.campaigns.length).toBeGreaterThan(0);
-    expect(ambassador.detail.campaigns.map((c) => c.url)).toEqual(ambassador.detail.campaigns.map(() => null));
+    if (!ambassador.ok || !ambassador.detail?.ok || !ambassador.detail.value) throw new Error(JSON.stringify(ambassador));
+    const detail = ambassador.detail.value;
+    expect(detail.campaigns.length).toBeGreaterThan(0);
+    expect(detail.campaigns.map((c) => c.url)).toEqual(detail.campaigns.map(() => null));
     const list = await load(ambassadorsLoader, "/app/ambassadors");
     expect(JSON.stringify([campaigns, ambassador, list])).not.toMatch(/javascript:|data:text/);
   });
 
   it("keeps https links", async () => {
     await connectThrough("https://");
-    const campaigns = await load(campaignsLoader, "/app/campaigns");
-    if (!campaigns.ok) throw new Error(JSON.stringify(campaigns));
+    const page = await load(campaignsLoader, "/app/campaigns");
+    if (!page.ok || !page.program.ok) throw new Error(JSON.stringify(page));
+    const campaigns = page.program.value;
     expect(campaigns.campaigns[0]!.landingPage).toBe("https://demo-outfitters.example/");
   });
 });

@@ -70,8 +70,9 @@ describe("settings: connecting the referral service", () => {
     expect(JSON.stringify(settings)).not.toContain("demo-token");
     expect(JSON.stringify(settings)).not.toContain(row!.serviceTokenSealed);
     expect(settings.connection).toMatchObject({ status: "connected", hasToken: true, companyName: "Demo Outfitters" });
-    expect(settings.campaigns?.map((c) => c.uid)).toEqual(["1001", "1002", "1003", "1004"]);
-    expect(settings.groups).toEqual([
+    const program = settings.program?.ok ? settings.program.value : null;
+    expect(program?.campaigns.map((c) => c.uid)).toEqual(["1001", "1002", "1003", "1004"]);
+    expect(program?.groups).toEqual([
       { id: "1", name: "Customers", isDefault: true },
       { id: "2", name: "VIP", isDefault: false },
     ]);
@@ -295,7 +296,7 @@ describe("settings: disconnecting the referral service", () => {
     expect((await prisma.job.findUniqueOrThrow({ where: { id: reconcile.id } })).status).toBe("queued");
     const settings = await page();
     expect(settings.connection).toMatchObject({ status: "not_connected", hasToken: false, username: "demo", baseUrl: sandbox.baseUrl });
-    expect(settings.campaigns).toBeNull();
+    expect(settings.program).toBeNull();
 
     // AND an order that arrives meanwhile waits too; nothing is sent, nothing fails
     const during = await receiveOrder();

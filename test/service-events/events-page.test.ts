@@ -24,6 +24,7 @@ import { resetDatabase } from "../support/database";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 import { installShop } from "../support/sessions";
 import { routeArgs, TEST_SHOP } from "../support/shopify-requests";
+import { load } from "../admin/admin-requests";
 
 const OTHER_SHOP = "other-shop.myshopify.com";
 const STORE_CREDIT = ["read_store_credit_accounts", "write_store_credit_account_transactions"];
@@ -79,7 +80,7 @@ describe("the service events page", () => {
     const again = await loader(routeArgs(await adminRequest("/app/events")));
     expect(again.endpoint).toMatchObject({ url: page.endpoint.url, newSecret: null, secretMadeAt: page.endpoint.secretMadeAt });
     expect(JSON.stringify(again)).not.toContain(secret);
-    const settings = await settingsLoader(routeArgs(await adminRequest("/app/settings")));
+    const settings = await load(settingsLoader, "/app/settings");
     expect(settings.serviceWebhook).toEqual(again.endpoint);
     expect(JSON.stringify(settings)).not.toContain(secret);
   });
