@@ -30,7 +30,8 @@ const SHOPIFY_LOG_LEVEL: Record<typeof env.LOG_LEVEL, LogSeverity> = {
 };
 
 // Development only: the library's calls to the shop's admin (Admin API, token endpoint) go to the local stand-in.
-if (env.SHOPIFY_ADMIN_API_ORIGIN) setAbstractFetchFunc(fetchAtAdminOrigin(env.SHOPIFY_ADMIN_API_ORIGIN) as typeof fetch);
+// Production refuses SHOPIFY_ADMIN_API_ORIGIN (env.server.ts), so there every request passes as it is.
+if (env.NODE_ENV !== "production") setAbstractFetchFunc(fetchAtAdminOrigin(() => getEnv().SHOPIFY_ADMIN_API_ORIGIN) as typeof fetch);
 
 /** Shopify's tokens are sealed at rest with CREDENTIALS_KEY, like the service token (docs/decisions/015). */
 const sessionStorage = new SealedSessionStorage(new PrismaSessionStorage(prisma), {

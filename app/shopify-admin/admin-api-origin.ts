@@ -5,14 +5,16 @@
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export function fetchAtAdminOrigin(origin: string, fetchImpl: Fetch = fetch): Fetch {
+/** `origin` is read on each request: a test may point a running process at its stand-in. */
+export function fetchAtAdminOrigin(origin: () => string | undefined, fetchImpl: Fetch = fetch): Fetch {
   return (input, init) => {
+    const standIn = origin();
     // The library calls with a URL string and its init; a Request is not the library's and passes as it is.
-    if (input instanceof Request) return fetchImpl(input, init);
+    if (!standIn || input instanceof Request) return fetchImpl(input, init);
     const url = new URL(input);
     if (url.protocol !== "https:" || !url.pathname.startsWith("/admin/")) return fetchImpl(input, init);
     const headers = new Headers(init?.headers);
     headers.set("X-Forwarded-Host", url.host);
-    return fetchImpl(new URL(`${url.pathname}${url.search}`, origin), { ...init, headers });
+    return fetchImpl(new URL(`${url.pathname}${url.search}`, standIn), { ...init, headers });
   };
 }
