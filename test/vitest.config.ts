@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -12,5 +13,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default (one fewer than the cores) runs the files one at a time on a 2-core machine; each
+    // file has its own database and ports, and most of a file's time is spent waiting on its servers.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -119,7 +119,7 @@ for (const [share, alsoWorker] of [[0.3, false], [0.65, true]] as const) {
 let finishedAt: number | undefined;
 while (performance.now() - started < HARD_LIMIT_MS) {
   const sync = await db.orderSync.findUniqueOrThrow({ where: { shop: DEMO_SHOP } });
-  const unfinished = await db.job.count({ where: { status: { in: ["queued", "running"] }, kind: { not: RECONCILE_JOB.name } } });
+  const unfinished = await db.job.count({ where: { shop: DEMO_SHOP, status: { in: ["queued", "running"] }, kind: { not: RECONCILE_JOB.name } } });
   if (sync.backfillStatus !== "running" && unfinished === 0) {
     finishedAt = performance.now();
     break;

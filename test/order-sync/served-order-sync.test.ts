@@ -98,7 +98,7 @@ describe("reconciliation in production", () => {
     await prisma.job.create({ data: { shop: TEST_SHOP, kind: RECONCILE_JOB.name, key: `${TEST_SHOP}:${RECONCILE_JOB.name}:test`, payload: "{}", lane: `order-sync:${TEST_SHOP}` } });
     await until("the pass and every order's job done", async () => {
       const sync = await prisma.orderSync.findUnique({ where: { shop: TEST_SHOP } });
-      return sync?.reconciledAt != null && (await prisma.job.count({ where: { status: { in: ["queued", "running"] }, kind: { not: RECONCILE_JOB.name } } })) === 0;
+      return sync?.reconciledAt != null && (await prisma.job.count({ where: { shop: TEST_SHOP, status: { in: ["queued", "running"] }, kind: { not: RECONCILE_JOB.name } } })) === 0;
     });
 
     // THEN each of the 1,000 is at the service once
@@ -136,7 +136,7 @@ describe("backfill in production", () => {
     app = await startApp();
     await until("the backfill done and every job finished", async () => {
       const sync = await prisma.orderSync.findUnique({ where: { shop: TEST_SHOP } });
-      return sync?.backfillStatus === "done" && (await prisma.job.count({ where: { status: { in: ["queued", "running"] }, kind: { not: RECONCILE_JOB.name } } })) === 0;
+      return sync?.backfillStatus === "done" && (await prisma.job.count({ where: { shop: TEST_SHOP, status: { in: ["queued", "running"] }, kind: { not: RECONCILE_JOB.name } } })) === 0;
     }, 90_000);
 
     const counts = perOrder(orders.map((o) => String(o.id)));
