@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notifyJobEnqueued } from "../queue/wake";
 import { resumeShopJobs } from "../queue/shop-jobs.server";
+import { DISCONNECTED_REASON } from "./connection.server";
 import {
   APPROVALS,
   PIPELINE_DEFAULTS,
@@ -176,7 +177,7 @@ export async function saveSettings(
     ...guard.data,
   };
   await ctx.db.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });
-  const resumedJobs = await resumeShopJobs(ctx.db, shop);
+  const resumedJobs = await resumeShopJobs(ctx.db, shop, new Date(), { except: [DISCONNECTED_REASON] });
   if (resumedJobs > 0) notifyJobEnqueued();
   return { ok: true, resumedJobs, trackedCampaigns: settings.campaignUids.length };
 }
@@ -192,7 +193,7 @@ export async function setCampaignTracked(
   const campaignUids = tracked ? [...new Set([...current, campaignUid])] : current.filter((uid) => uid !== campaignUid);
   const data = { campaignUids: campaignUids.join(",") };
   await ctx.db.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });
-  const resumedJobs = await resumeShopJobs(ctx.db, shop);
+  const resumedJobs = await resumeShopJobs(ctx.db, shop, new Date(), { except: [DISCONNECTED_REASON] });
   if (resumedJobs > 0) notifyJobEnqueued();
   return { campaignUids, resumedJobs };
 }

@@ -37,7 +37,8 @@ export const offerJobs = [
     const connection = await ctx.clientForShop(shop);
     if (!connection.ok) return { type: "pause", reason: connection.reason };
     const access = await ctx.adminForShop(shop);
-    if (!access.ok) return { type: "pause", reason: access.reason };
+    // Shopify's answer about this shop's token holds the offer's sync, not the orders, which never call Shopify.
+    if (!access.ok) return { type: "pause", reason: access.reason, alone: true };
     try {
       const deps = { db: ctx.db, client: connection.client, admin: { admin: access.admin, sleep: realSleep }, now: ctx.now };
       await syncOffer(deps, shop, campaignUid, email ? { email } : {});

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import { enqueueJob } from "../queue/enqueue.server";
+import { CANCEL_ORDER_JOB, REFUND_ORDER_JOB } from "../referrals/job-kinds";
 import { PRIVACY_PURGE_JOB, PURGE_JOB_SHOP } from "./job-kinds";
 import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "./retention.server";
 
@@ -17,11 +18,18 @@ export const PURGE_BATCH = 500;
 /** Batches of each step in one run: a large backlog is left to the next runs rather than held in one. */
 export const PURGE_MAX_BATCHES = 200;
 
-/** Orders never referred: their decision is final once the guard's window and Shopify's redeliveries are over. */
-const NEVER_REFERRED = ["not_referred", "skipped"];
+/** Orders not referred: their decision is final once the guard's window and Shopify's redeliveries are over. */
+const NOT_REFERRED = ["not_referred"];
+
+/**
+ * Finished jobs the purge leaves: a cancellation's or refund's job is how
+ * reconciliation knows it has seen that change (an order touched again weeks
+ * later is read again), and its payload holds amounts, no person.
+ */
+export const KEPT_JOB_KINDS = [CANCEL_ORDER_JOB.name, REFUND_ORDER_JOB.name];
 
 export interface PurgeCounts {
-  /** Orders never referred whose email, browser IP and held event were cleared. */
+  /** Orders not referred whose browser IP and held event were cleared. */
   orderRecordsCleared: number;
   pixelSignalsDeleted: number;
   finishedJobsDeleted: number;
@@ -50,14 +58,14 @@ export async function purgeExpired(db: PrismaClient, now: Date, options: { batch
 
   const orderCutoff = before(UNREFERRED_ORDER_PERSONAL_DATA_MS);
   const unreferredPersonal = {
-    status: { in: NEVER_REFERRED },
+    status: { in: NOT_REFERRED },
     // Rows stored before placedAt was kept are judged by when they were stored.
     OR: [{ placedAt: { lt: orderCutoff } }, { placedAt: null, createdAt: { lt: orderCutoff } }],
-    AND: [{ OR: [{ email: { not: null } }, { emailKey: { not: null } }, { browserIp: { not: null } }, { heldEvent: { not: null } }] }],
+    AND: [{ OR: [{ browserIp: { not: null } }, { heldEvent: { not: null } }] }],
   };
   const orderRecordsCleared = await inBatches(
     async () => ids(await db.orderRecord.findMany({ where: unreferredPersonal, select: { id: true }, take: batch })),
-    async (batchIds) => (await db.orderRecord.updateMany({ where: { id: { in: batchIds }, ...unreferredPersonal }, data: { email: null, emailKey: null, browserIp: null, heldEvent: null } })).count,
+    async (batchIds) => (await db.orderRecord.updateMany({ where: { id: { in: batchIds }, ...unreferredPersonal }, data: { browserIp: null, heldEvent: null } })).count,
     size,
   );
 
@@ -69,7 +77,7 @@ export async function purgeExpired(db: PrismaClient, now: Date, options: { batch
   );
 
   // A done job's runAt is when its last attempt became due (the (status, runAt) index).
-  const finished = { status: "done", runAt: { lt: before(FINISHED_JOB_MS) } };
+  const finished = { status: "done", runAt: { lt: before(FINISHED_JOB_MS) }, kind: { notIn: KEPT_JOB_KINDS } };
   const finishedJobsDeleted = await inBatches(
     async () => ids(await db.job.findMany({ where: finished, select: { id: true }, take: batch })),
     async (batchIds) => (await db.job.deleteMany({ where: { id: { in: batchIds }, ...finished } })).count,

@@ -17,14 +17,16 @@ const DAY_MS = 24 * HOUR_MS;
 export const SHOPIFY_REDELIVERY_MS = 48 * HOUR_MS;
 
 /**
- * The buyer's email (and its match key), browser IP and held event (their
- * phone and address, for a pixel signal that may still come) of an order
- * that was never referred (not referred, or skipped): kept while the guard
- * may still compare a later order with it (its one-day window) and Shopify
- * may still deliver the order again, then cleared. The row stays, with its
- * order id, decision and customer id: it keeps a redelivery or a
- * reconciliation pass from counting the order twice, and the "first orders
- * only" rule still knows the customer.
+ * The browser IP and held event (the buyer's phone and address, for a pixel
+ * signal that may still come) of an order that was not referred: kept while
+ * the guard's velocity rules may still count it (their one-day window) and
+ * Shopify may still deliver the order again, then cleared. The buyer's email
+ * stays, as long as the row: the guard's "returning customer" rule and its
+ * self-referral rules find a buyer's and a referrer's earlier orders by
+ * email with no time limit (a referrer's own purchases are orders not
+ * referred). So the "same IP as the referrer" rule sees the referrer's
+ * orders of these last days only. Skipped orders keep theirs: the merchant
+ * may send one again, and some were referred.
  */
 export const UNREFERRED_ORDER_PERSONAL_DATA_MS = GUARD_WINDOW_MS + SHOPIFY_REDELIVERY_MS;
 
@@ -33,9 +35,10 @@ export const PIXEL_SIGNAL_MS = PIXEL_SIGNAL_TTL_MS;
 
 /**
  * A finished (done) job, whose payload may hold the buyer's details: its key
- * keeps Shopify's redeliveries (48 hours) and reconciliation's re-reads
- * from doing the work twice, so it is kept a week, then deleted. Failed
- * jobs stay until the merchant retries or skips them.
+ * keeps Shopify's redeliveries (48 hours) from doing the work twice, so it
+ * is kept a week, then deleted. Failed jobs stay until the merchant retries
+ * or skips them, and finished cancellations and refunds stay with their
+ * order (KEPT_JOB_KINDS in purge.server.ts).
  */
 export const FINISHED_JOB_MS = 7 * DAY_MS;
 
@@ -57,9 +60,9 @@ function duration(ms: number): string {
 export function retentionPeriods(): RetentionPeriod[] {
   return [
     {
-      what: "Email and browser IP of orders that were not referred",
+      what: "Browser IP, phone and address of orders that were not referred",
       period: `${duration(UNREFERRED_ORDER_PERSONAL_DATA_MS)} after the order`,
-      then: "Cleared; the order number and its outcome stay.",
+      then: "Cleared; the order number, its outcome and the buyer's email stay (the referral guard compares later orders with them).",
     },
     { what: "Web pixel signals (checkout token and referral code)", period: duration(PIXEL_SIGNAL_MS), then: "Deleted." },
     { what: "Finished background jobs", period: duration(FINISHED_JOB_MS), then: "Deleted; failed jobs stay until you retry or skip them." },

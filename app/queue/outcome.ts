@@ -16,6 +16,11 @@ export type JobOutcome =
    */
   | { type: "wait"; reason: string; afterMs: number; behindLane?: boolean };
 
-export type PauseOutcome = { type: "pause"; reason: string; cause?: string };
+/**
+ * The job waits (paused) until resumeShopJobs; so do the shop's other queued
+ * jobs (local kinds aside), unless `alone`: what stops this one (Shopify
+ * refusing the shop's token, say) does not stop jobs that never call Shopify.
+ */
+export type PauseOutcome = { type: "pause"; reason: string; cause?: string; alone?: boolean };
 
 export const done: JobOutcome = { type: "done" };

@@ -96,7 +96,7 @@ export async function runJob<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
       break;
     case "pause":
       await options.onShopPaused?.(job.shop, outcome, now);
-      await pauseShopJobs(ctx.db, job.shop, outcome.reason, { except: registry.localKinds });
+      if (!outcome.alone) await pauseShopJobs(ctx.db, job.shop, outcome.reason, { except: registry.localKinds });
       if ((await settle({ status: "paused", attempts: { decrement: 1 }, lastError: outcome.reason })) && definition && payload !== undefined) {
         await definition.onAttempt?.(ctx, job.shop, payload, job.attempts - 1, outcome.reason);
       }

@@ -60,11 +60,14 @@ export async function pauseShopJobs(db: Db, shop: string, reason: string, which:
 
 /**
  * After new credentials or settings: the shop's held jobs run again, at once;
- * with `pausedFor`, only those held for that reason. The caller rings notifyJobEnqueued.
+ * with `pausedFor`, only those held for that reason, or all but those held for the `except` reasons.
+ * The caller rings notifyJobEnqueued.
  */
-export async function resumeShopJobs(db: Db, shop: string, now: Date = new Date(), pausedFor?: string): Promise<number> {
+export async function resumeShopJobs(db: Db, shop: string, now: Date = new Date(), pausedFor?: string | { except: readonly string[] }): Promise<number> {
+  const why =
+    pausedFor === undefined ? {} : typeof pausedFor === "string" ? { lastError: pausedFor } : { OR: [{ lastError: null }, { lastError: { notIn: [...pausedFor.except] } }] };
   const resumed = await db.job.updateMany({
-    where: { shop, status: "paused", ...(pausedFor === undefined ? {} : { lastError: pausedFor }) },
+    where: { shop, status: "paused", ...why },
     data: { status: "queued", runAt: now, lastError: null },
   });
   return resumed.count;

@@ -23,11 +23,10 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     logger.warn({ shop }, "app/scopes_update without a readable current scope list; ignored");
     return new Response();
   }
-  // No session: the app was uninstalled meanwhile, and there is nothing to keep in step.
-  if (session) {
-    await prisma.session.updateMany({ where: { id: session.id }, data: { scope: parsed.data.current.join(",") } });
-    const turnedOff = await turnOffUngrantedFeatures(prisma, shop, parsed.data.current);
-    if (turnedOff.length > 0) logger.info({ shop, turnedOff }, "features turned off: their optional scopes were revoked");
-  }
+  // From the shop alone: the session may be missing because its token could not be refreshed just now,
+  // and a revoked scope must still turn its feature off (Shopify does not deliver this webhook again).
+  await prisma.session.updateMany({ where: { shop, isOnline: false }, data: { scope: parsed.data.current.join(",") } });
+  const turnedOff = await turnOffUngrantedFeatures(prisma, shop, parsed.data.current);
+  if (turnedOff.length > 0) logger.info({ shop, turnedOff, withSession: Boolean(session) }, "features turned off: their optional scopes were revoked");
   return new Response();
 };

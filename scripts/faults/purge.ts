@@ -6,7 +6,7 @@
 // it changed must be exactly what app/privacy/retention.server.ts's periods
 // say, and the run's recorded orders must keep their data.
 import type { PrismaClient } from "@prisma/client";
-import { purgeExpired, type PurgeCounts } from "../../app/privacy/purge.server";
+import { KEPT_JOB_KINDS, purgeExpired, type PurgeCounts } from "../../app/privacy/purge.server";
 import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "../../app/privacy/retention.server";
 import { shopifyOrder } from "../lib/sample-orders";
 import { shopifyWebhookHeaders } from "../lib/shopify-webhook";
@@ -47,7 +47,8 @@ export async function runPurgeStep(step: PurgeStep): Promise<Record<string, bool
   await db.dataRequest.createMany({
     data: Array.from({ length: REPORTS }, (_, i) => ({ shop, requestId: `purge-${i}`, email: `asker-${i}@example.com`, status: "ready", report: "{}", completedAt: new Date(now) })),
   });
-  const finishedJobs = await db.job.count({ where: { status: "done" } });
+  // Finished cancellations and refunds stay with their order (KEPT_JOB_KINDS).
+  const finishedJobs = await db.job.count({ where: { status: "done", kind: { notIn: KEPT_JOB_KINDS } } });
   const otherJobs = await db.job.count({ where: { status: { not: "done" } } });
 
   // As of each time: what the periods say goes then, and nothing else.

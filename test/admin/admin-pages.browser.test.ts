@@ -11,7 +11,7 @@ import { DEFAULT_SCOPES, getEnv } from "../../app/env.server";
 import { ensureInboundEndpoint } from "../../app/service-events/endpoint.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { standInAppBridge } from "../support/app-bridge-standin";
-import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
+import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
 import { installShop } from "../support/sessions";
 import { connectShop, sandboxCommissions, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
 import { resetDatabase } from "../support/database";
@@ -77,28 +77,10 @@ describeInBrowser("admin pages in Chromium", () => {
     await resetDatabase();
     await installShop();
     pipeline = testPipeline();
-    context = await browser.newContext({
-      viewport: VIEWPORT,
-      deviceScaleFactor: 1,
-      // Shopify's library answers "HeadlessChrome" (a bot) with 410 Gone; the admin is opened by people.
-      userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`,
-    });
-    page = await context.newPage();
+    // Only the app and the sandbox answer, and App Bridge's stand-in (routed last, so it answers first).
+    ({ context, page, problems } = await openAdminBrowserPage(browser, { origins: [server.origin, sandbox.baseUrl], viewport: VIEWPORT }));
     network = watchNetwork(page);
-    problems = [];
-    // Only the app and the sandbox answer, and App Bridge's stand-in (registered last, so it answers first).
-    await page.route("**/*", (route) => {
-      const url = route.request().url();
-      return url.startsWith(server.origin) || url.startsWith(sandbox.baseUrl) || url.startsWith("data:")
-        ? route.continue()
-        : route.abort();
-    });
     await standInAppBridge(page, { granted: DEFAULT_SCOPES.split(",") });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.stack ?? error.message}`));
-    page.on("console", (message) => {
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
-        problems.push(`console: ${message.text()}`);
-    });
   });
 
   afterEach(async () => {

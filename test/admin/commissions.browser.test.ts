@@ -10,7 +10,7 @@ import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
 import { shopClient } from "../../app/connection/shop-client.server";
 import type { SandboxHandle } from "../../sandbox/server";
-import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
+import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
 import { resetDatabase } from "../support/database";
 import { connectShop, sandboxCommissions, startTestSandbox, testPipeline } from "../support/pipeline";
 import { installShop } from "../support/sessions";
@@ -168,24 +168,7 @@ describeInBrowser("commissions page in Chromium", () => {
     await installShop();
     await connectShop(sandbox, { campaignUids: "1001" });
     await addPendingCommissions(ADDED);
-    context = await browser.newContext({
-      viewport: VIEWPORT,
-      deviceScaleFactor: 1,
-      userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`,
-    });
-    page = await context.newPage();
-    problems = [];
-    await page.route("**/*", (route) => {
-      const url = route.request().url();
-      return url.startsWith("http://127.0.0.1:") || url.startsWith("data:")
-        ? route.continue()
-        : route.abort();
-    });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.stack ?? error.message}`));
-    page.on("console", (message) => {
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
-        problems.push(`console: ${message.text()}`);
-    });
+    ({ context, page, problems } = await openAdminBrowserPage(browser, { origins: ["http://127.0.0.1:"], viewport: VIEWPORT }));
   }, 60_000);
 
   afterEach(async () => {

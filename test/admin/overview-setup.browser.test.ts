@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import type { SandboxHandle } from "../../sandbox/server";
-import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
+import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
 import { resetDatabase } from "../support/database";
 import { clearSandboxFaults, connectShop, sandboxFaults, startTestSandbox } from "../support/pipeline";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
@@ -73,21 +73,7 @@ describeInBrowser("the Overview's setup guide and attention banner", () => {
     await resetDatabase();
     // The live theme's settings say the embed is off; App Bridge, where it answers, says what is placed.
     shopify.themeSettingsData = JSON.stringify({ current: { blocks: {} } });
-    context = await browser.newContext({
-      viewport: VIEWPORT,
-      deviceScaleFactor: 1,
-      userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`,
-    });
-    page = await context.newPage();
-    problems = [];
-    await page.route("**/*", (route) => {
-      const url = route.request().url();
-      return url.startsWith(server.origin) || url.startsWith("data:") ? route.continue() : route.abort();
-    });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.stack ?? error.message}`));
-    page.on("console", (message) => {
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(`console: ${message.text()}`);
-    });
+    ({ context, page, problems } = await openAdminBrowserPage(browser, { origins: [server.origin], viewport: VIEWPORT }));
   });
 
   afterEach(async () => {

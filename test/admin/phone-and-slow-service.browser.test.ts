@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import type { SandboxHandle } from "../../sandbox/server";
-import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
+import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
 import { resetDatabase } from "../support/database";
 import { connectShop, startTestSandbox, testPipeline } from "../support/pipeline";
 import { installShop } from "../support/sessions";
@@ -98,21 +98,8 @@ describeInBrowser("admin pages at a phone's width and with a slow service", () =
   });
 
   async function newPage(viewport: { width: number; height: number }): Promise<void> {
-    context = await browser.newContext({
-      viewport,
-      deviceScaleFactor: 1,
-      // Shopify's library answers "HeadlessChrome" (a bot) with 410 Gone; the admin is opened by people.
-      userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`,
-    });
-    page = await context.newPage();
     // Only the app answers; App Bridge's CDN script fails fast.
-    await page.route("**/*", (route) =>
-      route.request().url().startsWith(server.origin) || route.request().url().startsWith("data:") ? route.continue() : route.abort()
-    );
-    page.on("pageerror", (error) => problems.push(`page error: ${error.stack ?? error.message}`));
-    page.on("console", (message) => {
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(`console: ${message.text()}`);
-    });
+    ({ context, page, problems } = await openAdminBrowserPage(browser, { origins: [server.origin], viewport }));
   }
 
   it("shows every admin page at 375 px wide without scrolling the page sideways", async () => {

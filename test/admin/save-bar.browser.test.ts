@@ -10,7 +10,7 @@ import prisma from "../../app/db.server";
 import { DEFAULT_SCOPES } from "../../app/env.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { standInAppBridge, type AppBridgeStandIn } from "../support/app-bridge-standin";
-import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
+import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
 import { resetDatabase } from "../support/database";
 import { connectShop, startTestSandbox } from "../support/pipeline";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
@@ -63,16 +63,7 @@ describeInBrowser("App Bridge's save bar on the admin's forms", () => {
     await resetDatabase();
     await connectShop(sandbox);
     shopify.grantedScopes = DEFAULT_SCOPES.split(",");
-    context = await browser.newContext({
-      viewport: { width: 1200, height: 900 },
-      userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`,
-    });
-    page = await context.newPage();
-    problems = [];
-    await page.route("**/*", (route) => {
-      const url = route.request().url();
-      return url.startsWith(server.origin) || url.startsWith(sandbox.baseUrl) || url.startsWith("data:") ? route.continue() : route.abort();
-    });
+    ({ context, page, problems } = await openAdminBrowserPage(browser, { origins: [server.origin, sandbox.baseUrl] }));
     // Registered last, so it answers first: App Bridge's address gets the stand-in.
     appBridge = await standInAppBridge(page, {
       granted: DEFAULT_SCOPES.split(","),
@@ -80,10 +71,6 @@ describeInBrowser("App Bridge's save bar on the admin's forms", () => {
       onGrant: (scopes) => {
         shopify.grantedScopes = scopes;
       },
-    });
-    page.on("pageerror", (error) => problems.push(`page error: ${error.stack ?? error.message}`));
-    page.on("console", (message) => {
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(`console: ${message.text()}`);
     });
   });
 

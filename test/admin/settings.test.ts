@@ -306,6 +306,11 @@ describe("settings: disconnecting the referral service", () => {
     expect(await prisma.job.count({ where: { shop: TEST_SHOP, status: "failed" } })).toBe(0);
     expect(await sandboxRequests(sandbox, "event/record")).toHaveLength(0);
 
+    // AND saving settings meanwhile leaves the work Disconnect held waiting for the connection
+    expect((await post({ ...SETTINGS, campaignUids: ["1001"], trigger: "orders_paid" })).status).toBe(200);
+    expect(await recordJobOf(before)).toMatchObject({ status: "paused", lastError: expect.stringContaining("disconnected") });
+    await pipeline.drain();
+
     // AND a connect without the token is refused: the old one is not kept
     expect((await connect({ baseUrl: sandbox.baseUrl, username: "demo", token: "" })).body).toMatchObject({
       ok: false,

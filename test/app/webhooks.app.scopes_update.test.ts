@@ -74,4 +74,10 @@ describe("webhooks/app/scopes_update: optional scopes revoked", () => {
     expect(await features()).toEqual({ storeCreditPayouts: false, tagContacts: false });
     expect(await scopeOf(TEST_SHOP)).toBe(DEFAULT_SCOPES);
   });
+
+  it("turns them off even when the delivery comes without the shop's session (its token could not be refreshed just then)", async () => {
+    await prisma.shop.create({ data: { shop: TEST_SHOP, storeCreditPayouts: true, tagContacts: true } });
+    expect((await respond(update(DEFAULT_SCOPES.split(",")))).status).toBe(200);
+    expect(await features()).toEqual({ storeCreditPayouts: false, tagContacts: false });
+  });
 });

@@ -9,7 +9,7 @@ import { action, loader } from "../../app/routes/app.campaigns";
 import type { SandboxHandle } from "../../sandbox/server";
 import { adminRequest, load, submit } from "../admin/admin-requests";
 import { startSandboxAppServer, type AppServer } from "../admin/app-server";
-import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
+import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
 import type { TestPipeline } from "../support/pipeline";
 import type { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 import { useOfferWorld } from "./offer-world";
@@ -84,12 +84,7 @@ describeInBrowser("the Friend's offer card in Chromium", () => {
   it("shows codes in Shopify, a taken code and the last sync", async () => {
     await submit(action, "/app/campaigns", saveForm());
     await pipeline.drain();
-    const context = await browser.newContext({
-      viewport: { width: 1200, height: 900 },
-      userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`,
-    });
-    const page = await context.newPage();
-    await page.route("**/*", (route) => (route.request().url().startsWith(server.origin) || route.request().url().startsWith(sandbox.baseUrl) ? route.continue() : route.abort()));
+    const { context, page } = await openAdminBrowserPage(browser, { origins: [server.origin, sandbox.baseUrl] });
     const signed = new URL((await adminRequest("/app/campaigns")).url);
     await page.goto(`${server.origin}${signed.pathname}${signed.search}`);
     await watchNetwork(page).settled(200, 15_000);

@@ -4,12 +4,12 @@
 // sends the last 30 days of orders and watches the progress to the end.
 import "../admin/browser-env";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { adminRequest } from "../admin/admin-requests";
 import { sandboxAppEnv, startAppServer, type AppServer } from "../admin/app-server";
-import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
+import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
 import { resetDatabase } from "../support/database";
 import { shopifyOrder } from "../support/orders";
 import { connectShop, startTestSandbox } from "../support/pipeline";
@@ -57,14 +57,7 @@ describeInBrowser("order sync on the Overview", () => {
     // A page at a time as the bucket refills, so that the progress is seen.
     shopify.setBucket(1_000, 800);
 
-    const context = await browser.newContext({
-      viewport: { width: 1200, height: 1000 },
-      userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`,
-    });
-    const page: Page = await context.newPage();
-    const problems: string[] = [];
-    await page.route("**/*", (route) => (route.request().url().startsWith(server.origin) ? route.continue() : route.abort()));
-    page.on("pageerror", (error) => problems.push(error.message));
+    const { context, page, problems } = await openAdminBrowserPage(browser, { origins: [server.origin], viewport: { width: 1200, height: 1000 } });
     const signed = new URL((await adminRequest("/app")).url);
     await page.goto(`${server.origin}${signed.pathname}${signed.search}`);
     await watchNetwork(page).settled(200, 15_000);

@@ -6,7 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { adminRequest } from "../admin/admin-requests";
 import { startSandboxAppServer, type AppServer } from "../admin/app-server";
-import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
+import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
 import { resetDatabase } from "../support/database";
 import { installShop } from "../support/sessions";
 
@@ -28,12 +28,8 @@ describeInBrowser("Settings: data retention", () => {
   });
 
   it("shows every retention period at the end of the page, read-only", async () => {
-    const context = await browser.newContext({
-      viewport: { width: 1200, height: 900 },
-      userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`,
-    });
-    page = await context.newPage();
-    await page.route("**/*", (route) => (route.request().url().startsWith(server.origin) ? route.continue() : route.abort()));
+    const { context, page: opened } = await openAdminBrowserPage(browser, { origins: [server.origin] });
+    page = opened;
     const signed = new URL((await adminRequest("/app/settings")).url);
     const network = watchNetwork(page);
     await page.goto(`${server.origin}${signed.pathname}${signed.search}`);
@@ -43,7 +39,7 @@ describeInBrowser("Settings: data retention", () => {
     await expect.poll(() => card.isVisible(), { timeout: 10_000, message: (await page.content()).slice(0, 3000) }).toBe(true);
     await card.scrollIntoViewIfNeeded();
     const text = await card.innerText();
-    expect(text).toContain("Email and browser IP of orders that were not referred");
+    expect(text).toContain("Browser IP, phone and address of orders that were not referred");
     expect(text).toContain("Kept 3 days after the order.");
     expect(text).toContain("Kept 6 hours. Deleted.");
     expect(text).toContain("Kept 7 days.");

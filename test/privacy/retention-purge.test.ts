@@ -26,25 +26,26 @@ async function seed(shop: string, now: number) {
     prisma.orderRecord.create({ data: { shop, orderId: String(next++), status, ...personal, placedAt: placedAgo === null ? null : ago(now, placedAgo), createdAt: ago(now, createdAgo) } });
   const past = UNREFERRED_ORDER_PERSONAL_DATA_MS + HOUR;
   const within = UNREFERRED_ORDER_PERSONAL_DATA_MS - HOUR;
-  // Cleared: never referred and past the period (one stored before placedAt was kept).
+  // Cleared: not referred and past the period (one stored before placedAt was kept).
   await order("not_referred", past);
-  await order("skipped", past);
   await order("not_referred", null, past);
-  // Kept: within the period, or referred, blocked, failed or waiting.
+  // Kept: within the period, or referred, blocked, failed, skipped (it may be sent again) or waiting.
   await order("not_referred", within);
-  for (const status of ["recorded", "blocked", "needs_review", "reversed", "failed", "queued"]) await order(status, past);
+  for (const status of ["recorded", "blocked", "needs_review", "reversed", "failed", "skipped", "queued"]) await order(status, past);
 
   for (const createdAgo of [PIXEL_SIGNAL_MS + HOUR, PIXEL_SIGNAL_MS + 2 * HOUR, PIXEL_SIGNAL_MS - HOUR]) {
     await prisma.pixelSignal.create({ data: { shop, checkoutToken: `token-${next++}`, code: "ALICE10", createdAt: ago(now, createdAgo) } });
   }
 
-  const job = (status: string, runAgo: number) =>
-    prisma.job.create({ data: { shop, kind: "order.record", key: `${shop}:order.record:${next++}`, payload: '{"email":"buyer@example.com"}', status, runAt: ago(now, runAgo) } });
+  const job = (status: string, runAgo: number, kind = "order.record") =>
+    prisma.job.create({ data: { shop, kind, key: `${shop}:${kind}:${next++}`, payload: '{"email":"buyer@example.com"}', status, runAt: ago(now, runAgo) } });
   await job("done", FINISHED_JOB_MS + HOUR);
   await job("done", FINISHED_JOB_MS + 30 * 24 * HOUR);
   await job("done", FINISHED_JOB_MS - HOUR);
   await job("failed", FINISHED_JOB_MS + 30 * 24 * HOUR);
   await job("paused", FINISHED_JOB_MS + HOUR);
+  // A cancellation's finished job stays with its order: reconciliation knows the change by it.
+  await job("done", FINISHED_JOB_MS + 30 * 24 * HOUR, "order.cancel");
 
   const request = (status: string, completedAgo: number | null) =>
     prisma.dataRequest.create({
@@ -54,14 +55,14 @@ async function seed(shop: string, now: number) {
   await request("ready", DATA_REQUEST_REPORT_MS - HOUR);
   await request("open", null);
 
-  return { orderRecordsCleared: 3, pixelSignalsDeleted: 2, finishedJobsDeleted: 2, reportsDeleted: 1 };
+  return { orderRecordsCleared: 2, pixelSignalsDeleted: 2, finishedJobsDeleted: 2, reportsDeleted: 1 };
 }
 
 async function leftOver(shop: string) {
   const records = await prisma.orderRecord.findMany({ where: { shop }, orderBy: { orderId: "asc" } });
   return {
     ordersWithEmail: records.filter((r) => r.email !== null).length,
-    ordersWithPersonalData: records.filter((r) => r.email || r.emailKey || r.browserIp || r.heldEvent).length,
+    ordersWithIpOrHeldEvent: records.filter((r) => r.browserIp || r.heldEvent).length,
     orders: records.length,
     pixelSignals: await prisma.pixelSignal.count({ where: { shop } }),
     jobs: await prisma.job.count({ where: { shop } }),
@@ -71,8 +72,8 @@ async function leftOver(shop: string) {
   };
 }
 
-/** What each shop holds after a purge, by the periods: 7 of 10 orders keep their data (all 10 stay), 1 of 3 signals, 3 of 5 jobs, 1 of 3 reports. */
-const AFTER = { ordersWithEmail: 7, ordersWithPersonalData: 7, orders: 10, pixelSignals: 1, jobs: 3, reports: 1, requesters: 2, requests: 3 };
+/** What each shop holds after a purge, by the periods: 8 of 10 orders keep their IP and held event (all 10 stay, with their email), 1 of 3 signals, 4 of 6 jobs, 1 of 3 reports. */
+const AFTER = { ordersWithEmail: 10, ordersWithIpOrHeldEvent: 8, orders: 10, pixelSignals: 1, jobs: 4, reports: 1, requesters: 2, requests: 3 };
 
 describe("the retention purge", () => {
   it("runs as the app's hourly job and leaves, in every shop, what the documented periods keep", async () => {
@@ -86,11 +87,12 @@ describe("the retention purge", () => {
 
     expect(await leftOver(TEST_SHOP)).toEqual(AFTER);
     expect(await leftOver(OTHER_SHOP)).toEqual(AFTER);
-    // The cleared orders keep their order id, decision and customer id.
-    const cleared = await prisma.orderRecord.findMany({ where: { shop: TEST_SHOP, email: null } });
-    expect(cleared.map((r) => [r.status, r.customerId, r.browserIp, r.heldEvent, r.emailKey])).toEqual(
-      expect.arrayContaining([["not_referred", "7210000000017", null, null, null], ["skipped", "7210000000017", null, null, null]]),
-    );
+    // The cleared orders keep their order id, decision, customer id and email (the guard looks back by email).
+    const cleared = await prisma.orderRecord.findMany({ where: { shop: TEST_SHOP, browserIp: null } });
+    expect(cleared.map((r) => [r.status, r.customerId, r.heldEvent, r.emailKey])).toEqual([
+      ["not_referred", "7210000000017", null, "buyer@example.com"],
+      ["not_referred", "7210000000017", null, "buyer@example.com"],
+    ]);
     expect(cleared).toHaveLength(expected.orderRecordsCleared);
     const expired = await prisma.dataRequest.findFirstOrThrow({ where: { shop: TEST_SHOP, status: "expired" } });
     expect(expired).toMatchObject({ report: null, email: null, customerId: null, ordersRequested: "[]" });

@@ -2,7 +2,7 @@
 // driven by playwright-core, with flags that keep it quiet and off the network.
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type LaunchOptions, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type LaunchOptions, type Page } from "playwright-core";
 import { describe } from "vitest";
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -72,4 +72,39 @@ export function watchNetwork(page: Page): { settled(quietMs?: number, timeoutMs?
       }
     },
   };
+}
+
+export interface AdminBrowserPage {
+  context: BrowserContext;
+  page: Page;
+  /** The page's uncaught errors and console errors (a resource that failed to load aside). */
+  problems: string[];
+}
+
+/**
+ * A page opened as a merchant's browser opens the admin's iframe: a person's
+ * user agent (Shopify's library answers "HeadlessChrome", a bot, with 410
+ * Gone), only `origins` answering (so App Bridge's CDN script fails fast, or
+ * its stand-in answers when routed after this), and the page's errors kept.
+ */
+export async function openAdminBrowserPage(
+  browser: Browser,
+  { origins, viewport = { width: 1200, height: 900 } }: { origins: string[]; viewport?: { width: number; height: number } },
+): Promise<AdminBrowserPage> {
+  const context = await browser.newContext({
+    viewport,
+    deviceScaleFactor: 1,
+    userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`,
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  await page.route("**/*", (route) => {
+    const url = route.request().url();
+    return url.startsWith("data:") || origins.some((origin) => url.startsWith(origin)) ? route.continue() : route.abort();
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.stack ?? error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(`console: ${message.text()}`);
+  });
+  return { context, page, problems };
 }
