@@ -22,7 +22,8 @@ import { repoRoot } from "../admin/app-server";
  */
 const BUDGETS: Record<string, number> = {
   "routes/app": 172_000,
-  "routes/app._index": 180_000,
+  // The setup guide's extension placements (App Bridge) and the one attention banner: 180.4 KB on 2026-11-26.
+  "routes/app._index": 185_000,
   "routes/app.activity": 180_000,
   "routes/app.ambassadors._index": 180_000,
   "routes/app.ambassadors.$email": 180_000,
