@@ -37,9 +37,15 @@ export async function stopJobs(db: Db, where: Prisma.JobWhereInput, reason: stri
   return stopped.count;
 }
 
+/** A condition on a job's kind: only these, none of those; nothing when neither is given. */
+function kindsWhere({ only, except }: { only?: readonly string[]; except?: readonly string[] }) {
+  const kind = { ...(only ? { in: [...only] } : {}), ...(except && except.length > 0 ? { notIn: [...except] } : {}) };
+  return Object.keys(kind).length > 0 ? { kind } : {};
+}
+
 /** Stops every waiting job of a shop, but those of the kinds in `except`. */
 export function stopShopJobs(db: Db, shop: string, reason: string, except: readonly string[] = []): Promise<number> {
-  return stopJobs(db, { shop, ...(except.length > 0 ? { kind: { notIn: [...except] } } : {}) }, reason);
+  return stopJobs(db, { shop, ...kindsWhere({ except }) }, reason);
 }
 
 /**
@@ -47,12 +53,8 @@ export function stopShopJobs(db: Db, shop: string, reason: string, except: reado
  * all of them, or only those of the kinds in `only`; those in `except` go on.
  */
 export async function pauseShopJobs(db: Db, shop: string, reason: string, which: { only?: readonly string[]; except?: readonly string[] } = {}): Promise<number> {
-  const kind = {
-    ...(which.only ? { in: [...which.only] } : {}),
-    ...(which.except && which.except.length > 0 ? { notIn: [...which.except] } : {}),
-  };
   const paused = await db.job.updateMany({
-    where: { shop, status: "queued", ...(Object.keys(kind).length > 0 ? { kind } : {}) },
+    where: { shop, status: "queued", ...kindsWhere(which) },
     data: { status: "paused", lastError: reason },
   });
   return paused.count;
@@ -60,12 +62,20 @@ export async function pauseShopJobs(db: Db, shop: string, reason: string, which:
 
 /**
  * After new credentials or settings: the shop's held jobs run again, at once;
- * with `pausedFor`, only those held for that reason, or all but those held for the `except` reasons.
- * The caller rings notifyJobEnqueued.
+ * only those held for one of the reasons in `pausedFor`, or all but those held
+ * for the reasons in `except`. The caller rings notifyJobEnqueued.
  */
-export async function resumeShopJobs(db: Db, shop: string, now: Date = new Date(), pausedFor?: string | { except: readonly string[] }): Promise<number> {
-  const why =
-    pausedFor === undefined ? {} : typeof pausedFor === "string" ? { lastError: pausedFor } : { OR: [{ lastError: null }, { lastError: { notIn: [...pausedFor.except] } }] };
+export async function resumeShopJobs(
+  db: Db,
+  shop: string,
+  now: Date = new Date(),
+  which: { pausedFor?: readonly string[]; except?: readonly string[] } = {},
+): Promise<number> {
+  const why = which.pausedFor
+    ? { lastError: { in: [...which.pausedFor] } }
+    : which.except
+      ? { OR: [{ lastError: null }, { lastError: { notIn: [...which.except] } }] }
+      : {};
   const resumed = await db.job.updateMany({
     where: { shop, status: "paused", ...why },
     data: { status: "queued", runAt: now, lastError: null },

@@ -31,7 +31,7 @@ export async function handleAppInstalled(db: PrismaClient, shop: string, now: Da
     return {
       reinstalled: cleared.count > 0,
       revived: await reviveStoppedJobs(tx, shop, SCHEDULED_KINDS, STOPPED_BY_UNINSTALL, now),
-      resumed: (await resumeShopJobs(tx, shop, now, NOT_INSTALLED)) + (await resumeShopJobs(tx, shop, now, TOKEN_REFUSED)),
+      resumed: await resumeShopJobs(tx, shop, now, { pausedFor: [NOT_INSTALLED, TOKEN_REFUSED] }),
     };
   });
   forgetShopCheck(shop);
