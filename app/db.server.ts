@@ -1,5 +1,6 @@
 import { PrismaClient } from "@prisma/client";
 import { createAdapter, databaseKind } from "./db/adapter.server";
+import { attachPlainSql, createPlainSql } from "./db/sql.server";
 import { getEnv } from "./env.server";
 
 declare global {
@@ -9,6 +10,7 @@ declare global {
 
 export function createPrismaClient(databaseUrl: string): PrismaClient {
   const client = new PrismaClient({ adapter: createAdapter(databaseUrl) });
+  attachPlainSql(client, createPlainSql(databaseUrl));
   if (databaseKind(databaseUrl) === "sqlite") {
     tuneSqlite(client).catch((error) => console.error("Could not set SQLite's journal mode", error));
   }

@@ -1,6 +1,7 @@
 import type { PrismaClient, Shop } from "@prisma/client";
 import { createReferralClient, type FetchLike, type ReferralClient, type ServiceNetworkPolicy } from "../referral-api";
 import { openToken } from "../crypto/sealing.server";
+import { asModel, plainSql } from "../db/sql.server";
 
 // The one builder of "the referral client of a shop": the admin pages and
 // the jobs both go through it, so a missing, refused or unreadable token
@@ -24,7 +25,9 @@ export interface ShopClientOptions {
 
 /** The referral client of a connected shop, or why there is none. */
 export async function shopConnection(db: PrismaClient, shop: string, options: ShopClientOptions): Promise<ShopConnection> {
-  const row = await db.shop.findUnique({ where: { shop } });
+  // Read for every order a job sends: plain SQL, not Prisma's query compiler.
+  const [found] = await plainSql(db).rows({ sql: `SELECT * FROM "Shop" WHERE "shop" = :shop`, values: { shop } });
+  const row = found ? asModel<Shop>("Shop", found) : null;
   if (!row?.serviceBaseUrl || !row.serviceUsername || !row.serviceTokenSealed || row.connectionStatus === "not_connected") {
     return { ok: false, problem: "not_connected" };
   }

@@ -1,6 +1,6 @@
 import type { Job, PrismaClient } from "@prisma/client";
 import type { DatabaseKind } from "../db/adapter.server";
-import { SQLITE, type SqlValue } from "../db/sql-dialect";
+import { plainSql, timeOf } from "../db/sql.server";
 import { DEFAULT_SHOP_CONCURRENCY } from "./defaults";
 import { isUniqueViolation } from "./enqueue.server";
 
@@ -14,28 +14,6 @@ export interface ClaimOptions {
   limit?: number;
   /** How many jobs of one shop may run at once, across every worker (the service account's share). */
   perShop?: number;
-}
-
-/**
- * The statement with its :names bound the dialect's way: PostgreSQL numbers
- * its parameters ($1, reused), SQLite takes them in order (?).
- */
-function bind(sql: string, values: Record<string, SqlValue>, kind: DatabaseKind): [string, SqlValue[]] {
-  const params: SqlValue[] = [];
-  const numbered = new Map<string, number>();
-  const text = sql.replace(/:([a-zA-Z]+)/g, (_, name: string) => {
-    if (!(name in values)) throw new Error(`claim: no value for :${name}`);
-    if (kind === "sqlite") {
-      params.push(values[name]!);
-      return "?";
-    }
-    if (!numbered.has(name)) {
-      params.push(values[name]!);
-      numbered.set(name, params.length);
-    }
-    return `$${numbered.get(name)}`;
-  });
-  return [text, params];
 }
 
 /**
@@ -108,33 +86,28 @@ const DATES = ["runAt", "leaseUntil", "triggeredAt", "laneAt", "writingAt", "cre
 /** A row as the database returned it, as Prisma's Job (times as Dates, counts as numbers). */
 function jobOf(row: Record<string, unknown>): Job {
   const job = { ...row } as Record<string, unknown>;
-  for (const key of DATES) {
-    const value = row[key];
-    job[key] = value === null || value === undefined ? null : value instanceof Date ? value : new Date(String(value).replace(" ", "T"));
-  }
+  for (const key of DATES) job[key] = timeOf(row[key]);
   job.attempts = Number(row.attempts);
   return job as unknown as Job;
 }
 
 /** Takes up to `limit` due jobs at once (see claimSql), oldest turn first. */
 export async function claimJobs(db: PrismaClient, options: ClaimOptions): Promise<Job[]> {
-  const kind = options.database;
-  const time = (date: Date) => (kind === "sqlite" ? SQLITE.time(date) : date);
-  const [sql, params] = bind(
-    claimSql(kind),
-    {
-      now: time(options.now),
-      leaseUntil: time(new Date(options.now.getTime() + options.leaseMs)),
-      worker: options.workerId,
-      perShop: options.perShop ?? DEFAULT_SHOP_CONCURRENCY,
-      limit: options.limit ?? 1,
-      // Jobs waiting for an earlier one of their lane are passed over: reading this many of each shop leaves room for them.
-      scan: 4 * (options.limit ?? 1) + 16,
-    },
-    kind,
-  );
+  const sql = plainSql(db);
+  const limit = options.limit ?? 1;
   try {
-    const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
+    const rows = await sql.rows({
+      sql: claimSql(options.database),
+      values: {
+        now: options.now,
+        leaseUntil: new Date(options.now.getTime() + options.leaseMs),
+        worker: options.workerId,
+        perShop: options.perShop ?? DEFAULT_SHOP_CONCURRENCY,
+        limit,
+        // Jobs waiting for an earlier one of their lane are passed over: reading this many of each shop leaves room for them.
+        scan: 4 * limit + 16,
+      },
+    });
     return rows.map(jobOf).sort((a, b) => a.runAt.getTime() - b.runAt.getTime());
   } catch (error) {
     // Another job of a lane was taken meanwhile: nothing is taken this round.
@@ -150,11 +123,11 @@ export async function claimNextJob(db: PrismaClient, options: Omit<ClaimOptions,
 
 /** Extends a running job's lease; false when this worker no longer holds it. */
 export async function renewLease(db: PrismaClient, options: { jobId: string; workerId: string; leaseMs: number; now: Date }): Promise<boolean> {
-  const renewed = await db.job.updateMany({
-    where: { id: options.jobId, lockedBy: options.workerId, status: "running" },
-    data: { leaseUntil: new Date(options.now.getTime() + options.leaseMs) },
+  const renewed = await plainSql(db).run({
+    sql: `UPDATE "Job" SET "leaseUntil" = :leaseUntil WHERE "id" = :id AND "lockedBy" = :worker AND "status" = 'running'`,
+    values: { leaseUntil: new Date(options.now.getTime() + options.leaseMs), id: options.jobId, worker: options.workerId },
   });
-  return renewed.count === 1;
+  return renewed === 1;
 }
 
 /**

@@ -1,5 +1,17 @@
+import type { Statement } from "../db/sql.server";
+
 /** What a job handler decided; the runner turns it into the job's next state. */
-export type JobOutcome =
+export type JobOutcome = JobStep & {
+  /**
+   * What the handler's own tables keep of this run (an order's result,
+   * say): written in the same transaction as the job's new state, and only
+   * while this worker still holds the job, so that a job taken over by
+   * another worker leaves its result to that worker.
+   */
+  store?: Statement[];
+};
+
+type JobStep =
   | { type: "done" }
   /** Try again later; spends an attempt. `shopWaits`: the remote side asked the whole account to slow down (429), so the shop's other jobs of the same rate-limit group wait too. */
   | { type: "retry"; reason: string; afterMs?: number; shopWaits?: boolean }

@@ -1,4 +1,6 @@
-import type { Job, Prisma } from "@prisma/client";
+import type { Job } from "@prisma/client";
+import { plainSql, type Statement } from "../db/sql.server";
+import type { SqlValue } from "../db/sql-dialect";
 import type { Logger } from "../logger.server";
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffPolicy } from "./backoff";
 import { clearWriting, LeaseLostError, markWriting } from "./claim.server";
@@ -12,6 +14,38 @@ export interface RunOptions {
   random?: () => number;
   /** Before a shop's jobs are held: what else a pause means (refused credentials mark the connection broken). */
   onShopPaused?(shop: string, outcome: PauseOutcome, now: Date): Promise<void>;
+  /** Stores a job's new state (the group's first statement) with what its outcome stores; whether it was stored. The worker's batches settles; alone by default. */
+  settle?(group: Statement[]): Promise<boolean>;
+}
+
+/** The job's new state, in the same words as Prisma's update would have used; its columns besides status. */
+interface NextState {
+  status: "done" | "failed" | "queued" | "paused";
+  lastError?: string | null;
+  runAt?: Date;
+  laneAt?: Date;
+  /** A run that spends no attempt gives back the one its claim counted. */
+  attemptGivenBack?: boolean;
+}
+
+/** The statement that stores a job's next state, if `workerId` still holds it (a lease lost is another worker's job now). */
+export function settleStatement(jobId: string, workerId: string, next: NextState, now: Date): Statement {
+  const values: Record<string, SqlValue> = { id: jobId, worker: workerId, status: next.status, now };
+  const set = [`"status" = :status`, `"lockedBy" = NULL`, `"leaseUntil" = NULL`, `"writingAt" = NULL`, `"updatedAt" = :now`];
+  if (next.lastError !== undefined) {
+    set.push(`"lastError" = :lastError`);
+    values.lastError = next.lastError;
+  }
+  if (next.runAt) {
+    set.push(`"runAt" = :runAt`);
+    values.runAt = next.runAt;
+  }
+  if (next.laneAt) {
+    set.push(`"laneAt" = :laneAt`);
+    values.laneAt = next.laneAt;
+  }
+  if (next.attemptGivenBack) set.push(`"attempts" = "attempts" - 1`);
+  return { sql: `UPDATE "Job" SET ${set.join(", ")} WHERE "id" = :id AND "lockedBy" = :worker AND "status" = 'running'`, values };
 }
 
 /** JobMeta.externalWrite for one run of a job: the job is marked while any of its writes is under way. */
@@ -55,15 +89,16 @@ export async function runJob<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
 
   const policy = options.backoff ?? DEFAULT_BACKOFF;
   if (outcome.type === "retry" && job.attempts >= policy.maxAttempts) {
-    outcome = { type: "fail", reason: `Gave up after ${job.attempts} attempts. Last error: ${outcome.reason}` };
+    outcome = { type: "fail", reason: `Gave up after ${job.attempts} attempts. Last error: ${outcome.reason}`, store: outcome.store };
   }
   const now = ctx.now();
-  const release = { lockedBy: null, leaseUntil: null, writingAt: null };
-  /** Stores the job's new state if this worker still holds it; a job whose lease was lost is another worker's now. */
-  const settle = async (data: Prisma.JobUpdateManyMutationInput) => {
-    const stored = await ctx.db.job.updateMany({ where: { id: job.id, lockedBy: options.workerId, status: "running" }, data: { ...release, ...data } });
-    if (stored.count === 0) log.warn({ outcome: outcome.type }, "the job's lease was lost while it ran; its result is left to the worker that holds it");
-    return stored.count === 1;
+  const store = outcome.store ?? [];
+  const apply = options.settle ?? (async (group: Statement[]) => (await plainSql(ctx.db).applyGroups([group]))[0]!);
+  /** Stores the job's new state, and what its outcome stores, if this worker still holds it. */
+  const settle = async (next: NextState) => {
+    const stored = await apply([settleStatement(job.id, options.workerId, next, now), ...store]);
+    if (!stored) log.warn({ outcome: outcome.type }, "the job's lease was lost while it ran; its result is left to the worker that holds it");
+    return stored;
   };
   switch (outcome.type) {
     case "done":
@@ -89,7 +124,7 @@ export async function runJob<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
     case "wait":
       await settle({
         status: "queued",
-        attempts: { decrement: 1 },
+        attemptGivenBack: true,
         runAt: new Date(now.getTime() + outcome.afterMs),
         ...(outcome.behindLane && job.lane ? { laneAt: now } : {}),
       });
@@ -97,7 +132,7 @@ export async function runJob<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
     case "pause":
       await options.onShopPaused?.(job.shop, outcome, now);
       if (!outcome.alone) await pauseShopJobs(ctx.db, job.shop, outcome.reason, { except: registry.localKinds });
-      if ((await settle({ status: "paused", attempts: { decrement: 1 }, lastError: outcome.reason })) && definition && payload !== undefined) {
+      if ((await settle({ status: "paused", attemptGivenBack: true, lastError: outcome.reason })) && definition && payload !== undefined) {
         await definition.onAttempt?.(ctx, job.shop, payload, job.attempts - 1, outcome.reason);
       }
       break;

@@ -6,6 +6,8 @@ import { claimJobs, claimNextJob, releaseLeases, renewLease } from "./claim.serv
 import { DEFAULT_LEASE_MS, DEFAULT_SHOP_CONCURRENCY } from "./defaults";
 import type { JobRegistry, QueueContext } from "./registry";
 import { runJob, type RunOptions } from "./run-job.server";
+import { batchedSettles } from "./settle-batch.server";
+import { plainSql } from "../db/sql.server";
 import { onJobEnqueued } from "./wake";
 
 export interface WorkerOptions {
@@ -56,6 +58,7 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const heartbeatMs = options.heartbeatMs ?? Math.max(10, Math.floor(leaseMs / 3));
   const maxYieldMs = options.maxYieldMs ?? 2_000;
+  const settle = batchedSettles(plainSql(ctx.db));
   let running = false;
   let loops: Promise<void>[] = [];
   const sleepers = new Set<() => void>();
@@ -80,7 +83,7 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
   async function run(job: Job): Promise<void> {
     const release = keepLease(job.id);
     try {
-      await runJob(ctx, registry, job, { workerId: id, backoff: options.backoff, onShopPaused: options.onShopPaused });
+      await runJob(ctx, registry, job, { workerId: id, backoff: options.backoff, onShopPaused: options.onShopPaused, settle });
     } catch (error) {
       ctx.logger.error({ err: error, workerId: id, jobId: job.id }, "worker could not store a job's outcome");
     } finally {

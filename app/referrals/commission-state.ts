@@ -1,4 +1,5 @@
 import type { Prisma } from "@prisma/client";
+import type { Statement } from "../db/sql.server";
 
 // OrderRecord.commissionState, the app's copy of the commission's state at
 // the referral service, changes only through here. The service's state
@@ -30,20 +31,33 @@ type Db = Pick<Prisma.TransactionClient, "orderRecord">;
  * a service event while the caller worked, and is newer than the caller's
  * report: it stays.
  */
+/** The states a commission reported as `reported` may not come from: its own (no change), and for pending every settled one. */
+function refusedFrom(reported: CommissionState, readAs?: string | null): string[] {
+  const refused: string[] = reported === "pending" ? ["pending", "approved", "denied"] : [reported];
+  if (readAs !== undefined) {
+    for (const settled of ["approved", "denied"]) if (settled !== readAs && !refused.includes(settled)) refused.push(settled);
+  }
+  return refused;
+}
+
 export async function moveCommissionState(
   db: Db,
   where: { shop: string; orderId: string } | { id: string },
   reported: CommissionState,
   options: { readAs?: string | null } = {},
 ): Promise<boolean> {
-  // The states it may not come from: its own (no change), and for pending every settled one.
-  const refused: string[] = reported === "pending" ? ["pending", "approved", "denied"] : [reported];
-  if (options.readAs !== undefined) {
-    for (const settled of ["approved", "denied"]) if (settled !== options.readAs && !refused.includes(settled)) refused.push(settled);
-  }
   const moved = await db.orderRecord.updateMany({
-    where: { ...where, OR: [{ commissionState: null }, { commissionState: { notIn: refused } }] },
+    where: { ...where, OR: [{ commissionState: null }, { commissionState: { notIn: refusedFrom(reported, options.readAs) } }] },
     data: { commissionState: reported },
   });
   return moved.count > 0;
+}
+
+/** moveCommissionState as a statement, for a job to store with its outcome. */
+export function commissionStateMove(where: { shop: string; orderId: string }, reported: CommissionState, now: Date): Statement {
+  const refused = refusedFrom(reported).map((state) => `'${state}'`).join(", ");
+  return {
+    sql: `UPDATE "OrderRecord" SET "commissionState" = :reported, "updatedAt" = :now WHERE "shop" = :shop AND "orderId" = :orderId AND ("commissionState" IS NULL OR "commissionState" NOT IN (${refused}))`,
+    values: { ...where, reported, now },
+  };
 }

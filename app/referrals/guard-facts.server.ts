@@ -1,7 +1,9 @@
-import type { Prisma, PrismaClient } from "@prisma/client";
+import type { PrismaClient } from "@prisma/client";
+import { plainSql, type Statement } from "../db/sql.server";
+import type { SqlValue } from "../db/sql-dialect";
 import type { ReferralClient } from "../referral-api";
 import { addressKey, type BuyerFacts } from "./order-event";
-import type { CodeDirectory, CodeOwner } from "./code-directory.server";
+import type { CodeDirectory, CodeOwner, OwnerProfile } from "./code-directory.server";
 import type { GuardFacts, ReferrerSide } from "./guard";
 import type { GuardSettings } from "./guard-settings";
 
@@ -28,16 +30,59 @@ export interface GuardInput {
   owner?: CodeOwner;
 }
 
-async function referrerSide(input: GuardInput, owner: CodeOwner): Promise<ReferrerSide> {
-  const { db, shop, settings } = input;
-  const wantsProfile = settings.modes.self_address !== "off" || settings.modes.self_customer !== "off";
-  const profile = wantsProfile ? await input.codes.ownerProfile(input.client, shop, owner.email) : null;
-  const emails = [...new Set([owner.email, owner.email.toLowerCase()])];
-  const own = await db.orderRecord.findMany({
-    where: { shop, email: { in: emails }, orderId: { not: input.orderId } },
-    select: { customerId: true, browserIp: true },
-    take: 200,
-  });
+/** Values of an IN list, each bound under its own name; the list's SQL. */
+function inList(prefix: string, items: string[], values: Record<string, SqlValue>): string {
+  return `(${items.map((item, i) => ((values[`${prefix}${i}`] = item), `:${prefix}${i}`)).join(", ")})`;
+}
+
+/**
+ * Every look-up of the guard in one statement: the counts, each one index
+ * range (an OR of two columns would make the database read every order of
+ * the shop, or of the day), and the referrer's own orders as rows after the
+ * counts' row. A rule that is off costs a constant.
+ */
+function guardStatement(input: GuardInput): Statement {
+  const { shop, orderId, buyer, settings } = input;
+  const values: Record<string, SqlValue> = {
+    shop,
+    orderId,
+    from: new Date(input.placedAt.getTime() - DAY_MS),
+    to: input.placedAt,
+    limit: settings.dailyLimit,
+  };
+  const others = `"shop" = :shop AND "orderId" <> :orderId`;
+  // The velocity rules only ask whether the limit is reached: counting stops there, so a busy IP or code costs no more than the limit.
+  const upToLimit = (where: string) =>
+    `(SELECT COUNT(*) FROM (SELECT 1 FROM "OrderRecord" WHERE ${others} AND "status" IN (${REFERRED.map((s) => `'${s}'`).join(", ")}) AND "placedAt" >= :from AND "placedAt" <= :to AND ${where} LIMIT :limit) AS counted)`;
+  const returning = settings.modes.returning_customer !== "off";
+  if (buyer.customerId) values.customerId = buyer.customerId;
+  const byId = returning && buyer.customerId ? `(SELECT COUNT(*) FROM "OrderRecord" WHERE ${others} AND "customerId" = :customerId)` : "0";
+  const byEmail = returning
+    ? `(SELECT COUNT(*) FROM "OrderRecord" WHERE ${others} AND "email" IN ${inList("email", variants(buyer.email), values)}${
+        // Orders the first count has already counted are left out.
+        buyer.customerId ? ` AND ("customerId" IS NULL OR "customerId" <> :customerId)` : ""
+      })`
+    : "0";
+  if (buyer.ip) values.ip = buyer.ip;
+  const fromIp = settings.modes.velocity_ip !== "off" && buyer.ip ? upToLimit(`"browserIp" = :ip`) : "0";
+  const codes = [...new Set([input.code, input.code.toUpperCase(), input.code.toLowerCase()])];
+  const byCode = settings.modes.velocity_code !== "off";
+  const withShortCode = byCode ? upToLimit(`"shortCode" IN ${inList("short", codes, values)}`) : "0";
+  const withCoupon = byCode ? upToLimit(`"couponCode" IN ${inList("coupon", codes, values)}`) : "0";
+  const counts = `SELECT 'counts' AS "row", ${byId} AS "byId", ${byEmail} AS "byEmail", ${fromIp} AS "fromIp", ${withShortCode} AS "withShortCode", ${withCoupon} AS "withCoupon", NULL AS "customerId", NULL AS "browserIp"`;
+  if (!input.owner) return { sql: counts, values };
+  const own = `SELECT 'own' AS "row", 0, 0, 0, 0, 0, "customerId", "browserIp" FROM "OrderRecord" WHERE ${others} AND "email" IN ${inList("owner", variants(input.owner.email), values)} LIMIT ${OWN_ORDERS_READ}`;
+  return { sql: `${counts} UNION ALL SELECT * FROM (${own}) AS own`, values };
+}
+
+/** The referrer's own orders read for their customer ids and IPs: enough to know them, however many they placed. */
+const OWN_ORDERS_READ = 200;
+
+const variants = (email: string) => [...new Set([email, email.toLowerCase()])];
+
+type GuardRow = { row: "counts" | "own"; byId: unknown; byEmail: unknown; fromIp: unknown; withShortCode: unknown; withCoupon: unknown; customerId: string | null; browserIp: string | null };
+
+function referrerSide(owner: CodeOwner, profile: OwnerProfile | null, own: GuardRow[]): ReferrerSide {
   const customerIds = [owner.uid, profile?.uid, ...own.map((o) => o.customerId)].filter((v): v is string => Boolean(v));
   const address = profile ? addressKey({ address1: profile.street, zip: profile.zip }) : undefined;
   return {
@@ -50,31 +95,16 @@ async function referrerSide(input: GuardInput, owner: CodeOwner): Promise<Referr
 }
 
 export async function gatherGuardFacts(input: GuardInput): Promise<GuardFacts> {
-  const { db, shop, orderId, buyer, settings } = input;
-  const placed = { gte: new Date(input.placedAt.getTime() - DAY_MS), lte: input.placedAt };
-  // Every record has placedAt (the intake sets it; older rows got their createdAt), so each look-up is one index range.
-  const inTheDayBefore: Prisma.OrderRecordWhereInput = { placedAt: placed };
-  const byEmail = { in: [...new Set([buyer.email, buyer.email.toLowerCase()])] };
-  const codes = [...new Set([input.code, input.code.toUpperCase(), input.code.toLowerCase()])];
-  // The velocity rules only ask whether the limit is reached: counting stops there, so a busy IP or code costs no more than the limit.
-  const upToLimit = (where: Prisma.OrderRecordWhereInput) =>
-    db.orderRecord.count({ where: { shop, orderId: { not: orderId }, status: { in: REFERRED }, AND: [inTheDayBefore, where] }, take: settings.dailyLimit });
-  // Each count is one index range; an OR of two columns would make the database read every order of the shop (or of the day).
-  const [earlierById, earlierByEmail, fromIp, withShortCode, withCoupon, referrer] = await Promise.all([
-    settings.modes.returning_customer === "off" || !buyer.customerId ? 0 : db.orderRecord.count({ where: { shop, orderId: { not: orderId }, customerId: buyer.customerId } }),
-    settings.modes.returning_customer === "off"
-      ? 0
-      : db.orderRecord.count({
-          // Orders the first count has already counted are left out.
-          where: { shop, orderId: { not: orderId }, email: byEmail, ...(buyer.customerId ? { OR: [{ customerId: null }, { customerId: { not: buyer.customerId } }] } : {}) },
-        }),
-    settings.modes.velocity_ip === "off" || !buyer.ip ? 0 : upToLimit({ browserIp: buyer.ip }),
-    settings.modes.velocity_code === "off" ? 0 : upToLimit({ shortCode: { in: codes } }),
-    settings.modes.velocity_code === "off" ? 0 : upToLimit({ couponCode: { in: codes } }),
-    input.owner ? referrerSide(input, input.owner) : undefined,
+  const { buyer, settings } = input;
+  const wantsProfile = settings.modes.self_address !== "off" || settings.modes.self_customer !== "off";
+  const [rows, profile] = await Promise.all([
+    plainSql(input.db).rows<GuardRow>(guardStatement(input)),
+    input.owner && wantsProfile ? input.codes.ownerProfile(input.client, input.shop, input.owner.email) : null,
   ]);
-  const earlier = earlierById + earlierByEmail;
-  const withCode = Math.min(settings.dailyLimit, withShortCode + withCoupon);
+  const counts = rows.find((row) => row.row === "counts")!;
+  const referrer = input.owner ? referrerSide(input.owner, profile, rows.filter((row) => row.row === "own")) : undefined;
+  const earlier = Number(counts.byId) + Number(counts.byEmail);
+  const withCode = Math.min(settings.dailyLimit, Number(counts.withShortCode) + Number(counts.withCoupon));
   return {
     buyer: {
       email: buyer.email,
@@ -85,7 +115,7 @@ export async function gatherGuardFacts(input: GuardInput): Promise<GuardFacts> {
       earlierOrders: Math.max(earlier, (buyer.ordersCount ?? 1) - 1),
     },
     referrer,
-    referredFromIpToday: fromIp,
+    referredFromIpToday: Number(counts.fromIp),
     referredWithCodeToday: withCode,
   };
 }

@@ -1,5 +1,7 @@
 import type { OrderRecord, Prisma, PrismaClient } from "@prisma/client";
 import { likeCandidate } from "../db/like-pattern";
+import type { Statement } from "../db/sql.server";
+import type { SqlValue } from "../db/sql-dialect";
 import { emailKey } from "./email-key";
 
 /** What the service said for one campaign of an order. */
@@ -42,6 +44,16 @@ export function updateOrderRecord(
   data: Prisma.OrderRecordUpdateInput,
 ): Promise<Prisma.BatchPayload> {
   return db.orderRecord.updateMany({ where: { shop, orderId }, data: data as Prisma.OrderRecordUpdateManyMutationInput });
+}
+
+/** updateOrderRecord as a statement, for a job to store with its outcome: the columns named in `data`, and updatedAt as Prisma sets it. */
+export function orderRecordUpdate(shop: string, orderId: string, data: Record<string, SqlValue>, now: Date): Statement {
+  const columns = Object.keys(data);
+  const set = [...columns.map((column) => `"${column}" = :${column}`), `"updatedAt" = :updatedAt`];
+  return {
+    sql: `UPDATE "OrderRecord" SET ${set.join(", ")} WHERE "shop" = :recordShop AND "orderId" = :recordOrderId`,
+    values: { ...data, updatedAt: now, recordShop: shop, recordOrderId: orderId },
+  };
 }
 
 /**

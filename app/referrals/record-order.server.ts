@@ -4,14 +4,15 @@ import { outcomeOfServiceError } from "../connection/service-outcome";
 import { findOfferCode } from "../offers/offer-code-owner.server";
 import { done, type JobOutcome } from "../queue/outcome";
 import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../referral-api";
-import { moveCommissionState, type CommissionState } from "./commission-state";
+import { plainSql, timeOf } from "../db/sql.server";
+import { commissionStateMove, type CommissionState } from "./commission-state";
 import { gatherGuardFacts } from "./guard-facts.server";
 import { readGuardSettings } from "./guard-settings";
 import type { RECORD_ORDER_JOB, StoredEvent } from "./job-kinds";
 import type { OrderJobContext } from "./order-job-context";
-import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResult, type CampaignResults } from "./order-records.server";
+import { orderRecordUpdate, parseJsonObject, updateOrderRecord, type CampaignResult, type CampaignResults } from "./order-records.server";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "./pipeline-settings";
-import { findPixelSignal, type PixelSignalFound } from "./pixel-signals.server";
+import type { PixelSignalFound } from "./pixel-signals.server";
 import {
   campaignsFor,
   decideReferral,
@@ -247,14 +248,30 @@ function stateAfterRecording(decision: Decision, results: CampaignResults, relea
   return wanted === undefined ? undefined : wanted ? "approved" : "pending";
 }
 
+/** What the job reads of its order: the record and the web pixel's signal for its checkout, in one statement. */
+async function readOrder(ctx: OrderJobContext, shop: string, orderId: string, checkoutToken: string | null | undefined) {
+  const [row] = await plainSql(ctx.db).rows<{ status: string | null; results: string | null; placedAt: unknown; code: string | null; campaign: string | null; signalOrderId: string | null }>({
+    sql: `SELECT r."status", r."results", r."placedAt", p."code", p."campaign", p."orderId" AS "signalOrderId"
+      FROM (SELECT 1 AS "one") AS o
+      LEFT JOIN "OrderRecord" r ON r."shop" = :shop AND r."orderId" = :orderId
+      LEFT JOIN "PixelSignal" p ON p."shop" = :shop AND p."checkoutToken" = :checkoutToken`,
+    values: { shop, orderId, checkoutToken: checkoutToken ?? null },
+  });
+  // A signal joined to another order is that order's.
+  const signalled = row?.code != null && (row.signalOrderId === null || row.signalOrderId === orderId);
+  return {
+    record: row?.status ? { status: row.status, results: row.results, placedAt: timeOf(row.placedAt) } : null,
+    pixel: signalled ? ({ code: row.code!, campaign: row.campaign } as PixelSignalFound) : null,
+  };
+}
+
 export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId, event }: Payload): Promise<JobOutcome> {
-  const record = await findOrderRecord(ctx.db, shop, orderId);
+  const { record, pixel } = await readOrder(ctx, shop, orderId, event.checkoutToken);
   if (record && record.status !== "queued" && record.status !== "failed") return done;
   const connection = await ctx.clientForShop(shop);
   if (!connection.ok) return { type: "pause", reason: connection.reason };
 
   const choices = await shopChoices(ctx, shop, connection.shop);
-  const pixel = await findPixelSignal(ctx.db, shop, event.checkoutToken, orderId);
   const campaigns = orderCampaigns(event, choices.campaignUids, pixel);
   if (campaigns.length === 0) return { type: "pause", reason: "Choose the campaigns to record orders in (Settings)." };
   const results = parseJsonObject<CampaignResults>(record?.results);
@@ -277,25 +294,34 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
   if (settled && summary.status === "failed") outcome = { type: "fail", reason: summary.reason };
   const winner = explanation.winner;
   const commissionState = settled && summary.status === "recorded" ? stateAfterRecording(decision, results, release, event.params.isApproved) : undefined;
-  await updateOrderRecord(ctx.db, shop, orderId, {
-    results: JSON.stringify(results),
-    campaignUids: campaigns.join(","),
-    ...(settled && summary.status !== "failed"
-      ? {
-          status: summary.status,
-          statusReason: summary.reason,
-          lastError: null,
-          explanation: JSON.stringify(explanation),
-          flags: flags.length > 0 ? flags.join(",") : null,
-          ...(winner ? (winner.sentAs === "short_code" ? { shortCode: winner.code } : { couponCode: winner.code, shortCode: null }) : {}),
-          ...(winner?.source === "discount_code" || winner?.source === "offer_code" || winner?.source === "pixel" ? { codeSource: winner.source } : {}),
-          recordedAt: summary.status === "recorded" ? ctx.now() : null,
-        }
-      : {}),
-  });
-  // Apart, and conditional: a service event may have moved the commission already.
-  if (commissionState) await moveCommissionState(ctx.db, { shop, orderId }, commissionState);
-  return outcome;
+  const now = ctx.now();
+  // Stored with the job's new state, in one transaction.
+  const store = [
+    orderRecordUpdate(
+      shop,
+      orderId,
+      {
+        results: JSON.stringify(results),
+        campaignUids: campaigns.join(","),
+        ...(settled && summary.status !== "failed"
+          ? {
+              status: summary.status,
+              statusReason: summary.reason ?? null,
+              lastError: null,
+              explanation: JSON.stringify(explanation),
+              flags: flags.length > 0 ? flags.join(",") : null,
+              ...(winner ? (winner.sentAs === "short_code" ? { shortCode: winner.code } : { couponCode: winner.code, shortCode: null }) : {}),
+              ...(winner?.source === "discount_code" || winner?.source === "offer_code" || winner?.source === "pixel" ? { codeSource: winner.source } : {}),
+              recordedAt: summary.status === "recorded" ? now : null,
+            }
+          : {}),
+      },
+      now,
+    ),
+    // Apart, and conditional: a service event may have moved the commission already.
+    ...(commissionState ? [commissionStateMove({ shop, orderId }, commissionState, now)] : []),
+  ];
+  return { ...outcome, store };
 }
 
 export async function noteRecordingFailed(ctx: OrderJobContext, shop: string, { orderId }: Payload, reason: string, attempts: number) {

@@ -1,9 +1,11 @@
 // The part of better-sqlite3 the app calls directly (the SQLite intake
-// thread, the migration runner). The driver itself comes with Prisma's
+// thread, the migration runner, the worker's plain SQL). The driver itself comes with Prisma's
 // SQLite adapter.
 declare module "better-sqlite3" {
   namespace Database {
     interface Statement {
+      /** True for a statement that returns rows. */
+      readonly reader: boolean;
       all(...params: unknown[]): unknown[];
       run(...params: unknown[]): { changes: number };
     }
@@ -18,6 +20,7 @@ declare module "better-sqlite3" {
     prepare(sql: string): Database.Statement;
     exec(source: string): void;
     close(): void;
+    readonly inTransaction: boolean;
     pragma(source: string): unknown;
     transaction<F extends (...args: never[]) => unknown>(fn: F): Database.Transaction<F>;
   }

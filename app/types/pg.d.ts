@@ -1,11 +1,37 @@
-// The part of node-postgres the app calls directly (the migration runner).
-// The driver itself comes with Prisma's PostgreSQL adapter.
+// The part of node-postgres the app calls directly (the migration runner,
+// the worker's plain SQL). The driver itself comes with Prisma's PostgreSQL
+// adapter.
 declare module "pg" {
+  interface QueryResult<Row> {
+    rows: Row[];
+    rowCount: number | null;
+  }
   interface Client {
     connect(): Promise<void>;
-    query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
+    query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
     end(): Promise<void>;
   }
-  const pg: { Client: new (config: { connectionString: string }) => Client };
+  interface PoolClient {
+    query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
+    release(): void;
+  }
+  type TypeParser = (oid: number, format?: "text" | "binary") => (text: string) => unknown;
+  interface Pool {
+    connect(): Promise<PoolClient>;
+    query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
+    end(): Promise<void>;
+  }
+  interface PoolConfig {
+    connectionString: string;
+    max?: number;
+    allowExitOnIdle?: boolean;
+    /** The parsers of this pool's values, instead of the driver's global ones. */
+    types?: { getTypeParser: TypeParser };
+  }
+  const pg: {
+    Client: new (config: { connectionString: string }) => Client;
+    Pool: new (config: PoolConfig) => Pool;
+    types: { getTypeParser: TypeParser };
+  };
   export default pg;
 }

@@ -1,0 +1,241 @@
+import { Prisma } from "@prisma/client";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { databaseKind, type DatabaseKind } from "./adapter.server";
+import { POSTGRES, SQLITE, type SqlDialect, type SqlValue } from "./sql-dialect";
+
+// Plain SQL straight to the driver, for the worker's hot path: a job's
+// claim, its order's reads and its settle. Through Prisma each of those
+// statements costs its query compiler and client about a millisecond of CPU;
+// here, tens of microseconds. Everything else keeps using Prisma.
+
+/** One statement with :named parameters, bound the database's way. */
+export interface Statement {
+  sql: string;
+  values?: Record<string, SqlValue>;
+}
+
+export type SqlRow = Record<string, unknown>;
+
+export interface PlainSql {
+  readonly kind: DatabaseKind;
+  readonly dialect: SqlDialect;
+  /** The rows of one statement (a SELECT, or a write with RETURNING). */
+  rows<T extends SqlRow = SqlRow>(statement: Statement): Promise<T[]>;
+  /** One write on its own; how many rows it changed. */
+  run(statement: Statement): Promise<number>;
+  /**
+   * The groups in one transaction, in order: a group's first statement is
+   * its condition, and when it changes no row the rest of the group is
+   * skipped. Which groups were applied.
+   */
+  applyGroups(groups: Statement[][]): Promise<boolean[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The statement with its :names bound the dialect's way: PostgreSQL numbers
+ * its parameters ($1, reused), SQLite takes them in order (?). A value is
+ * written as Prisma stores it (times, flags).
+ */
+export function bindNamed(statement: Statement, kind: DatabaseKind): [string, unknown[]] {
+  const dialect = kind === "sqlite" ? SQLITE : POSTGRES;
+  const values = statement.values ?? {};
+  const params: unknown[] = [];
+  const numbered = new Map<string, number>();
+  const stored = (value: SqlValue) => (value instanceof Date ? dialect.time(value) : typeof value === "boolean" ? dialect.flag(value) : value);
+  const text = statement.sql.replace(/(?<!:):([a-zA-Z][a-zA-Z0-9]*)/g, (_, name: string) => {
+    if (!(name in values)) throw new Error(`SQL: no value for :${name}`);
+    if (kind === "sqlite") {
+      params.push(stored(values[name]!));
+      return "?";
+    }
+    if (!numbered.has(name)) {
+      params.push(stored(values[name]!));
+      numbered.set(name, params.length);
+    }
+    return `$${numbered.get(name)}`;
+  });
+  return [text, params];
+}
+
+/** A time column as read back: SQLite keeps Prisma's text, PostgreSQL's driver gives a Date. */
+export function timeOf(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  return value instanceof Date ? value : new Date(String(value).replace(" ", "T"));
+}
+
+type Convert = (value: unknown) => unknown;
+const CONVERSIONS: Partial<Record<string, Convert>> = {
+  DateTime: timeOf,
+  // SQLite keeps a flag as 0 or 1.
+  Boolean: (value) => (value === null || value === undefined ? null : value === true || Number(value) === 1),
+  Int: (value) => (value === null || value === undefined ? null : Number(value)),
+};
+const modelConversions = new Map<string, [string, Convert][]>();
+
+/** A row read with plain SQL as Prisma would have given it (times as Dates, flags as booleans), from the schema's field types. */
+export function asModel<T>(model: Prisma.ModelName, row: SqlRow): T {
+  let conversions = modelConversions.get(model);
+  if (!conversions) {
+    const fields = Prisma.dmmf.datamodel.models.find((m) => m.name === model)?.fields ?? [];
+    conversions = fields.flatMap((f) => (f.kind === "scalar" && CONVERSIONS[f.type] ? [[f.name, CONVERSIONS[f.type]!] as [string, Convert]] : []));
+    modelConversions.set(model, conversions);
+  }
+  const converted: SqlRow = { ...row };
+  for (const [name, convert] of conversions) if (name in row) converted[name] = convert(row[name]);
+  return converted as T;
+}
+
+const BUSY_RETRY_MS = 5;
+
+/**
+ * SQLite: a connection of its own, with its statements prepared once. A
+ * write never waits for the lock inside the driver (that would stop this
+ * thread's event loop, and with it a Prisma transaction of this same thread
+ * that holds the lock): it gives the loop back and tries again, for as long
+ * as `lockWaitMs`.
+ */
+function sqliteSql(path: string, lockWaitMs: number): PlainSql {
+  let db: Database | undefined;
+  const prepared = new Map<string, Database.Statement>();
+  const open = () => {
+    if (db) return db;
+    db = new Database(path);
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.pragma("busy_timeout = 0");
+    return db;
+  };
+  const statement = (sql: string): Database.Statement => {
+    const found = prepared.get(sql);
+    if (found) return found;
+    const made = open().prepare(sql);
+    prepared.set(sql, made);
+    return made;
+  };
+  async function withLock<T>(write: () => T): Promise<T> {
+    const until = Date.now() + lockWaitMs;
+    for (;;) {
+      try {
+        return write();
+      } catch (error) {
+        if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() >= until) throw error;
+        await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+      }
+    }
+  }
+  const bound = (s: Statement) => {
+    const [text, params] = bindNamed(s, "sqlite");
+    return [statement(text), params] as const;
+  };
+  const inTransaction = (groups: Statement[][]) => {
+    const connection = open();
+    connection.prepare("BEGIN IMMEDIATE").run();
+    try {
+      const applied = groups.map((group) => {
+        for (const [k, s] of group.entries()) {
+          const [st, params] = bound(s);
+          if (st.run(...params).changes === 0 && k === 0) return false;
+        }
+        return true;
+      });
+      connection.prepare("COMMIT").run();
+      return applied;
+    } catch (error) {
+      if (connection.inTransaction) connection.prepare("ROLLBACK").run();
+      throw error;
+    }
+  };
+  return {
+    kind: "sqlite",
+    dialect: SQLITE,
+    async rows<T extends SqlRow>(s: Statement) {
+      const [st, params] = bound(s);
+      return withLock(() => (st.reader ? (st.all(...params) as T[]) : (st.run(...params), [])));
+    },
+    async run(s) {
+      const [st, params] = bound(s);
+      return withLock(() => st.run(...params).changes);
+    },
+    applyGroups: (groups) => withLock(() => inTransaction(groups)),
+    async close() {
+      db?.close();
+      db = undefined;
+      prepared.clear();
+    },
+  };
+}
+
+/** PostgreSQL's timestamp(3) columns hold UTC without a zone, as Prisma writes them: read them as UTC whatever the process's time zone. */
+const TIMESTAMP_OID = 1114;
+const utcTypes = {
+  getTypeParser: (oid: number, format?: "text" | "binary") =>
+    oid === TIMESTAMP_OID ? (text: string) => new Date(`${text.replace(" ", "T")}Z`) : pg.types.getTypeParser(oid, format),
+};
+
+/** PostgreSQL: a small pool of its own, beside Prisma's. */
+function postgresSql(url: string, poolSize: number): PlainSql {
+  let pool: ReturnType<typeof newPool> | undefined;
+  const newPool = () => new pg.Pool({ connectionString: url, max: poolSize, types: utcTypes, allowExitOnIdle: true });
+  const connections = () => (pool ??= newPool());
+  return {
+    kind: "postgresql",
+    dialect: POSTGRES,
+    async rows<T extends SqlRow>(s: Statement) {
+      const [text, params] = bindNamed(s, "postgresql");
+      return (await connections().query(text, params)).rows as T[];
+    },
+    async run(s) {
+      const [text, params] = bindNamed(s, "postgresql");
+      return (await connections().query(text, params)).rowCount ?? 0;
+    },
+    async applyGroups(groups) {
+      const client = await connections().connect();
+      try {
+        await client.query("BEGIN");
+        const applied: boolean[] = [];
+        for (const group of groups) {
+          let ok = true;
+          for (const [k, s] of group.entries()) {
+            const [text, params] = bindNamed(s, "postgresql");
+            if (((await client.query(text, params)).rowCount ?? 0) === 0 && k === 0) {
+              ok = false;
+              break;
+            }
+          }
+          applied.push(ok);
+        }
+        await client.query("COMMIT");
+        return applied;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool?.end();
+      pool = undefined;
+    },
+  };
+}
+
+export function createPlainSql(url: string, options: { lockWaitMs?: number; poolSize?: number } = {}): PlainSql {
+  return databaseKind(url) === "postgresql" ? postgresSql(url, options.poolSize ?? 4) : sqliteSql(url.slice("file:".length), options.lockWaitMs ?? 5_000);
+}
+
+const byClient = new WeakMap<object, PlainSql>();
+
+/** Makes `sql` the plain SQL of the database a Prisma client is connected to (db.server.ts's createPrismaClient does it). */
+export function attachPlainSql(client: object, sql: PlainSql): void {
+  byClient.set(client, sql);
+}
+
+/** The plain SQL of the same database as this Prisma client. */
+export function plainSql(client: object): PlainSql {
+  const sql = byClient.get(client);
+  if (!sql) throw new Error("This Prisma client was not made by createPrismaClient: it has no plain SQL beside it");
+  return sql;
+}
