@@ -22,6 +22,8 @@ export interface PlainSql {
   readonly dialect: SqlDialect;
   /** The rows of one statement (a SELECT, or a write with RETURNING). */
   rows<T extends SqlRow = SqlRow>(statement: Statement): Promise<T[]>;
+  /** The rows of a statement already bound the database's way ($1... or ?). */
+  boundRows(text: string, params: unknown[]): Promise<SqlRow[]>;
   /** One write on its own; how many rows it changed. */
   run(statement: Statement): Promise<number>;
   /**
@@ -30,6 +32,12 @@ export interface PlainSql {
    * skipped. Which groups were applied.
    */
   applyGroups(groups: Statement[][]): Promise<boolean[]>;
+  /**
+   * PostgreSQL only: `work` in one transaction on one connection of the
+   * pool, with statements already bound ($1...). SQLite has no need of it:
+   * its writers (the intake's thread) hold their own connection.
+   */
+  transaction<T>(work: (query: (text: string, params: unknown[]) => Promise<{ rows: SqlRow[]; changed: number }>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -154,11 +162,18 @@ function sqliteSql(path: string, lockWaitMs: number): PlainSql {
       const [st, params] = bound(s);
       return withLock(() => (st.reader ? (st.all(...params) as T[]) : (st.run(...params), [])));
     },
+    async boundRows(text, params) {
+      const st = statement(text);
+      return withLock(() => (st.reader ? (st.all(...params) as SqlRow[]) : (st.run(...params), [])));
+    },
     async run(s) {
       const [st, params] = bound(s);
       return withLock(() => st.run(...params).changes);
     },
     applyGroups: (groups) => withLock(() => inTransaction(groups)),
+    transaction() {
+      throw new Error("PlainSql.transaction is for PostgreSQL; SQLite writes in one synchronous call (applyGroups)");
+    },
     async close() {
       db?.close();
       db = undefined;
@@ -186,34 +201,45 @@ function postgresSql(url: string, poolSize: number): PlainSql {
       const [text, params] = bindNamed(s, "postgresql");
       return (await connections().query(text, params)).rows as T[];
     },
+    async boundRows(text, params) {
+      return (await connections().query(text, params)).rows;
+    },
     async run(s) {
       const [text, params] = bindNamed(s, "postgresql");
       return (await connections().query(text, params)).rowCount ?? 0;
     },
-    async applyGroups(groups) {
+    async transaction(work) {
       const client = await connections().connect();
       try {
         await client.query("BEGIN");
-        const applied: boolean[] = [];
-        for (const group of groups) {
-          let ok = true;
-          for (const [k, s] of group.entries()) {
-            const [text, params] = bindNamed(s, "postgresql");
-            if (((await client.query(text, params)).rowCount ?? 0) === 0 && k === 0) {
-              ok = false;
-              break;
-            }
-          }
-          applied.push(ok);
-        }
+        const result = await work(async (text, params) => {
+          const answer = await client.query(text, params);
+          return { rows: answer.rows, changed: answer.rowCount ?? 0 };
+        });
         await client.query("COMMIT");
-        return applied;
+        return result;
       } catch (error) {
         await client.query("ROLLBACK").catch(() => undefined);
         throw error;
       } finally {
         client.release();
       }
+    },
+    applyGroups(groups) {
+      return this.transaction(async (query) => {
+        const applied: boolean[] = [];
+        for (const group of groups) {
+          let ok = true;
+          for (const [k, s] of group.entries()) {
+            if ((await query(...bindNamed(s, "postgresql"))).changed === 0 && k === 0) {
+              ok = false;
+              break;
+            }
+          }
+          applied.push(ok);
+        }
+        return applied;
+      });
     },
     async close() {
       await pool?.end();

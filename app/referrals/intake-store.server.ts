@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { PrismaClient } from "@prisma/client";
+import type { PlainSql, SqlRow } from "../db/sql.server";
 import { intakeBatch, POSTGRES, type Batch, type IntakeDatabase, type Row, type Value } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
 // Types only: loading that module runs the thread's code.
@@ -120,7 +120,7 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
 /** Bind parameters per statement: PostgreSQL takes at most 65,535. */
 const MAX_PARAMS = 60_000;
 
-type Transaction = Pick<PrismaClient, "$queryRawUnsafe">;
+type Query = (text: string, params: unknown[]) => Promise<{ rows: SqlRow[] }>;
 
 /**
  * Inserts rows of a batch with one multi-row INSERT per table (and per
@@ -128,7 +128,7 @@ type Transaction = Pick<PrismaClient, "$queryRawUnsafe">;
  * A row that conflicts with an earlier one, stored or in the same statement,
  * is skipped as ON CONFLICT DO NOTHING skips it.
  */
-async function insertMany(tx: Transaction, batch: Batch, rows: [sqlIndex: number, params: Value[]][]): Promise<Set<unknown>> {
+async function insertMany(query: Query, batch: Batch, rows: [sqlIndex: number, params: Value[]][]): Promise<Set<unknown>> {
   const fresh = new Set<unknown>();
   for (const [index, { table, columns }] of batch.targets.entries()) {
     const ofTable = rows.filter(([sql]) => sql === index).map(([, params]) => params);
@@ -137,33 +137,34 @@ async function insertMany(tx: Transaction, batch: Batch, rows: [sqlIndex: number
       const chunk = ofTable.slice(from, from + perStatement);
       const tuples = chunk.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(", ")})`);
       const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${tuples.join(", ")} ON CONFLICT DO NOTHING RETURNING "id"`;
-      for (const row of await tx.$queryRawUnsafe<{ id: unknown }[]>(sql, ...chunk.flat())) fresh.add(row.id);
+      for (const row of (await query(sql, chunk.flat())).rows) fresh.add(row.id);
     }
   }
   return fresh;
 }
 
 /**
- * PostgreSQL through the app's Prisma client: the reads, then the inserts
- * in one transaction of two round trips whatever the batch's size (a round
- * trip per row made a batch of 200 webhooks cost 400).
+ * PostgreSQL on a pool of its own (not Prisma's, which the app's pages
+ * share), so that a commit never queues behind other work of the process:
+ * the reads, then the inserts in one transaction of two round trips whatever
+ * the batch's size (a round trip per row made a batch of 200 webhooks cost 400).
  */
-export function postgresIntakeStore(prisma: PrismaClient): IntakeStore {
+export function postgresIntakeStore(sql: PlainSql): IntakeStore {
   const database: IntakeDatabase = {
     dialect: POSTGRES,
-    select: (sql, params) => prisma.$queryRawUnsafe<Row[]>(sql, ...params),
+    select: async (text, params) => (await sql.boundRows(text, params)) as Row[],
     insert: (batch) =>
-      prisma.$transaction(async (tx) => {
+      sql.transaction(async (query) => {
         // A group's first row decides whether the delivery is new; its other rows follow only then.
-        const firstIsNew = await insertMany(tx, batch, batch.groups.flatMap((group) => group.slice(0, 1)));
+        const firstIsNew = await insertMany(query, batch, batch.groups.flatMap((group) => group.slice(0, 1)));
         const fresh = batch.groups.map((group) => group.length > 0 && firstIsNew.has(group[0]![1][0]));
-        await insertMany(tx, batch, batch.groups.flatMap((group, i) => (fresh[i] ? group.slice(1) : [])));
+        await insertMany(query, batch, batch.groups.flatMap((group, i) => (fresh[i] ? group.slice(1) : [])));
         return fresh;
       }),
   };
   return {
     intake: (hooks) => intakeBatch(database, hooks),
     ready: async () => void (await intakeBatch(database, [])),
-    async close() {},
+    close: () => sql.close(),
   };
 }

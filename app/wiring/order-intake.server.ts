@@ -1,5 +1,6 @@
 import prisma from "../db.server";
 import { databaseKind } from "../db/adapter.server";
+import { createPlainSql } from "../db/sql.server";
 import { getEnv } from "../env.server";
 import { logger } from "../logger.server";
 import { createOrderIntake, type OrderIntake } from "../referrals/group-commit.server";
@@ -14,7 +15,8 @@ import { createOrderWebhooks, type OrderWebhooks } from "../webhooks/order-webho
 // is built by no process yet, only by its tests, which hand it this intake.
 
 export function intakeStoreFor(databaseUrl: string): IntakeStore {
-  if (databaseKind(databaseUrl) === "postgresql") return postgresIntakeStore(prisma);
+  // A batch commits while the next one is planned: two connections, and one spare for a reconciliation's batch.
+  if (databaseKind(databaseUrl) === "postgresql") return postgresIntakeStore(createPlainSql(databaseUrl, { poolSize: 3 }));
   return sqliteIntakeStore(databaseUrl.slice("file:".length));
 }
 
