@@ -4,8 +4,13 @@
 // images is served from loopback three ways: without the app, with the
 // tracking embed, and with the embed plus the referral links block (a
 // signed-in customer, the app proxy answering). Runs are interleaved and the
-// medians compared. Shopify allows an app to cost 10 points; our target is 3.
+// medians compared. Shopify allows an app to cost 10 points; our target is 3,
+// and at most 0.3 s of LCP. Lighthouse's LCP is simulated from the requests
+// that finished before the observed largest paint, so the bench also names the
+// element it chose: the product's photo, whatever the app adds.
 import "../lib/require-node";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { deflateSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -13,7 +18,10 @@ import { renderBlock, storefrontPage } from "../../test/storefront/liquid-lite";
 import { sendHtml, sendJson, startStorefront } from "../../test/storefront/storefront-server";
 
 const RUNS = Number(process.argv[2] ?? 3);
+/** LIGHTHOUSE_REPORTS=<dir> keeps each run's report (JSON), to look at the LCP's breakdown and the requests it counted. */
+const REPORTS = process.env.LIGHTHOUSE_REPORTS;
 const TARGET_POINTS = 3;
+const TARGET_LCP_MS = 300;
 
 /** A PNG of a soft gradient with grain, the size of a product photo (written by hand: no image library needed). */
 function productPhoto(size: number, hue: number): Buffer {
@@ -68,7 +76,11 @@ const THEME_CSS = `
 
 function productPage(variant: Variant): string {
   const gallery = photos
-    .map((_, i) => `<img src="/images/product-${i}.png" width="600" height="600" alt="Merino hoodie, view ${i + 1}"${i === 0 ? ' fetchpriority="high"' : ' loading="lazy"'}>`)
+    // The other views say fetchpriority="low", as a theme's gallery should: without it Chrome raises
+    // the second view (partly in the phone's viewport) to High whenever a rendering frame falls
+    // inside its download, which on loopback is a matter of luck; Lighthouse then counts that photo
+    // in the LCP it simulates, and the page's LCP jumps by 1.5 s at random, app or no app.
+    .map((_, i) => `<img src="/images/product-${i}.png" width="600" height="600" alt="Merino hoodie, view ${i + 1}"${i === 0 ? ' fetchpriority="high"' : ' loading="lazy" fetchpriority="low"'}>`)
     .join("\n");
   const links = variant === "embed and links block" ? renderBlock("referral-links", { globals: { customer: { first_name: "Alice", email: "alice@example.com" } } }) : null;
   const embed = variant === "without the app" ? "" : renderBlock("referral-tracking").html;
@@ -115,8 +127,9 @@ const storefront = await startStorefront((req, res) => {
   res.writeHead(404).end();
 });
 
+if (REPORTS) mkdirSync(REPORTS, { recursive: true });
 const chrome = await chromeLauncher.launch({ chromePath: "/usr/bin/chromium", chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
-const results = new Map<Variant, { score: number; tbt: number; lcp: number }[]>(VARIANTS.map((v) => [v, []]));
+const results = new Map<Variant, { score: number; tbt: number; lcp: number; element: string }[]>(VARIANTS.map((v) => [v, []]));
 try {
   for (let run = 0; run < RUNS; run++) {
     for (const [index, variant] of VARIANTS.entries()) {
@@ -127,10 +140,12 @@ try {
         logLevel: "error",
       });
       const lhr = answer!.lhr;
+      if (REPORTS) writeFileSync(path.join(REPORTS, `${variant.replace(/\W+/g, "-")}-${run + 1}.json`), JSON.stringify(lhr));
       results.get(variant)!.push({
         score: Math.round((lhr.categories.performance!.score ?? 0) * 100),
         tbt: lhr.audits["total-blocking-time"]!.numericValue ?? NaN,
         lcp: lhr.audits["largest-contentful-paint"]!.numericValue ?? NaN,
+        element: lcpElement(lhr.audits["lcp-breakdown-insight"]?.details),
       });
     }
   }
@@ -139,20 +154,37 @@ try {
   await storefront.close();
 }
 
+/** The selector of the element Lighthouse took for the largest paint (the insight's node item). */
+function lcpElement(details: unknown): string {
+  const items = (details as { items?: { type?: string; selector?: string }[] } | undefined)?.items ?? [];
+  return items.find((item) => item.type === "node")?.selector ?? "?";
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const photoKb = photos.reduce((sum, photo) => sum + photo.length, 0) / 1024;
 console.log(`Lighthouse ${RUNS}× each (mobile preset: simulated slow 4G, 4× CPU), a product page with 4 photos (${photoKb.toFixed(0)} KB) served from loopback; medians:`);
-console.log("page                          score   total blocking time   LCP");
+console.log("page                          score   total blocking time     LCP");
 const base = median(results.get(VARIANTS[0])!.map((r) => r.score));
 const baseTbt = median(results.get(VARIANTS[0])!.map((r) => r.tbt));
+const baseLcp = median(results.get(VARIANTS[0])!.map((r) => r.lcp));
 let worst = 0;
+let worstLcp = 0;
 for (const variant of VARIANTS) {
   const runs = results.get(variant)!;
   const score = median(runs.map((r) => r.score));
   const tbt = median(runs.map((r) => r.tbt));
+  const lcp = median(runs.map((r) => r.lcp));
   worst = Math.max(worst, base - score);
-  const added = variant === VARIANTS[0] ? "" : `   (${base - score >= 0 ? "-" : "+"}${Math.abs(base - score)} points, +${Math.max(0, tbt - baseTbt).toFixed(0)} ms blocking)`;
-  console.log(`${variant.padEnd(28)} ${String(score).padStart(5)}   ${tbt.toFixed(0).padStart(8)} ms          ${(median(runs.map((r) => r.lcp)) / 1000).toFixed(2)} s${added}`);
+  worstLcp = Math.max(worstLcp, lcp - baseLcp);
+  const added =
+    variant === VARIANTS[0]
+      ? ""
+      : `   (${base - score >= 0 ? "-" : "+"}${Math.abs(base - score)} points, +${Math.max(0, tbt - baseTbt).toFixed(0)} ms blocking, ${lcp - baseLcp >= 0 ? "+" : "-"}${(Math.abs(lcp - baseLcp) / 1000).toFixed(2)} s LCP)`;
+  console.log(`${variant.padEnd(28)} ${String(score).padStart(5)}   ${tbt.toFixed(0).padStart(8)} ms          ${(lcp / 1000).toFixed(2).padStart(6)} s${added}`);
+  console.log(`${"".padEnd(28)} each run: ${runs.map((r) => `${r.score} / ${(r.lcp / 1000).toFixed(2)} s`).join(", ")}; LCP element: ${[...new Set(runs.map((r) => r.element))].join(" | ")}`);
 }
-console.log(`target: the app costs at most ${TARGET_POINTS} points (Shopify allows 10): ${worst <= TARGET_POINTS ? "met" : "NOT met"} (worst: ${worst})`);
-process.exit(worst <= TARGET_POINTS ? 0 : 1);
+const pointsMet = worst <= TARGET_POINTS;
+const lcpMet = worstLcp <= TARGET_LCP_MS;
+console.log(`target: the app costs at most ${TARGET_POINTS} points (Shopify allows 10): ${pointsMet ? "met" : "NOT met"} (worst: ${worst})`);
+console.log(`target: the app adds at most ${(TARGET_LCP_MS / 1000).toFixed(1)} s of LCP: ${lcpMet ? "met" : "NOT met"} (worst: ${(worstLcp / 1000).toFixed(2)} s)`);
+process.exit(pointsMet && lcpMet ? 0 : 1);

@@ -51,10 +51,10 @@ beforeAll(async () => {
       return;
     }
     if (req.path === "/pages/refer") {
-      const { html, schema } = renderBlock("referral-links", {
+      const { html } = renderBlock("referral-links", {
         globals: { customer: customer ? { first_name: customer.firstName, email: customer.email } : null },
       });
-      return sendHtml(res, storefrontPage(html, `<link rel="stylesheet" href="/assets/${schema.stylesheet}">`));
+      return sendHtml(res, storefrontPage(html));
     }
     sendJson(res, 404, { message: "Not found" });
   });
@@ -84,6 +84,8 @@ afterEach(async () => {
 async function openAs(customerId: string | null): Promise<void> {
   if (customerId) await context.addCookies([{ name: "customer", value: customerId, url: storefront.origin }]);
   await page.goto(`${storefront.origin}/pages/refer`);
+  // The block asks the app proxy after the page's load event.
+  if (customerId) await page.waitForSelector("[data-referral-links][data-referral-started]:not([aria-busy])", { state: "attached" });
   await network.settled();
 }
 

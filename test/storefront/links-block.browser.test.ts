@@ -46,11 +46,15 @@ const URL_2 = ALICE_LINKS.links[1].url;
 
 type ProxyAnswer = { status: number; body: unknown } | "drop";
 
+// A product photo (a 1×1 PNG; the page gives it its size).
+const PHOTO = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC", "base64");
+
 const state = {
   customer: { first_name: "Alice", email: "alice@example.com" } as Record<string, unknown> | null,
   settings: {} as Record<string, unknown>,
   answer: { status: 200, body: ALICE_LINKS } as ProxyAnswer,
   proxyCalls: [] as { accept: string | undefined; cookie: string | undefined }[],
+  photoHeld: Promise.resolve() as Promise<void>,
 };
 
 let storefront: Storefront;
@@ -62,7 +66,7 @@ let pageErrors: string[];
 let consoleMessages: string[];
 
 beforeAll(async () => {
-  storefront = await startStorefront((req, res) => {
+  storefront = await startStorefront(async (req, res) => {
     if (req.path === "/apps/referrals/links") {
       state.proxyCalls.push({ accept: req.headers.accept, cookie: req.headers.cookie });
       if (state.answer === "drop") {
@@ -71,14 +75,24 @@ beforeAll(async () => {
       }
       return sendJson(res, state.answer.status, state.answer.body);
     }
+    if (req.path === "/images/photo.png") {
+      // Held until the test lets it go: the page's own load is still under way meanwhile.
+      await state.photoHeld;
+      res.writeHead(200, { "content-type": "image/png", "cache-control": "no-store" });
+      res.end(PHOTO);
+      return;
+    }
+    if (req.path === "/products/hoodie") {
+      const { html } = renderBlock("referral-links", { globals: { customer: state.customer } });
+      const photo = '<img src="/images/photo.png" width="600" height="600" alt="Merino hoodie" fetchpriority="high">';
+      return sendHtml(res, storefrontPage(`${photo}<h1>Merino hoodie</h1>${html}`));
+    }
     if (req.path === "/pages/refer" && req.method === "GET") {
-      const { html, schema } = renderBlock("referral-links", {
+      const { html } = renderBlock("referral-links", {
         settings: state.settings,
         globals: { customer: state.customer },
       });
-      // Shopify puts the schema's stylesheet in the page head.
-      const head = schema.stylesheet ? `<link rel="stylesheet" href="/assets/${schema.stylesheet}">` : "";
-      return sendHtml(res, storefrontPage(html, head));
+      return sendHtml(res, storefrontPage(html));
     }
     sendJson(res, 404, { message: "Not found" });
   });
@@ -95,6 +109,7 @@ beforeEach(async () => {
   state.settings = {};
   state.answer = { status: 200, body: ALICE_LINKS };
   state.proxyCalls = [];
+  state.photoHeld = Promise.resolve();
   context = await browser.newContext({ viewport: { width: 900, height: 900 }, deviceScaleFactor: 1 });
   await context.addCookies([{ name: "session", value: "signed-in", url: storefront.origin }]);
   page = await context.newPage();
@@ -109,8 +124,10 @@ afterEach(async () => {
   await context?.close();
 });
 
+/** Opens the page and, for a signed-in customer, waits for the block's answer (it starts after the page's load event). */
 async function openBlock(): Promise<void> {
   await page.goto(`${storefront.origin}/pages/refer`);
+  if (state.customer) await page.waitForSelector("[data-referral-links][data-referral-started]:not([aria-busy])", { state: "attached" });
   await network.settled();
 }
 
@@ -159,6 +176,33 @@ describeInBrowser("referral links block", () => {
     await page.locator(".referral-links").screenshot({ path: path.join(artifactsDir, "storefront-referral-links.png") });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.locator(".referral-links").screenshot({ path: path.join(artifactsDir, "storefront-referral-links-mobile.png") });
+  });
+
+  it("waits for the page's own photo before it fetches its script or asks the app proxy", async () => {
+    let release!: () => void;
+    state.photoHeld = new Promise<void>((resolve) => (release = resolve));
+    const requested: string[] = [];
+    page.on("request", (request) => requested.push(new URL(request.url()).pathname));
+
+    // DOMContentLoaded comes after every deferred script has run: a block that
+    // loaded its script that way would have asked the app proxy by now.
+    await page.goto(`${storefront.origin}/products/hoodie`, { waitUntil: "domcontentloaded" });
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+    expect(await page.evaluate(() => document.readyState)).toBe("interactive"); // the photo is still loading
+    expect(requested).toContain("/images/photo.png");
+    expect(requested.filter((p) => p.includes("referral-links") || p.startsWith("/apps/"))).toEqual([]);
+    expect(await page.locator("script[src*='referral-links.js']").count()).toBe(0);
+    expect(state.proxyCalls).toEqual([]);
+    // Meanwhile the frame is painted, with its loading line in the room kept for the links.
+    expect(await status().textContent()).toBe("Loading your referral links…");
+    expect(await page.locator(".referral-links__app").evaluate((el) => el.getBoundingClientRect().height)).toBeGreaterThanOrEqual(384);
+
+    release();
+    await expect.poll(() => cards().count()).toBe(2);
+    expect(requested.indexOf("/assets/referral-links.js")).toBeGreaterThan(requested.indexOf("/images/photo.png"));
+    expect(state.proxyCalls).toHaveLength(1);
+    expect(await page.locator("script[src*='referral-links.js']").count()).toBe(1);
+    expect(pageErrors).toEqual([]);
   });
 
   it("builds email and social share links for each campaign", async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { transform } from "esbuild";
 import { check, Severity, type Offense } from "@shopify/theme-check-node";
 import { describe, expect, it } from "vitest";
-import { extensionDir, readBlock } from "./liquid-lite";
+import { extensionDir, readBlock, renderBlock } from "./liquid-lite";
 
 const describeOffense = (o: Offense) =>
   `${Severity[o.severity]} ${o.check} ${path.relative(extensionDir, new URL(o.uri).pathname)}:${o.start.line + 1}: ${o.message}`;
@@ -35,7 +35,6 @@ describe("theme app extension referral-theme", () => {
 
     const links = readBlock("referral-links").schema;
     expect(links.target).toBe("section");
-    expect(links.stylesheet).toBe("referral-links.css");
   });
 
   it("promises customers nothing by default that a campaign may not give", () => {
@@ -62,7 +61,8 @@ describe("theme app extension referral-theme", () => {
 
 // theme-check limits only a block's `javascript` key; a <script> written by
 // hand escapes it. Every script the extension loads, either way, is listed
-// here with a budget (minified bytes) and must load deferred.
+// here with a budget (minified bytes) and must load deferred, or (the links
+// block's) through its loader after the page's load event.
 const SCRIPT_BUDGETS: Record<string, number> = {
   "referral-tracking.js": 3 * 1024,
   "referral-links.js": 5 * 1024,
@@ -77,9 +77,11 @@ describe("the scripts the theme extension loads", () => {
     return [...byHand, ...(bySchema.javascript ? [{ file, tag: "defer", asset: bySchema.javascript }] : [])];
   });
 
-  it("finds every script it loads, each deferred", () => {
+  it("finds every script it loads, each deferred or loaded after the page", () => {
     expect(loaded.map((s) => s.asset).sort()).toEqual(Object.keys(SCRIPT_BUDGETS).sort());
-    for (const script of loaded) expect(script.tag, `${script.file} loads ${script.asset}`).toMatch(/\b(defer|async)\b/);
+    for (const script of loaded) {
+      expect(script.tag, `${script.file} loads ${script.asset}`).toMatch(/\b(defer|async|data-referral-links-loader)\b/);
+    }
   });
 
   it.each(Object.entries(SCRIPT_BUDGETS))("keeps %s within its budget (%d bytes minified)", async (asset, budget) => {
@@ -88,5 +90,41 @@ describe("the scripts the theme extension loads", () => {
     const { code } = await transform(source, { minify: true, loader: "js", target: "es2019" });
     expect(Buffer.byteLength(code)).toBeGreaterThan(500);
     expect(Buffer.byteLength(code)).toBeLessThanOrEqual(budget);
+  });
+});
+
+// Lighthouse found the links block moving a product page's LCP (the product's
+// photo) by 1.7 s: its stylesheet sat in the head, blocking the first paint,
+// and its script and its request to the app proxy went out while the photo
+// was still downloading. The block's own markup must give them no way back.
+describe("the links block and the page's largest paint", () => {
+  const signedIn = () => renderBlock("referral-links", { globals: { customer: { first_name: "Alice", email: "alice@example.com" } } });
+
+  it("has no stylesheet for the head: its styles are in its own markup", () => {
+    const { html, schema } = signedIn();
+    expect(schema.stylesheet).toBeUndefined();
+    expect(readdirSync(path.join(extensionDir, "assets")).filter((file) => file.endsWith(".css"))).toEqual([]);
+    expect(html).not.toMatch(/<link\b/i);
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
+    expect(style).toContain(".referral-links__card");
+    expect(html.indexOf("<style>")).toBeLessThan(html.indexOf('class="referral-links"'));
+  });
+
+  it("paints its frame from Liquid with room reserved for the links while they load", () => {
+    const { html } = signedIn();
+    const app = /<div\s+class="referral-links__app"[^>]*>/.exec(html)?.[0] ?? "";
+    expect(app).toContain('aria-busy="true"');
+    expect(html).toMatch(/\.referral-links__app\[aria-busy='true'\]\s*\{\s*min-height:\s*\d+(\.\d+)?rem;/);
+    expect(html).toMatch(/<p class="referral-links__status"[^>]*>Loading your referral links/);
+  });
+
+  it("writes no script or request the browser would start during the page's own load", () => {
+    const { html } = signedIn();
+    // No <script src> for the preload scanner: the loader fetches the script on the load event.
+    expect(html).not.toMatch(/<script\b[^>]*\ssrc=/i);
+    const loader = /<script data-referral-links-loader data-src="\/assets\/referral-links\.js">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
+    expect(loader).toContain("addEventListener('load'");
+    expect(loader).toContain("requestIdleCallback");
+    expect(html).not.toMatch(/rel="?(preload|prefetch|modulepreload)/);
   });
 });
