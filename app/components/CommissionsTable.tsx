@@ -4,7 +4,6 @@ import { memo, useCallback, useMemo, useRef } from "react";
 import type { CommissionRow, DecisionRowResult } from "../admin/commissions.server";
 import { EmptyListState } from "./EmptyStates";
 import { useRowSelection } from "./row-selection";
-import { WarmSelection } from "./warm-selection";
 import { formatAmount, formatDate, formatPoints } from "./format";
 import { CommissionStatusBadge, FraudBadge } from "./StatusBadges";
 
@@ -322,7 +321,6 @@ export function CommissionsTable({
           />
         ))}
       </IndexTable>
-      {pendingCount > 0 ? <WarmSelection headings={HEADINGS} resourceName={RESOURCE_NAME} promotedBulkActions={promotedBulkActions} /> : null}
     </div>
   );
 }

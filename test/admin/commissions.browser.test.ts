@@ -106,15 +106,9 @@ async function timeSelectAllClick(): Promise<number> {
  * commit; a row component that ran in a commit carries the PerformedWork flag.
  */
 function countRowRendersInit() {
-  const w = window as unknown as {
-    __rowRenders: number;
-    __cellRenders: number;
-    __warmSteps: string[];
-    __REACT_DEVTOOLS_GLOBAL_HOOK__: unknown;
-  };
+  const w = window as unknown as { __rowRenders: number; __cellRenders: number; __REACT_DEVTOOLS_GLOBAL_HOOK__: unknown };
   w.__rowRenders = 0;
   w.__cellRenders = 0;
-  w.__warmSteps = [];
   interface Fiber {
     child: Fiber | null;
     sibling: Fiber | null;
@@ -122,7 +116,6 @@ function countRowRendersInit() {
     alternate: Fiber | null;
     elementType: { displayName?: string } | null;
     memoizedProps: unknown;
-    memoizedState: { memoizedState: unknown } | null;
   }
   const seen = new WeakMap<Fiber, unknown>();
   w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
@@ -147,12 +140,6 @@ function countRowRendersInit() {
           seen.set(fiber, fiber.memoizedProps);
           if (name === "CommissionTableRow") w.__rowRenders += 1;
           else w.__cellRenders += 1;
-        }
-        // The warm-up's steps, from its first hook (its state), once a render.
-        if (name === "WarmSelection" && (fiber.flags & 1) === 1 && seen.get(fiber) !== fiber.memoizedState) {
-          seen.set(fiber, fiber.memoizedState);
-          const step = String(fiber.memoizedState?.memoizedState);
-          if (w.__warmSteps.at(-1) !== step) w.__warmSteps.push(step);
         }
         if (fiber.child) stack.push(fiber.child);
         if (fiber.sibling) stack.push(fiber.sibling);
@@ -305,27 +292,6 @@ describeInBrowser("commissions page in Chromium", () => {
     expect(await renders()).toBeLessThanOrEqual(before + pendingOnPage - 1);
     // AND no row's cells render again: only the rows' checkboxes and colours change
     expect(await cellRenders()).toBe(cellsAtLoad);
-  }, 60_000);
-
-  it("runs the selection's code once while the page is idle, in a table not in the document, before the first click", async () => {
-    await page.addInitScript(countRowRendersInit);
-    await open("/app/commissions");
-    const steps = () => page.evaluate(() => (window as unknown as { __warmSteps: string[] }).__warmSteps);
-    const offset = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--pc-checkbox-offset"));
-    // GIVEN the page as loaded; WHEN it has been idle, THEN a one-row table was rendered unselected, then selected, then removed
-    await expect.poll(steps, { timeout: 10_000 }).toEqual(["waiting", "unselected", "selected", "done"]);
-    // AND nothing of it is in the document, nor did it change the page's table: one table, the checkbox column's
-    // width as the page's first row measured it (the warm-up's row, measured detached, would set 0px)
-    expect(await page.locator("table").count()).toBe(1);
-    expect(await page.locator("#warm-selection").count()).toBe(0);
-    expect(await offset()).toMatch(/^[1-9][\d.]*px$/);
-    // WHEN the merchant selects the page, THEN every pending row of the page is selected, with the bulk actions, and the warm-up does not run again
-    await page.locator("thead input[type=checkbox]").first().click({ force: true });
-    const pending = page.locator("tbody input[type=checkbox]:not([disabled])");
-    await expect.poll(() => pending.count()).toBeGreaterThan(0);
-    await expect.poll(() => page.locator("tbody input[type=checkbox]:not([disabled]):checked").count()).toBe(await pending.count());
-    expect(await page.getByRole("button", { name: "Approve", exact: true }).count()).toBeGreaterThan(0);
-    expect(await steps()).toEqual(["waiting", "unselected", "selected", "done"]);
   }, 60_000);
 
   it("approves every matching commission across pages as a job, with its progress on the page", async () => {
