@@ -13,7 +13,8 @@
 // and prints the two side by side: the page must still paint (LCP) in time.
 // --profile adds one profiled load a page and mode (not counted: profiling
 // slows the page) and prints where the time of each failing page's
-// interaction went; the traces are kept in .cache/bench-admin for DevTools.
+// interaction went (of every page, with --only); the traces are kept in
+// .cache/bench-admin for DevTools.
 import "../lib/require-node";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -275,11 +276,12 @@ function report(loads: Map<string, Load[]>, profiles: Map<string, Load>): boolea
         const shifted = runs.reduce((a, b) => (b.vitals.cls > a.vitals.cls ? b : a));
         console.log(`    CLS ${shifted.vitals.cls.toFixed(3)} at worst; what moved most: ${shifted.vitals.clsElement ?? "(not known)"}`);
       }
-      if (mode.judged && within < needed) {
-        misses.push(`${target.name} at ${mode.name} (${within} of ${runs.length})`);
-        const profiled = profiles.get(`${mode.name}|${target.name}|fast`);
-        if (profiled) printProfile(target, mode, profiled);
-      }
+      // One page studied (--only): each load's INP, and the profile whether the page passed or not.
+      if (ONLY !== undefined) console.log(`    INP of each load, in order: ${runs.map((r) => Math.round(r.vitals.inp ?? 0)).join(", ")} ms`);
+      const missed = mode.judged && within < needed;
+      if (missed) misses.push(`${target.name} at ${mode.name} (${within} of ${runs.length})`);
+      const profiled = profiles.get(`${mode.name}|${target.name}|fast`);
+      if (profiled && (missed || ONLY !== undefined)) printProfile(target, mode, profiled);
     }
   }
   const blocked = Math.max(...[...loads.entries()].filter(([key]) => key.endsWith("|fast")).flatMap(([, r]) => r).map((r) => r.cost.blocked));
