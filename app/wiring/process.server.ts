@@ -58,12 +58,23 @@ export async function stopAppProcess(deadlineMs = getEnv().SHUTDOWN_DEADLINE_MS)
  * under way (SHUTDOWN_DEADLINE_MS at most) and releases the leases of the rest.
  */
 export function startWorkerProcess(): { stop(): Promise<void> } {
+  const worker = startJobWorker();
+  return { stop: () => worker.stop(getEnv().SHUTDOWN_DEADLINE_MS) };
+}
+
+/**
+ * A job worker with its own database client: the whole of a worker process,
+ * or of the in-process worker's thread (app/wiring/worker-thread.ts). Its stop
+ * finishes the jobs under way within the deadline, releases the leases of the
+ * rest and closes the client.
+ */
+export function startJobWorker(workerId?: string): { stop(deadlineMs: number): Promise<void> } {
   logStrayRejections(logger);
-  const worker = appWorker(appJobContext(), appWorkerOptions());
+  const worker = appWorker(appJobContext(), { ...appWorkerOptions(), workerId });
   worker.start();
   return {
-    async stop() {
-      await worker.stop({ deadlineMs: getEnv().SHUTDOWN_DEADLINE_MS });
+    async stop(deadlineMs) {
+      await worker.stop({ deadlineMs });
       await prisma.$disconnect();
     },
   };

@@ -1,13 +1,15 @@
 // Part of `npm run build`: compiles the app's entries that run outside the
 // Remix server bundle into build/, next to it, so production runs no
 // TypeScript:
-// - the SQLite intake thread (a thread cannot load the server bundle without
-//   starting the whole app in it);
+// - the threads the app process starts (a thread cannot load the server
+//   bundle without starting the whole app in it): the SQLite intake's and
+//   the in-process job worker's;
 // - the job worker process (`npm run worker`).
 import { build } from "esbuild";
 
 const ENTRIES = {
   "sqlite-intake-thread": "app/referrals/sqlite-intake-thread.ts",
+  "worker-thread": "app/wiring/worker-thread.ts",
   worker: "scripts/worker.ts",
 };
 
