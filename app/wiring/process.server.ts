@@ -2,7 +2,7 @@ import prisma from "../db.server";
 import { getEnv } from "../env.server";
 import { webhooksAnswered } from "../webhooks/acknowledgements";
 import { startInProcessWorker, stopInProcessWorker } from "./in-process-worker.server";
-import { appJobContext, appWorker, appWorkerOptions } from "./jobs.server";
+import { startJobWorker } from "./job-worker.server";
 import { logger } from "../logger.server";
 import { scheduleAllReconciles } from "../order-sync/reconcile.server";
 import { schedulePurge } from "../privacy/purge.server";
@@ -60,22 +60,4 @@ export async function stopAppProcess(deadlineMs = getEnv().SHUTDOWN_DEADLINE_MS)
 export function startWorkerProcess(): { stop(): Promise<void> } {
   const worker = startJobWorker();
   return { stop: () => worker.stop(getEnv().SHUTDOWN_DEADLINE_MS) };
-}
-
-/**
- * A job worker with its own database client: the whole of a worker process,
- * or of the in-process worker's thread (app/wiring/worker-thread.ts). Its stop
- * finishes the jobs under way within the deadline, releases the leases of the
- * rest and closes the client.
- */
-export function startJobWorker(workerId?: string): { stop(deadlineMs: number): Promise<void> } {
-  logStrayRejections(logger);
-  const worker = appWorker(appJobContext(), { ...appWorkerOptions(), workerId });
-  worker.start();
-  return {
-    async stop(deadlineMs) {
-      await worker.stop({ deadlineMs });
-      await prisma.$disconnect();
-    },
-  };
 }

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { logger } from "../logger.server";
 import { notifyJobEnqueued } from "../queue/wake";
 import type { ToWorkerThread } from "./in-process-worker.server";
-import { startJobWorker } from "./process.server";
+import { startJobWorker } from "./job-worker.server";
 
 // The in-process worker's thread, started by startInProcessWorker
 // (in-process-worker.server.ts): the app's job worker, with its own event

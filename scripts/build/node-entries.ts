@@ -23,5 +23,9 @@ await build({
   target: "node22",
   // Packages come from node_modules, as the server bundle's imports do.
   packages: "external",
+  // What an entry imports only when it is needed (Shopify's app configuration,
+  // for a job's first Admin API call) stays out of its start: a chunk of its own.
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning",
 });
