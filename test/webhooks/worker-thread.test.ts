@@ -45,5 +45,5 @@ describe("the in-process worker", () => {
     expect(await server.terminate()).toBe(0);
     expect(await prisma.job.findFirstOrThrow({ where: { kind: "order.record" } })).toMatchObject({ status: "done", lockedBy: null });
     expect(await sandboxCommissions(sandbox, "9710001")).toHaveLength(1);
-  }, 30_000);
+  }, 60_000);
 });
