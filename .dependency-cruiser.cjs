@@ -8,7 +8,7 @@
 
 /** Lowest first. */
 const RANKS = [
-  ["db"],
+  ["db", "threads"],
   ["referral-api", "crypto", "cache"],
   ["shopify-admin", "logger.server.ts"],
   ["queue"],

@@ -24,9 +24,6 @@ export interface WorkerOptions {
   /** How often a running job's lease is renewed; a third of the lease by default. */
   heartbeatMs?: number;
   backoff?: BackoffPolicy;
-  /** True while the process has more urgent work (answering webhooks); the worker then waits, at most `maxYieldMs` in a row. */
-  shouldYield?: () => boolean;
-  maxYieldMs?: number;
   onShopPaused?: RunOptions["onShopPaused"];
 }
 
@@ -57,7 +54,6 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const heartbeatMs = options.heartbeatMs ?? Math.max(10, Math.floor(leaseMs / 3));
-  const maxYieldMs = options.maxYieldMs ?? 2_000;
   const settle = batchedSettles(plainSql(ctx.db));
   let running = false;
   let loops: Promise<void>[] = [];
@@ -110,23 +106,6 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
     });
   }
 
-  /**
-   * Waits while shouldYield says so, but never longer than maxYieldMs. The
-   * loops share one wait (one timer, however many loops).
-   */
-  let yielding: Promise<void> | undefined;
-  function giveWay(): Promise<void> {
-    if (!options.shouldYield?.()) return Promise.resolve();
-    yielding ??= (async () => {
-      const since = Date.now();
-      while (running && options.shouldYield?.() && Date.now() - since < maxYieldMs) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      yielding = undefined;
-    })();
-    return yielding;
-  }
-
   /** Claims as many jobs as there are free slots, in one round trip, and starts them; how many it took. */
   async function fill(): Promise<number> {
     let jobs: Job[] = [];
@@ -148,7 +127,6 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
 
   async function pump(): Promise<void> {
     while (running) {
-      await giveWay();
       const free = concurrency - inFlight.size;
       if (free >= batchMin || (free > 0 && inFlight.size === 0)) {
         const taken = await fill();

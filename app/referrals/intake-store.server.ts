@@ -1,8 +1,6 @@
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { PlainSql, SqlRow } from "../db/sql.server";
+import { threadModule } from "../threads/thread-module";
 import { intakeBatch, POSTGRES, type Batch, type IntakeDatabase, type Row, type Value } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
 // Types only: loading that module runs the thread's code.
@@ -39,23 +37,6 @@ class SqliteWriteError extends Error {
   }
 }
 
-/**
- * The thread's module: compiled next to the server bundle by `npm run build`
- * (build/sqlite-intake-thread.mjs), so production runs no TypeScript. Where
- * there is none (tests, `remix dev`), the TypeScript source of the project
- * this module is part of, run through tsx.
- */
-function threadModule(): { entry: URL; execArgv: string[] } {
-  const built = new URL("./sqlite-intake-thread.mjs", import.meta.url);
-  if (existsSync(built)) return { entry: built, execArgv: [] };
-  const source = "app/referrals/sqlite-intake-thread.ts";
-  for (let dir = new URL("./", import.meta.url); ; dir = new URL("../", dir)) {
-    const entry = new URL(source, dir);
-    if (existsSync(entry)) return { entry, execArgv: ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href] };
-    if (dir.pathname === "/") throw new Error(`Neither ${built.pathname} nor ${source} was found; run npm run build`);
-  }
-}
-
 const toWire = (hook: OrderWebhook): WireWebhook => (hook.payload instanceof RawJson ? { ...hook, payload: hook.payload.bytes } : hook);
 
 /**
@@ -73,7 +54,7 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
 
   function writer(): Worker {
     if (thread) return thread;
-    const { entry, execArgv } = threadModule();
+    const { entry, execArgv } = threadModule("sqlite-intake-thread", "app/referrals/sqlite-intake-thread.ts");
     const started = new Worker(entry, { workerData: settings, execArgv });
     started.unref();
     started.on("message", (answer: ThreadAnswer) => {

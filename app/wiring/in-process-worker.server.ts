@@ -1,22 +1,96 @@
+import { Worker } from "node:worker_threads";
 import { getEnv } from "../env.server";
-import type { Worker } from "../queue/worker.server";
-import { appJobContext, appWorker, appWorkerOptions } from "./jobs.server";
+import { logger } from "../logger.server";
+import { onJobEnqueued } from "../queue/wake";
+import { threadModule } from "../threads/thread-module";
 
-declare global {
-  var __referralBridgeWorker: Worker | undefined;
+// The in-process worker runs in a worker thread of the app process
+// (worker-thread.ts): its database work and its jobs' CPU never hold up the
+// event loop that answers webhooks. A thread that ends on its own (a crash)
+// is logged and started again; the jobs it held are taken again once their
+// leases run out.
+
+/** The first restart's wait; it doubles with each crash in a row, up to RESTART_MAX_MS. */
+const RESTART_MIN_MS = 1_000;
+const RESTART_MAX_MS = 60_000;
+/**
+ * The thread's V8 heap, bounded. Young generation: V8's default lets it grow
+ * to 48 MB, and in a busy thread it does, for little gain; at 12 MB (4 MB
+ * semi-spaces) the worker's scavenges stay short and frequent. Old
+ * generation: the worker's live data (a claim's jobs, the caches) stays under
+ * 70 MB at the bench's load; a leak ends the thread (out of memory) past
+ * 160 MB, which restarts it, instead of growing the process.
+ */
+const HEAP_LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 160 };
+/** A thread that ran this long before it crashed counts as healthy: the next restart waits RESTART_MIN_MS again. */
+const HEALTHY_MS = 60_000;
+
+/** What the app's main thread tells the worker's thread. */
+export type ToWorkerThread = { type: "job-enqueued" } | { type: "stop"; deadlineMs: number };
+
+interface InProcessWorker {
+  stop(deadlineMs: number): Promise<void>;
 }
 
-/** Runs the job worker inside the app process unless WORKER_IN_PROCESS=false (then use `npm run worker`). */
+declare global {
+  // One worker across Remix dev reloads.
+  var __referralBridgeWorker: InProcessWorker | undefined;
+}
+
+/** Starts the job worker's thread unless WORKER_IN_PROCESS=false (then use `npm run worker`). */
 export function startInProcessWorker(): void {
   if (!getEnv().WORKER_IN_PROCESS || globalThis.__referralBridgeWorker) return;
-  const worker = appWorker(appJobContext(), appWorkerOptions());
-  globalThis.__referralBridgeWorker = worker;
-  worker.start();
+  globalThis.__referralBridgeWorker = workerThread();
 }
 
 /** Lets the jobs under way finish within the deadline; the leases of the rest are released. */
 export async function stopInProcessWorker(deadlineMs: number): Promise<void> {
   const worker = globalThis.__referralBridgeWorker;
   globalThis.__referralBridgeWorker = undefined;
-  await worker?.stop({ deadlineMs });
+  await worker?.stop(deadlineMs);
+}
+
+function workerThread(): InProcessWorker {
+  let thread: Worker | undefined;
+  let stopping: Promise<void> | undefined;
+  let restartMs = RESTART_MIN_MS;
+  let restartTimer: ReturnType<typeof setTimeout> | undefined;
+  const tell = (message: ToWorkerThread) => thread?.postMessage(message);
+  // A job queued by this thread (a webhook's, an admin action's) wakes the worker at once.
+  const unsubscribe = onJobEnqueued(() => tell({ type: "job-enqueued" }));
+
+  function start(): void {
+    const { entry, execArgv } = threadModule("worker-thread", "app/wiring/worker-thread.ts");
+    const started = new Worker(entry, { execArgv, resourceLimits: HEAP_LIMITS });
+    const startedAt = Date.now();
+    thread = started;
+    started.on("error", (error) => logger.error({ err: error }, "the job worker's thread failed"));
+    started.on("exit", (code) => {
+      if (thread !== started) return;
+      thread = undefined;
+      if (stopping) return;
+      if (Date.now() - startedAt >= HEALTHY_MS) restartMs = RESTART_MIN_MS;
+      logger.error({ code, restartInMs: restartMs }, "the job worker's thread stopped; it starts again (the jobs it held are taken again once their leases run out)");
+      restartTimer = setTimeout(start, restartMs);
+      restartTimer.unref();
+      restartMs = Math.min(restartMs * 2, RESTART_MAX_MS);
+    });
+  }
+
+  start();
+  return {
+    stop(deadlineMs) {
+      stopping ??= new Promise<void>((resolve) => {
+        unsubscribe();
+        clearTimeout(restartTimer);
+        const running = thread;
+        if (!running) return resolve();
+        running.once("exit", () => resolve());
+        running.postMessage({ type: "stop", deadlineMs } satisfies ToWorkerThread);
+        // The thread ends by itself once its jobs are finished or given back; this is in case it cannot.
+        setTimeout(() => void running.terminate(), deadlineMs + 5_000).unref();
+      });
+      return stopping;
+    },
+  };
 }

@@ -15,7 +15,6 @@ import { createWorker, type Worker, type WorkerOptions } from "../queue/worker.s
 import { CodeDirectory } from "../referrals/code-directory.server";
 import { referralJobs, type OrderJobContext } from "../referrals/jobs.server";
 import { serviceEventJobs, type ServiceEventJobContext } from "../service-events/jobs.server";
-import { answeringWebhooks } from "../webhooks/acknowledgements";
 import { shopifyAdminForShop } from "./admin-access.server";
 import { storeOrderWebhooks } from "./order-intake.server";
 
@@ -74,8 +73,6 @@ export function appWorkerOptions(): Omit<WorkerOptions, "database"> {
     perShop: env.SHOP_CONCURRENCY,
     backoff: { ...DEFAULT_BACKOFF, baseMs: env.JOB_RETRY_BASE_MS },
     leaseMs: env.JOB_LEASE_MS,
-    // Webhook acknowledgements come first (see webhooks/acknowledgements.ts).
-    shouldYield: () => answeringWebhooks(),
   };
 }
 

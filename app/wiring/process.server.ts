@@ -2,7 +2,7 @@ import prisma from "../db.server";
 import { getEnv } from "../env.server";
 import { webhooksAnswered } from "../webhooks/acknowledgements";
 import { startInProcessWorker, stopInProcessWorker } from "./in-process-worker.server";
-import { appJobContext, appWorker, appWorkerOptions } from "./jobs.server";
+import { startJobWorker } from "./job-worker.server";
 import { logger } from "../logger.server";
 import { scheduleAllReconciles } from "../order-sync/reconcile.server";
 import { schedulePurge } from "../privacy/purge.server";
@@ -58,13 +58,6 @@ export async function stopAppProcess(deadlineMs = getEnv().SHUTDOWN_DEADLINE_MS)
  * under way (SHUTDOWN_DEADLINE_MS at most) and releases the leases of the rest.
  */
 export function startWorkerProcess(): { stop(): Promise<void> } {
-  logStrayRejections(logger);
-  const worker = appWorker(appJobContext(), appWorkerOptions());
-  worker.start();
-  return {
-    async stop() {
-      await worker.stop({ deadlineMs: getEnv().SHUTDOWN_DEADLINE_MS });
-      await prisma.$disconnect();
-    },
-  };
+  const worker = startJobWorker();
+  return { stop: () => worker.stop(getEnv().SHUTDOWN_DEADLINE_MS) };
 }

@@ -1,0 +1,24 @@
+import { parentPort, threadId } from "node:worker_threads";
+import { randomUUID } from "node:crypto";
+import { logger } from "../logger.server";
+import { notifyJobEnqueued } from "../queue/wake";
+import type { ToWorkerThread } from "./in-process-worker.server";
+import { startJobWorker } from "./job-worker.server";
+
+// The in-process worker's thread, started by startInProcessWorker
+// (in-process-worker.server.ts): the app's job worker, with its own event
+// loop and database client, as a worker process has, so its queries never
+// hold up the event loop that answers webhooks. It ends (exit code 0) once
+// stopped: the jobs under way finished within the deadline, the leases of
+// the rest released.
+
+const port = parentPort!;
+logger.setBindings({ thread: threadId });
+// The job rows' lockedBy names the process and the thread that holds them.
+const worker = startJobWorker(`worker-${process.pid}-thread${threadId}-${randomUUID().slice(0, 8)}`);
+
+port.on("message", async (message: ToWorkerThread) => {
+  if (message.type === "job-enqueued") return notifyJobEnqueued();
+  await worker.stop(message.deadlineMs);
+  process.exit(0);
+});
