@@ -1,17 +1,23 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { isMainThread, threadId } from "node:worker_threads";
 
 // Counts the SQL statements a process sends to its database, for the
 // benchmark (`npm run bench`), and only when DB_STATEMENT_COUNTS_DIR names a
 // directory: then each thread that sends statements writes its counts, by
-// source, to <dir>/<pid>-<threadId>.json about ten times a second, with its
-// kernel thread id so that its CPU time can be read from /proc. Off (the
-// default), counting is one comparison per call and the adapter is not wrapped.
+// source, to <dir>/<pid>-<threadId>.json up to ten times a second (when they
+// changed; one small write over the file's start, which stays the same
+// length), with its kernel thread id so that its CPU time can be read from
+// /proc. Off (the default), counting is one comparison per call and the
+// adapter is not wrapped.
 
 const directory = process.env.DB_STATEMENT_COUNTS_DIR || undefined;
 const counts: Record<string, number> = {};
 let flushing: ReturnType<typeof setInterval> | undefined;
+let changed = false;
+let file: { fd: number; tid: number } | undefined;
+/** Longer than any line of counts: padded to it, each write covers the last. */
+const FILE_LENGTH = 1024;
 
 /** What a thread writes; the benchmark reads it. */
 export interface ThreadStatementCounts {
@@ -25,16 +31,20 @@ export interface ThreadStatementCounts {
 }
 
 function flush(): void {
-  const file = join(directory!, `${process.pid}-${threadId}.json`);
-  const tid = Number(readFileSync("/proc/thread-self/stat", "latin1").split(" ", 1)[0]);
-  const written: ThreadStatementCounts = { pid: process.pid, tid, threadId, mainThread: isMainThread, counts };
-  writeFileSync(`${file}.tmp`, JSON.stringify(written));
-  renameSync(`${file}.tmp`, file);
+  if (!changed) return;
+  changed = false;
+  file ??= {
+    fd: openSync(join(directory!, `${process.pid}-${threadId}.json`), "w"),
+    tid: Number(readFileSync("/proc/thread-self/stat", "latin1").split(" ", 1)[0]),
+  };
+  const written: ThreadStatementCounts = { pid: process.pid, tid: file.tid, threadId, mainThread: isMainThread, counts };
+  writeSync(file.fd, JSON.stringify(written).padEnd(FILE_LENGTH), 0);
 }
 
 export function countStatements(source: string, statements = 1): void {
   if (!directory) return;
   counts[source] = (counts[source] ?? 0) + statements;
+  changed = true;
   if (!flushing) {
     flushing = setInterval(flush, 100);
     flushing.unref();

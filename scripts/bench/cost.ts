@@ -3,6 +3,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { ThreadStatementCounts } from "../../app/db/statement-counts";
 import { cpuSeconds, threadSeconds, type ThreadCpu } from "./cpu";
+import { monotonicMicros } from "./profiles";
 import { countsBetween, postgresCounts, ROLES, sum } from "./statements";
 
 export interface Topology {
@@ -16,6 +17,8 @@ export interface Topology {
 
 interface Reading {
   at: number;
+  /** The monotonic clock, in microseconds (a CPU profile's samples are stamped with it). */
+  monotonic: number;
   cpu: Record<string, number>;
   threads: Map<number, { threads: ThreadCpu[]; process: number }>;
   recorded: number;
@@ -25,6 +28,7 @@ interface Reading {
 /** CPU first, at this moment; then the orders recorded and, on PostgreSQL, the server's statement counts. */
 export async function readCost(topology: Topology, db: PrismaClient): Promise<Reading> {
   const at = Date.now();
+  const monotonic = monotonicMicros();
   const cpu = cpuSeconds({
     app: topology.apps,
     worker: topology.workers,
@@ -36,7 +40,7 @@ export async function readCost(topology: Topology, db: PrismaClient): Promise<Re
   const threads = new Map([...topology.apps, ...topology.workers].map((pid) => [pid, threadSeconds(pid)]));
   const recorded = await db.orderRecord.count({ where: { status: "recorded" } });
   const postgres = topology.onPostgres ? await postgresCounts(db) : undefined;
-  return { at, cpu, threads, recorded, postgres };
+  return { at, monotonic, cpu, threads, recorded, postgres };
 }
 
 const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "-");

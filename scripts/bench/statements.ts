@@ -19,10 +19,13 @@ export function threadCounts(): ThreadStatementCounts[] {
   return readdirSync(COUNTS_DIR)
     .filter((name) => name.endsWith(".json"))
     .flatMap((name) => {
-      try {
-        return [JSON.parse(readFileSync(join(COUNTS_DIR, name), "utf8")) as ThreadStatementCounts];
-      } catch {
-        return []; // replaced meanwhile
+      // A thread may be writing it: read it again then.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return [JSON.parse(readFileSync(join(COUNTS_DIR, name), "utf8")) as ThreadStatementCounts];
+        } catch (error) {
+          if (attempt === 5) throw error;
+        }
       }
     });
 }
@@ -60,13 +63,13 @@ export function asRole(url: string, role: string): string {
 }
 
 export async function resetPostgresCounts(db: PrismaClient): Promise<void> {
-  await db.$queryRawUnsafe("SELECT bench_stats.pg_stat_statements_reset()");
+  await db.$executeRawUnsafe("SELECT bench_stats.pg_stat_statements_reset()");
 }
 
 /** Statements run since the reset, by role; `evicted`: entries pg_stat_statements had to drop (then the counts are short). */
 export async function postgresCounts(db: PrismaClient): Promise<{ byRole: Record<string, number>; evicted: number }> {
   const rows = await db.$queryRawUnsafe<{ role: string; calls: bigint }[]>(
-    "SELECT r.rolname AS role, sum(s.calls)::bigint AS calls FROM bench_stats.pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid GROUP BY r.rolname",
+    "SELECT r.rolname::text AS role, sum(s.calls)::bigint AS calls FROM bench_stats.pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid GROUP BY r.rolname::text",
   );
   const [info] = await db.$queryRawUnsafe<{ dealloc: bigint }[]>("SELECT dealloc FROM bench_stats.pg_stat_statements_info");
   return { byRole: Object.fromEntries(rows.map((row) => [row.role, Number(row.calls)])), evicted: Number(info?.dealloc ?? 0) };
