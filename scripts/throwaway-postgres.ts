@@ -20,7 +20,8 @@ export function postgresBinDir(): string | undefined {
   return versions[0] ? join(root, versions[0], "bin") : undefined;
 }
 
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+/** `settings`: more server settings (`name=value`), e.g. the benchmark's shared_preload_libraries=pg_stat_statements. */
+export async function startThrowawayPostgres(options: { settings?: string[] } = {}): Promise<ThrowawayPostgres> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("PostgreSQL is not installed (apt-get install -y postgresql)");
   const dir = mkdtempSync(join(tmpdir(), "referral-bridge-pg-"));
@@ -42,7 +43,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
   run(join(bin, "pg_ctl"), [
     "-D", data, "-l", join(dir, "server.log"), "-w", "start",
-    "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
+    "-o", [`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`, ...(options.settings ?? []).map((setting) => `-c ${setting}`)].join(" "),
   ]);
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,

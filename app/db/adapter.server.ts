@@ -1,5 +1,6 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { countingAdapterFactory, statementCountsEnabled } from "./statement-counts";
 
 export type DatabaseKind = "sqlite" | "postgresql";
 
@@ -16,10 +17,9 @@ export function databaseKind(url: string): DatabaseKind {
 
 /** The driver adapter factory for a DATABASE_URL, shared by the app and the Prisma CLI. */
 export function createAdapter(url: string) {
-  if (databaseKind(url) === "postgresql") {
-    return new PrismaPg({ connectionString: url });
-  }
-  return new PrismaBetterSQLite3({ url: url.slice("file:".length) });
+  const factory = databaseKind(url) === "postgresql" ? new PrismaPg({ connectionString: url }) : new PrismaBetterSQLite3({ url: url.slice("file:".length) });
+  // The benchmark's statement counts (DB_STATEMENT_COUNTS_DIR), off by default.
+  return statementCountsEnabled() ? countingAdapterFactory(factory) : factory;
 }
 
 /** The schema file that matches the database kind. */

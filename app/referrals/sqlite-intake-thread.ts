@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { countStatements } from "../db/statement-counts";
 import { intakeBatch, SQLITE, type Batch, type IntakeDatabase, type Row } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
 
@@ -45,6 +46,7 @@ function openDatabase({ path, lockWaitMs, checkpointPages }: ThreadSettings): In
   const insertAll = db.transaction((batch: Batch) =>
     batch.groups.map((group) => {
       for (const [k, [sql, params]] of group.entries()) {
+        countStatements("intake");
         if (prepared(batch.sqls[sql]!).run(...params).changes === 0 && k === 0) return false;
       }
       return true;
@@ -52,9 +54,15 @@ function openDatabase({ path, lockWaitMs, checkpointPages }: ThreadSettings): In
   );
   return {
     dialect: SQLITE,
-    select: (sql, params) => prepared(sql).all(...params) as Row[],
+    select: (sql, params) => {
+      countStatements("intake");
+      return prepared(sql).all(...params) as Row[];
+    },
     // BEGIN IMMEDIATE: take the write lock first, waiting for it up to busy_timeout.
-    insert: (batch) => insertAll.immediate(batch),
+    insert: (batch) => {
+      countStatements("intake", 2); // BEGIN IMMEDIATE and COMMIT
+      return insertAll.immediate(batch);
+    },
   };
 }
 

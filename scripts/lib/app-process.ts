@@ -38,10 +38,14 @@ export async function freshDatabase(name: string): Promise<string> {
   return url;
 }
 
-/** A fresh, migrated database for a run: a private PostgreSQL cluster, or SQLite in data/<name>/. */
-export async function freshRunDatabase(kind: "sqlite" | "postgresql", name: string): Promise<{ url: string; stop(): void }> {
+/** A fresh, migrated database for a run: a private PostgreSQL cluster (with `postgresSettings`), or SQLite in data/<name>/. */
+export async function freshRunDatabase(
+  kind: "sqlite" | "postgresql",
+  name: string,
+  options: { postgresSettings?: string[] } = {},
+): Promise<{ url: string; stop(): void }> {
   if (kind === "sqlite") return { url: await freshDatabase(name), stop: () => {} };
-  const postgres = await startThrowawayPostgres();
+  const postgres = await startThrowawayPostgres({ settings: options.postgresSettings });
   await applyMigrations(postgres.url);
   return postgres;
 }
