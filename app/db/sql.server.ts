@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseKind, type DatabaseKind } from "./adapter.server";
 import { POSTGRES, SQLITE, type SqlDialect, type SqlValue } from "./sql-dialect";
+import { countStatements } from "./statement-counts";
 
 // Plain SQL straight to the driver, for the worker's hot path: a job's
 // claim, its order's reads and its settle. Through Prisma each of those
@@ -134,11 +135,13 @@ function sqliteSql(path: string, lockWaitMs: number): PlainSql {
     }
   }
   const bound = (s: Statement) => {
+    countStatements("plain");
     const [text, params] = bindNamed(s, "sqlite");
     return [statement(text), params] as const;
   };
   const inTransaction = (groups: Statement[][]) => {
     const connection = open();
+    countStatements("plain", 2);
     connection.prepare("BEGIN IMMEDIATE").run();
     try {
       const applied = groups.map((group) => {
@@ -163,6 +166,7 @@ function sqliteSql(path: string, lockWaitMs: number): PlainSql {
       return withLock(() => (st.reader ? (st.all(...params) as T[]) : (st.run(...params), [])));
     },
     async boundRows(text, params) {
+      countStatements("plain");
       const st = statement(text);
       return withLock(() => (st.reader ? (st.all(...params) as SqlRow[]) : (st.run(...params), [])));
     },
@@ -198,21 +202,26 @@ function postgresSql(url: string, poolSize: number): PlainSql {
     kind: "postgresql",
     dialect: POSTGRES,
     async rows<T extends SqlRow>(s: Statement) {
+      countStatements("plain");
       const [text, params] = bindNamed(s, "postgresql");
       return (await connections().query(text, params)).rows as T[];
     },
     async boundRows(text, params) {
+      countStatements("plain");
       return (await connections().query(text, params)).rows;
     },
     async run(s) {
+      countStatements("plain");
       const [text, params] = bindNamed(s, "postgresql");
       return (await connections().query(text, params)).rowCount ?? 0;
     },
     async transaction(work) {
       const client = await connections().connect();
       try {
+        countStatements("plain", 2);
         await client.query("BEGIN");
         const result = await work(async (text, params) => {
+          countStatements("plain");
           const answer = await client.query(text, params);
           return { rows: answer.rows, changed: answer.rowCount ?? 0 };
         });
