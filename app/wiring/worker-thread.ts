@@ -1,7 +1,5 @@
 import { parentPort, threadId } from "node:worker_threads";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { setPriority } from "node:os";
 import { logger } from "../logger.server";
 import { notifyJobEnqueued } from "../queue/wake";
 import type { ToWorkerThread } from "./in-process-worker.server";
@@ -14,25 +12,8 @@ import { startJobWorker } from "./job-worker.server";
 // stopped: the jobs under way finished within the deadline, the leases of
 // the rest released.
 
-/**
- * On Linux a thread has a scheduling priority of its own: this one yields
- * the cores to the threads that answer and store webhooks whenever both
- * want them, so a burst's acknowledgements never wait behind the jobs. Where
- * threads share their process's priority, it runs as before.
- */
-function yieldTheCores(): void {
-  try {
-    const tid = Number(readFileSync("/proc/thread-self/stat", "latin1").split(" ", 1)[0]);
-    setPriority(tid, WORKER_NICENESS);
-  } catch {
-    // Not Linux, or not allowed: the thread keeps the process's priority.
-  }
-}
-const WORKER_NICENESS = 10;
-
 const port = parentPort!;
 logger.setBindings({ thread: threadId });
-yieldTheCores();
 // The job rows' lockedBy names the process and the thread that holds them.
 const worker = startJobWorker(`worker-${process.pid}-thread${threadId}-${randomUUID().slice(0, 8)}`);
 
