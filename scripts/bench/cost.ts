@@ -133,15 +133,16 @@ export function printCost(options: {
   if (!topology.onPostgres) {
     const app = seconds("app");
     const intake = counted(topology.apps, "intake");
-    const prisma = counted(topology.apps, "prisma");
-    figures = { cpuMsPerWebhook: (app * 1000) / webhooks, cpuMsPerOrder: (app * 1000) / orders, workerCpuMsPerOrder: (app * 1000) / orders, statementsPerWebhook: intake / webhooks, statementsPerOrder: prisma / orders };
+    // Everything but the intake's: the worker's jobs (plain SQL and Prisma) and any other query of the app's.
+    const others = counted(topology.apps, "prisma") + counted(topology.apps, "plain");
+    figures = { cpuMsPerWebhook: (app * 1000) / webhooks, cpuMsPerOrder: (app * 1000) / orders, workerCpuMsPerOrder: (app * 1000) / orders, statementsPerWebhook: intake / webhooks, statementsPerOrder: others / orders };
     console.log(
       `CPU per webhook (app + database) ${fixed(figures.cpuMsPerWebhook)} ms; per order (worker + database) ${fixed(figures.cpuMsPerOrder)} ms: ` +
         `SQLite runs inside the app process and the worker runs there too, so both divide the same CPU (intake, worker and database); the threads above split it`,
     );
     console.log(
       `database statements (counted by the app's database layer, BEGIN and COMMIT included): ${fixed(figures.statementsPerWebhook)} per webhook ` +
-        `(the intake thread's), ${fixed(figures.statementsPerOrder)} per order (the app's Prisma client: the worker's jobs and any other query of the app's)`,
+        `(the intake thread's), ${fixed(figures.statementsPerOrder)} per order (the worker's jobs, in plain SQL and through Prisma, and any other query of the app's)`,
     );
   } else {
     const roles = after.postgres!.byRole;
