@@ -51,7 +51,7 @@ const schema = z.object({
   CREDENTIALS_KEY: base64Key,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Jobs one worker runs side by side; most wait on the referral service, so many fit in one process. */
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
   /** Jobs of one shop running at once across every worker: the share of one service account, and what keeps one shop's backlog from taking every worker. */
   SHOP_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_SHOP_CONCURRENCY),
   /** First retry delay of a failed job; later ones double (see app/queue/backoff.ts). */
