@@ -142,7 +142,7 @@ function sqliteSql(path: string, lockWaitMs: number): PlainSql {
   const inTransaction = (groups: Statement[][]) => {
     const connection = open();
     countStatements("plain", 2);
-    connection.prepare("BEGIN IMMEDIATE").run();
+    statement("BEGIN IMMEDIATE").run();
     try {
       const applied = groups.map((group) => {
         for (const [k, s] of group.entries()) {
@@ -151,19 +151,18 @@ function sqliteSql(path: string, lockWaitMs: number): PlainSql {
         }
         return true;
       });
-      connection.prepare("COMMIT").run();
+      statement("COMMIT").run();
       return applied;
     } catch (error) {
-      if (connection.inTransaction) connection.prepare("ROLLBACK").run();
+      if (connection.inTransaction) statement("ROLLBACK").run();
       throw error;
     }
   };
   return {
     kind: "sqlite",
     dialect: SQLITE,
-    async rows<T extends SqlRow>(s: Statement) {
-      const [st, params] = bound(s);
-      return withLock(() => (st.reader ? (st.all(...params) as T[]) : (st.run(...params), [])));
+    rows<T extends SqlRow>(s: Statement) {
+      return this.boundRows(...bindNamed(s, "sqlite")) as Promise<T[]>;
     },
     async boundRows(text, params) {
       countStatements("plain");
@@ -201,10 +200,8 @@ function postgresSql(url: string, poolSize: number): PlainSql {
   return {
     kind: "postgresql",
     dialect: POSTGRES,
-    async rows<T extends SqlRow>(s: Statement) {
-      countStatements("plain");
-      const [text, params] = bindNamed(s, "postgresql");
-      return (await connections().query(text, params)).rows as T[];
+    rows<T extends SqlRow>(s: Statement) {
+      return this.boundRows(...bindNamed(s, "postgresql")) as Promise<T[]>;
     },
     async boundRows(text, params) {
       countStatements("plain");

@@ -1,6 +1,6 @@
 import type { Job, PrismaClient } from "@prisma/client";
 import type { DatabaseKind } from "../db/adapter.server";
-import { plainSql, timeOf } from "../db/sql.server";
+import { asModel, plainSql } from "../db/sql.server";
 import { DEFAULT_SHOP_CONCURRENCY } from "./defaults";
 import { isUniqueViolation } from "./enqueue.server";
 
@@ -81,16 +81,6 @@ WHERE "id" IN (SELECT "id" FROM picked)
 RETURNING *`;
 }
 
-const DATES = ["runAt", "leaseUntil", "triggeredAt", "laneAt", "writingAt", "createdAt", "updatedAt"] as const;
-
-/** A row as the database returned it, as Prisma's Job (times as Dates, counts as numbers). */
-function jobOf(row: Record<string, unknown>): Job {
-  const job = { ...row } as Record<string, unknown>;
-  for (const key of DATES) job[key] = timeOf(row[key]);
-  job.attempts = Number(row.attempts);
-  return job as unknown as Job;
-}
-
 /** Takes up to `limit` due jobs at once (see claimSql), oldest turn first. */
 export async function claimJobs(db: PrismaClient, options: ClaimOptions): Promise<Job[]> {
   const sql = plainSql(db);
@@ -108,7 +98,7 @@ export async function claimJobs(db: PrismaClient, options: ClaimOptions): Promis
         scan: 4 * limit + 16,
       },
     });
-    return rows.map(jobOf).sort((a, b) => a.runAt.getTime() - b.runAt.getTime());
+    return rows.map((row) => asModel<Job>("Job", row)).sort((a, b) => a.runAt.getTime() - b.runAt.getTime());
   } catch (error) {
     // Another job of a lane was taken meanwhile: nothing is taken this round.
     if (isUniqueViolation(error) || /unique constraint/i.test(String(error))) return [];
