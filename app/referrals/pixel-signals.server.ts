@@ -11,7 +11,8 @@ import type { PixelSignalInput } from "./pixel-signal";
 // the checkout token alone, whichever arrives first. Anyone can post a
 // signal, so a signal joins only the order of its own checkout: an order id
 // it carries must be the token's order, or the signal is ignored.
-// - signal first: the order's job reads it when it runs (findPixelSignal);
+// - signal first: the order's job reads it with its record when it runs
+//   (record-order.server.ts, readOrder), and ignores one that names another order;
 // - order first and judged not referred: the signal re-opens the order, if it
 //   comes within PIXEL_REOPEN_WINDOW_MS of the order being placed, and queues
 //   its one order.record job again (same key), so the service is still asked
@@ -45,14 +46,6 @@ export const PIXEL_SWEEP_BATCH = 500;
 export interface PixelSignalFound {
   code: string;
   campaign: string | null;
-}
-
-/** The signal of an order's checkout; one that names another order is ignored. */
-export async function findPixelSignal(db: PrismaClient, shop: string, checkoutToken: string | undefined | null, orderId: string): Promise<PixelSignalFound | null> {
-  if (!checkoutToken) return null;
-  const signal = await db.pixelSignal.findUnique({ where: { shop_checkoutToken: { shop, checkoutToken } }, select: { code: true, campaign: true, orderId: true } });
-  if (!signal || (signal.orderId !== null && signal.orderId !== orderId)) return null;
-  return { code: signal.code, campaign: signal.campaign };
 }
 
 interface RecordForSignal {
