@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
+import { isMainThread } from "node:worker_threads";
 import pino from "pino";
 import { derivedKey } from "./crypto/sealing.server";
 import { redactServiceUrl } from "./referral-api/redact";
@@ -88,8 +89,18 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
         },
       },
     },
-    options.destination,
+    options.destination ?? threadDestination(),
   );
+}
+
+/**
+ * pino writes asynchronously and, in the main thread only, flushes what is
+ * left when the process exits. A worker thread's lines (the in-process
+ * worker's "stopped with jobs under way") are written as they are logged, so
+ * the thread's exit cannot drop them.
+ */
+function threadDestination(): pino.DestinationStream | undefined {
+  return isMainThread ? undefined : pino.destination({ fd: 1, sync: true });
 }
 
 export type Logger = pino.Logger;
