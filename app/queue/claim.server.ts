@@ -44,6 +44,9 @@ function claimSql(kind: DatabaseKind): string {
     kind === "postgresql"
       ? `SELECT h.* FROM shops s CROSS JOIN LATERAL (${firstOfShop}) h WHERE s."shop" IS NOT NULL`
       : `SELECT k."id", k."shop", k."runAt", k."lane", k."laneAt" FROM shops s JOIN "Job" k ON k."id" IN (SELECT "id" FROM (${firstOfShop})) WHERE s."shop" IS NOT NULL`;
+  // PostgreSQL: the picked rows are locked in id order, and those another statement holds (a claim, a
+  // hold of the shop's jobs) are passed over, so two of them never wait on each other (a deadlock).
+  const taken = kind === "postgresql" ? `,\ntaken AS (SELECT "id" FROM "Job" WHERE "id" IN (SELECT "id" FROM picked) ORDER BY "id" FOR UPDATE SKIP LOCKED)` : "";
   return `
 WITH RECURSIVE shops("shop") AS (
   SELECT MIN("shop") FROM "Job" WHERE "status" = 'queued' AND "runAt" <= :now
@@ -73,10 +76,10 @@ picked AS (
     ))
   ORDER BY d."turn", d."runAt", d."id"
   LIMIT :limit
-)
+)${taken}
 UPDATE "Job"
 SET "status" = 'running', "lockedBy" = :worker, "leaseUntil" = :leaseUntil, "attempts" = "attempts" + 1, "writingAt" = NULL, "updatedAt" = :now
-WHERE "id" IN (SELECT "id" FROM picked)
+WHERE "id" IN (SELECT "id" FROM ${kind === "postgresql" ? "taken" : "picked"})
   AND (("status" = 'queued' AND "runAt" <= :now) OR ("status" = 'running' AND "leaseUntil" < :now))
 RETURNING *`;
 }

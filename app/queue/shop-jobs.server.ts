@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
+import { plainSql } from "../db/sql.server";
 import { jobKey } from "./job-row";
 
 // The changes to jobs that code outside the runner makes, each in one place,
@@ -96,10 +97,22 @@ export async function reviveStoppedJobs(db: Db, shop: string, kinds: readonly st
   return due.count + later.count;
 }
 
-/** The shop's queued jobs of these kinds wait until `until` (a remote side asked the shop to slow down). */
-export async function holdShopJobs(db: Db, shop: string, kinds: readonly string[], until: Date): Promise<void> {
+/**
+ * The shop's queued jobs of these kinds wait until `until` (a remote side
+ * asked the shop to slow down). On PostgreSQL the rows are locked in id
+ * order and those another statement holds (a claim, another worker's hold)
+ * are passed over: two statements that lock many rows in different orders
+ * deadlock, and a job being claimed meanwhile may as well run.
+ */
+export async function holdShopJobs(db: PrismaClient, shop: string, kinds: readonly string[], until: Date): Promise<void> {
   if (kinds.length === 0) return;
-  await db.job.updateMany({ where: { shop, status: "queued", kind: { in: [...kinds] }, runAt: { lt: until } }, data: { runAt: until } });
+  const sql = plainSql(db);
+  const kindNames = kinds.map((_, i) => `:kind${i}`).join(", ");
+  const waiting = `SELECT "id" FROM "Job" WHERE "shop" = :shop AND "status" = 'queued' AND "kind" IN (${kindNames}) AND "runAt" < :until`;
+  await sql.run({
+    sql: `UPDATE "Job" SET "runAt" = :until, "updatedAt" = :now WHERE "id" IN (${sql.kind === "postgresql" ? `${waiting} ORDER BY "id" FOR UPDATE SKIP LOCKED` : waiting})`,
+    values: { shop, until, now: new Date(), ...Object.fromEntries(kinds.map((kind, i) => [`kind${i}`, kind])) },
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { testDatabaseKind } from "../support/database";
 import { claimJobs } from "../../app/queue/claim.server";
+import { holdShopJobs } from "../../app/queue/shop-jobs.server";
 import { resetDatabase } from "../support/database";
 
 // The worker's claim: one round trip for a batch, shops taken in turns (one
@@ -60,4 +61,47 @@ describe("claiming a batch of jobs", () => {
     const running = await prisma.job.findMany({ where: { status: "running" }, select: { id: true, lockedBy: true } });
     expect(running.map((job) => job.id).sort()).toEqual([...ids].sort());
   });
+
+  it("lets workers claim side by side while a shop's jobs are held back, without a deadlock", async () => {
+    const now = new Date();
+    const shops = Array.from({ length: 8 }, (_, i) => `shop-${i}.myshopify.com`);
+    for (const shop of shops) await queue(shop, 60, now.getTime() - 60_000);
+    const taken: string[] = [];
+    const errors: unknown[] = [];
+    // Each worker finishes what it took before its next round, as the worker's pump does.
+    const worker = async (workerId: string) => {
+      for (let round = 0; round < 200; round++) {
+        let batch;
+        try {
+          batch = await claimJobs(prisma, { database: testDatabaseKind(), workerId, leaseMs: 60_000, now: new Date(), limit: 12 });
+        } catch (error) {
+          errors.push(error);
+          continue;
+        }
+        if (batch.length === 0 && (await prisma.job.count({ where: { status: "queued" } })) === 0) return;
+        taken.push(...batch.map((job) => job.id));
+        await prisma.job.updateMany({ where: { id: { in: batch.map((job) => job.id) } }, data: { status: "done", lockedBy: null, leaseUntil: null } });
+      }
+    };
+    // Meanwhile jobs told to slow down (a 429) hold their shop's queued jobs back, many rows in one statement.
+    let claiming = true;
+    const holder = async () => {
+      while (claiming) {
+        for (const shop of shops) {
+          try {
+            await holdShopJobs(prisma, shop, ["order.cancel"], new Date());
+          } catch (error) {
+            errors.push(error);
+          }
+        }
+      }
+    };
+    const holding = Promise.all([holder(), holder()]);
+    await Promise.all(Array.from({ length: 6 }, (_, i) => worker(`w${i}`)));
+    claiming = false;
+    await holding;
+    expect(errors.map(String)).toEqual([]);
+    expect(taken).toHaveLength(shops.length * 60);
+    expect(new Set(taken).size).toBe(taken.length);
+  }, 60_000);
 });
