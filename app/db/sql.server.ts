@@ -4,6 +4,7 @@ import pg from "pg";
 import { databaseKind, type DatabaseKind } from "./adapter.server";
 import { POSTGRES, SQLITE, type SqlDialect, type SqlValue } from "./sql-dialect";
 import { countStatements } from "./statement-counts";
+import { sqliteWriteLock } from "./write-lock";
 
 // Plain SQL straight to the driver, for the worker's hot path: a job's
 // claim, its order's reads and its settle. Through Prisma each of those
@@ -123,15 +124,20 @@ function sqliteSql(path: string, lockWaitMs: number): PlainSql {
     prepared.set(sql, made);
     return made;
   };
-  async function withLock<T>(write: () => T): Promise<T> {
+  const processLock = sqliteWriteLock();
+  /** `write` under this process's write lock (write-lock.ts); SQLITE_BUSY (another process, a Prisma transaction) is tried again. */
+  async function withLock<T>(write: () => T, writes = true): Promise<T> {
     const until = Date.now() + lockWaitMs;
     for (;;) {
+      if (writes) await processLock.hold(Math.max(0, until - Date.now()));
       try {
         return write();
       } catch (error) {
         if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() >= until) throw error;
-        await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+      } finally {
+        if (writes) processLock.release();
       }
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
     }
   }
   const bound = (s: Statement) => {
@@ -167,7 +173,7 @@ function sqliteSql(path: string, lockWaitMs: number): PlainSql {
     async boundRows(text, params) {
       countStatements("plain");
       const st = statement(text);
-      return withLock(() => (st.reader ? (st.all(...params) as SqlRow[]) : (st.run(...params), [])));
+      return withLock(() => (st.reader ? (st.all(...params) as SqlRow[]) : (st.run(...params), [])), !st.readonly);
     },
     async run(s) {
       const [st, params] = bound(s);

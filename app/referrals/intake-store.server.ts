@@ -4,6 +4,7 @@ import { threadModule } from "../threads/thread-module";
 import { intakeBatch, POSTGRES, type Batch, type IntakeDatabase, type Row, type Value } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
 // Types only: loading that module runs the thread's code.
+import { sqliteWriteLock, sqliteWriteLockBuffer } from "../db/write-lock";
 import type { ThreadAnswer, ThreadRequest, ThreadSettings, WireWebhook } from "./sqlite-intake-thread";
 
 // Where batches of order webhooks are planned and stored: one transaction
@@ -47,7 +48,7 @@ const toWire = (hook: OrderWebhook): WireWebhook => (hook.payload instanceof Raw
  * may hold it.
  */
 export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number } = {}): IntakeStore {
-  const settings: ThreadSettings = { path, lockWaitMs: options.lockWaitMs ?? 5_000, checkpointPages: CHECKPOINT_PAGES };
+  const settings: ThreadSettings = { path, lockWaitMs: options.lockWaitMs ?? 5_000, checkpointPages: CHECKPOINT_PAGES, sqliteWriteLock: sqliteWriteLockBuffer() };
   let thread: Worker | undefined;
   let nextId = 0;
   const waiting = new Map<number, { resolve: (results: IntakeResult[]) => void; reject: (error: Error) => void }>();
@@ -71,7 +72,11 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
       waiting.clear();
     };
     started.on("error", lost);
-    started.on("exit", (code) => lost(new Error(`the SQLite intake thread stopped (${code})`)));
+    const startedId = started.threadId;
+    started.on("exit", (code) => {
+      sqliteWriteLock().releaseHeldBy(startedId);
+      lost(new Error(`the SQLite intake thread stopped (${code})`));
+    });
     return (thread = started);
   }
 

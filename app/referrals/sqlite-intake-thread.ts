@@ -1,6 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { countStatements } from "../db/statement-counts";
+import { sqliteWriteLock } from "../db/write-lock";
 import { intakeBatch, SQLITE, type Batch, type IntakeDatabase, type Row } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
 
@@ -13,6 +14,8 @@ export interface ThreadSettings {
   path: string;
   lockWaitMs: number;
   checkpointPages: number;
+  /** The process's SQLite write lock (write-lock.ts), shared with the job worker's thread. */
+  sqliteWriteLock: SharedArrayBuffer;
 }
 
 /** A webhook as it crosses to the thread: a raw body goes as its bytes (a class does not survive the copy). */
@@ -37,6 +40,8 @@ function openDatabase({ path, lockWaitMs, checkpointPages }: ThreadSettings): In
   db.pragma("synchronous = FULL");
   db.pragma(`busy_timeout = ${lockWaitMs}`);
   db.pragma(`wal_autocheckpoint = ${checkpointPages}`);
+  // Shared with the job worker's thread (write-lock.ts); the intake's commits come first.
+  const lock = sqliteWriteLock();
   const statements = new Map<string, Database.Statement>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
@@ -61,7 +66,12 @@ function openDatabase({ path, lockWaitMs, checkpointPages }: ThreadSettings): In
     // BEGIN IMMEDIATE: take the write lock first, waiting for it up to busy_timeout.
     insert: (batch) => {
       countStatements("intake", 2); // BEGIN IMMEDIATE and COMMIT
-      return insertAll.immediate(batch);
+      lock.holdFirst(lockWaitMs);
+      try {
+        return insertAll.immediate(batch);
+      } finally {
+        lock.release();
+      }
     },
   };
 }

@@ -6,6 +6,8 @@ declare module "better-sqlite3" {
     interface Statement {
       /** True for a statement that returns rows. */
       readonly reader: boolean;
+      /** True for a statement that changes nothing (a write with RETURNING is a reader, not read-only). */
+      readonly readonly: boolean;
       all(...params: unknown[]): unknown[];
       run(...params: unknown[]): { changes: number };
     }

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { sqliteWriteLock, sqliteWriteLockBuffer } from "../db/write-lock";
 import { getEnv } from "../env.server";
 import { logger } from "../logger.server";
 import { onJobEnqueued } from "../queue/wake";
@@ -61,11 +62,13 @@ function workerThread(): InProcessWorker {
 
   function start(): void {
     const { entry, execArgv } = threadModule("worker-thread", "app/wiring/worker-thread.ts");
-    const started = new Worker(entry, { execArgv, resourceLimits: HEAP_LIMITS });
+    const started = new Worker(entry, { execArgv, resourceLimits: HEAP_LIMITS, workerData: { sqliteWriteLock: sqliteWriteLockBuffer() } });
     const startedAt = Date.now();
     thread = started;
     started.on("error", (error) => logger.error({ err: error }, "the job worker's thread failed"));
+    const startedId = started.threadId;
     started.on("exit", (code) => {
+      sqliteWriteLock().releaseHeldBy(startedId);
       if (thread !== started) return;
       thread = undefined;
       if (stopping) return;
