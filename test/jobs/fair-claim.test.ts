@@ -86,7 +86,8 @@ describe("claiming a batch of jobs", () => {
     // Meanwhile jobs told to slow down (a 429) hold their shop's queued jobs back, many rows in one statement.
     let claiming = true;
     const holder = async () => {
-      while (claiming) {
+      // On SQLite a hold is one synchronous statement: without a pause between rounds the loop would never let the claims run.
+      for (; claiming; await new Promise((resolve) => setImmediate(resolve))) {
         for (const shop of shops) {
           try {
             await holdShopJobs(prisma, shop, ["order.cancel"], new Date());
