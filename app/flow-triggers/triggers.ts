@@ -35,12 +35,17 @@ export function payloadBytes(payload: FlowPayload): number {
   return Buffer.byteLength(JSON.stringify(payload), "utf8");
 }
 
-/** Shopify's numeric id from "123" or "gid://shopify/Order/123", as Flow's reference fields take it; undefined when there is none. */
-export function referenceId(id: string | null | undefined): number | undefined {
-  const digits = id?.match(/(\d+)$/)?.[1];
-  if (!digits) return undefined;
+/**
+ * Shopify's numeric id from "123" or "gid://shopify/Order/123", as Flow's
+ * reference fields take it (a number); undefined when there is none. An id
+ * above 2^53 would lose digits as a JSON number from JavaScript, which
+ * would name another customer: it goes as its digits, exact.
+ */
+export function referenceId(id: string | null | undefined): number | string | undefined {
+  const digits = id?.match(/(?:^|\/)(\d+)$/)?.[1];
+  if (!digits || /^0+$/.test(digits)) return undefined;
   const value = Number(digits);
-  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  return Number.isSafeInteger(value) ? value : digits.replace(/^0+/, "");
 }
 
 const text = (value: string | null | undefined) => (value ?? "").slice(0, MAX_TEXT);

@@ -271,11 +271,20 @@ function flowTriggersOfOrder(
   const customerId = event.params.uid;
   if (summary.status === "recorded") {
     return Object.entries(results)
-      .filter(([, result]) => result.state === "recorded" && result.referrer)
+      // A duplicate: an earlier attempt recorded it and its answer was lost; the referrer is the one the decision named, if any.
+      .filter(([, result]) => result.state === "recorded" && (result.referrer || result.duplicate))
       .map(([campaign, result]) =>
         flowTriggerStatement(
           shop,
-          referralCredited({ orderId, customerId, referrerEmail: result.referrer, code, campaign, revenue: event.params.revenue, commission: result.commission }),
+          referralCredited({
+            orderId,
+            customerId,
+            referrerEmail: result.referrer ?? explanation.winner?.referrer,
+            code,
+            campaign,
+            revenue: event.params.revenue,
+            commission: result.commission,
+          }),
           `${orderId}:${campaign}`,
           now,
         ),
