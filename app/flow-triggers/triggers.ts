@@ -98,7 +98,8 @@ export function referralCredited(event: ReferralCredited): FlowTrigger {
   );
 }
 
-export type DecidedBy = "merchant" | "referral service";
+/** Who decided: the merchant (Commissions page), the referral service (its webhook), or the app (a cancelled or refunded order). */
+export type DecidedBy = "merchant" | "referral service" | "app";
 
 export interface CommissionDecided {
   state: "approved" | "denied";

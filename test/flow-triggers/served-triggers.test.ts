@@ -55,8 +55,8 @@ function pipeline() {
   };
 }
 
-async function deliver(body: unknown, webhookId?: string): Promise<void> {
-  const response = await fetch(signedWebhook({ topic: "orders/paid", body, webhookId, url: `${server.origin}/webhooks/orders/paid` }));
+async function deliver(body: unknown, webhookId?: string, topic = "orders/paid"): Promise<void> {
+  const response = await fetch(signedWebhook({ topic, body, webhookId, url: `${server.origin}/webhooks/${topic}` }));
   await response.text();
   expect(response.status).toBe(200);
 }
@@ -162,5 +162,30 @@ describe("Referral blocked, through the served build", () => {
       },
     ]);
     expect(shopify.flow.receivedOf("referral-credited")).toEqual([]);
+  });
+});
+
+describe("Commission denied, through the served build", () => {
+  it("is sent with the reason when a referred order is cancelled, once however often the cancellation is delivered", async () => {
+    await connectShop(sandbox);
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { flowTriggers: true } });
+    const run = pipeline();
+    const order = shopifyOrder({ ...ORDER, id: 6412347889124n, customerId: 7012345678903n });
+    await deliver(order);
+    await run.settle();
+    const cancelled = { ...order, cancelled_at: new Date().toISOString(), cancel_reason: "customer" };
+    await deliver(cancelled, undefined, "orders/cancelled");
+    await deliver(cancelled, undefined, "orders/cancelled");
+    await run.settle();
+    expect((await sandboxCommissions(sandbox, "6412347889124"))[0]).toMatchObject({ state: "denied" });
+    const received = shopify.flow.receivedOf("commission-denied");
+    console.log("stand-in received commission-denied:", JSON.stringify(received));
+    expect(received).toEqual([
+      {
+        handle: "commission-denied",
+        payload: { order_id: 6412347889124, "Referrer email": "alice@example.com", Campaign: "1001", "Denied by": "app", Reason: "Order cancelled: commission denied" },
+      },
+    ]);
+    expect(shopify.flow.receivedOf("referral-credited")).toHaveLength(1);
   });
 });
