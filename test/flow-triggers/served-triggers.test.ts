@@ -165,6 +165,27 @@ describe("Referral blocked, through the served build", () => {
   });
 });
 
+describe("Referral blocked by the guard, through the served build", () => {
+  it("names the guard's rule", async () => {
+    await connectShop(sandbox);
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { flowTriggers: true } });
+    await fetch(`${sandbox.baseUrl}/api/v2/${sandbox.username}/${sandbox.token}/json/ambassador/get/?email=jon.snow@gmail.com&auto_create=1`);
+    const ledger = (await (await fetch(`${sandbox.baseUrl}/_sandbox/ledger`)).json()) as { ambassadors: { email: string; short_codes: Record<string, string> }[] };
+    const code = ledger.ambassadors.find((a) => a.email === "jon.snow@gmail.com")!.short_codes["1001"]!;
+    const run = pipeline();
+    await deliver(
+      shopifyOrder({ id: 6412347889125n, email: "JonSnow+deals@gmail.com", customerEmail: "JonSnow+deals@gmail.com", noteAttributes: [{ name: "_referral_code", value: code }] }),
+    );
+    await run.settle();
+    expect(shopify.flow.receivedOf("referral-blocked")).toEqual([
+      {
+        handle: "referral-blocked",
+        payload: expect.objectContaining({ order_id: 6412347889125, Rule: "self_email", Reason: expect.stringMatching(/^Blocked: Buyer's email is the referrer's/), "Referral code": code }),
+      },
+    ]);
+  });
+});
+
 describe("Commission denied, through the served build", () => {
   it("is sent with the reason when a referred order is cancelled, once however often the cancellation is delivered", async () => {
     await connectShop(sandbox);
