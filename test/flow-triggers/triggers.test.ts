@@ -90,6 +90,7 @@ describe("the flow.trigger job, against the Admin stand-in", () => {
     }
     expect(shopify.callsOf("ReferralBridgeFlowTrigger").map((c) => c.outcome)).toEqual(Array(6).fill("ok"));
     expect(shopify.flow.received.map((r) => r.handle)).toEqual(everyTrigger().map((t) => t.handle));
+    for (const received of shopify.flow.received) console.log(`stand-in received ${received.handle}:`, JSON.stringify(received.payload));
   });
 
   it("stops with Shopify's userErrors for an unknown handle or an oversize payload", async () => {
