@@ -54,13 +54,17 @@ export function flowTriggerStatement(shop: string, trigger: FlowTrigger, eventKe
 }
 
 /**
- * A commission's approval or denial, from whichever side learnt it first
- * (the merchant's decision, the service's webhook): keyed by the service's
- * commission id when known, so the other side's news of it queues nothing.
+ * What makes one commission decision one trigger, whichever side learnt it
+ * first (the order's recording, the merchant, the service's webhook, a
+ * cancellation): the order, whose commission state the app keeps; the
+ * service's commission id for a commission of no order the app knows.
  */
+export function commissionDecisionKey(orderId: string | null | undefined, commissionId?: string | null): string {
+  return orderId ? `order:${orderId}` : `commission:${commissionId ?? ""}`;
+}
+
 export async function queueCommissionDecided(db: Db, shop: string, decided: CommissionDecided & { commissionId?: string | null }): Promise<boolean> {
-  const key = decided.commissionId ? `commission:${decided.commissionId}` : `order:${decided.orderId}`;
-  return queueFlowTriggerIfOn(db, shop, () => commissionDecided(decided), key);
+  return queueFlowTriggerIfOn(db, shop, () => commissionDecided(decided), commissionDecisionKey(decided.orderId, decided.commissionId));
 }
 
 /** An ambassador's enrolment, once per ambassador whichever way the app learns it (storefront, thank-you page, service webhook). */

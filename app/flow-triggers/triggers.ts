@@ -98,7 +98,7 @@ export function referralCredited(event: ReferralCredited): FlowTrigger {
   );
 }
 
-/** Who decided: the merchant (Commissions page), the referral service (its webhook), or the app (a cancelled or refunded order). */
+/** Who decided: the merchant (Commissions page), the referral service (its webhook, a campaign's own approval), or the app (the shop's approval setting, a cancelled or refunded order). */
 export type DecidedBy = "merchant" | "referral service" | "app";
 
 export interface CommissionDecided {

@@ -5,8 +5,8 @@ import { findOfferCode } from "../offers/offer-code-owner.server";
 import { done, type JobOutcome } from "../queue/outcome";
 import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../referral-api";
 import { plainSql, timeOf, type Statement } from "../db/sql.server";
-import { flowTriggerStatement } from "../flow-triggers/queue-trigger.server";
-import { referralBlocked, referralCredited } from "../flow-triggers/triggers";
+import { commissionDecisionKey, flowTriggerStatement } from "../flow-triggers/queue-trigger.server";
+import { commissionDecided, referralBlocked, referralCredited } from "../flow-triggers/triggers";
 import { commissionStateMove, type CommissionState } from "./commission-state";
 import { gatherGuardFacts } from "./guard-facts.server";
 import { readGuardSettings } from "./guard-settings";
@@ -265,12 +265,26 @@ function flowTriggersOfOrder(
   summary: ReturnType<typeof orderOutcome>,
   explanation: Decision["explanation"],
   results: CampaignResults,
+  commissionState: CommissionState | undefined,
   now: Date,
 ): Statement[] {
   const code = explanation.winner?.code ?? null;
   const customerId = event.params.uid;
   if (summary.status === "recorded") {
-    return Object.entries(results)
+    const recorded = Object.entries(results).find(([, result]) => result.state === "recorded");
+    // Approved as it was recorded: by the shop's approval setting (the app), or by the campaign's own.
+    const approved =
+      commissionState === "approved"
+        ? [
+            flowTriggerStatement(
+              shop,
+              commissionDecided({ state: "approved", orderId, referrerEmail: recorded?.[1].referrer, campaign: recorded?.[0], by: event.params.isApproved ? "app" : "referral service" }),
+              commissionDecisionKey(orderId),
+              now,
+            ),
+          ]
+        : [];
+    const credited = Object.entries(results)
       // A duplicate: an earlier attempt recorded it and its answer was lost; the referrer is the one the decision named, if any.
       .filter(([, result]) => result.state === "recorded" && (result.referrer || result.duplicate))
       .map(([campaign, result]) =>
@@ -289,6 +303,7 @@ function flowTriggersOfOrder(
           now,
         ),
       );
+    return [...credited, ...approved];
   }
   if (summary.status === "blocked") {
     const rule = explanation.guard.find((verdict) => verdict.verdict === "blocked")?.rule ?? "service";
@@ -370,7 +385,7 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
     // Apart, and conditional: a service event may have moved the commission already.
     ...(commissionState ? [commissionStateMove({ shop, orderId }, commissionState, now)] : []),
     // Read with the shop's row the connection came with: a shop with Flow off costs no statement.
-    ...(settled && connection.shop?.flowTriggers === true ? flowTriggersOfOrder(shop, orderId, event, summary, explanation, results, now) : []),
+    ...(settled && connection.shop?.flowTriggers === true ? flowTriggersOfOrder(shop, orderId, event, summary, explanation, results, commissionState, now) : []),
   ];
   return { ...outcome, store };
 }

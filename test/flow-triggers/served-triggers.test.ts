@@ -2,6 +2,7 @@ import "../admin/browser-env";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { FLOW_PAYLOAD_LIMIT_BYTES } from "../../app/flow-triggers/triggers";
+import { applyCommissionEvent } from "../../app/service-events/commission-events.server";
 import { createLogger } from "../../app/logger.server";
 import { appJobContext, appWorker } from "../../app/wiring/jobs.server";
 import { getEnv } from "../../app/env.server";
@@ -182,6 +183,29 @@ describe("Referral blocked by the guard, through the served build", () => {
         handle: "referral-blocked",
         payload: expect.objectContaining({ order_id: 6412347889125, Rule: "self_email", Reason: expect.stringMatching(/^Blocked: Buyer's email is the referrer's/), "Referral code": code }),
       },
+    ]);
+  });
+});
+
+describe("Commission approved as the order is recorded, through the served build", () => {
+  it("is sent once by the app when the shop approves commissions as it records them, and the service's webhook of it adds nothing", async () => {
+    await connectShop(sandbox, { approval: "approved" });
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { flowTriggers: true } });
+    const run = pipeline();
+    await deliver(shopifyOrder({ ...ORDER, id: 6412347889126n, customerId: 7012345678904n }));
+    await run.settle();
+    expect((await sandboxCommissions(sandbox, "6412347889126"))[0]).toMatchObject({ state: "approved" });
+    // The service's commission-created of that commission, as its webhook job would apply it.
+    await applyCommissionEvent(prisma, TEST_SHOP, {
+      contact: { email: "alice@example.com" },
+      campaign: { id: 1001 },
+      commission: { id: 99, status: "approved", amount: 9, revenue: 90, transaction_id: "6412347889126" },
+    });
+    await run.settle();
+    const received = shopify.flow.receivedOf("commission-approved");
+    console.log("stand-in received commission-approved:", JSON.stringify(received));
+    expect(received).toEqual([
+      { handle: "commission-approved", payload: { order_id: 6412347889126, "Referrer email": "alice@example.com", Campaign: "1001", "Approved by": "app" } },
     ]);
   });
 });

@@ -143,7 +143,7 @@ describe("where each event is learnt", () => {
     await applyCommissionEvent(prisma, TEST_SHOP, commissionEvent("denied"));
     expect(await flowJobs()).toEqual([
       {
-        key: `${TEST_SHOP}:flow.trigger:commission-denied:commission:4711`,
+        key: `${TEST_SHOP}:flow.trigger:commission-denied:order:6412347889123`,
         handle: "commission-denied",
         payload: { order_id: 6412347889123, "Referrer email": "alice@example.com", Campaign: "Friends", "Denied by": "referral service", Reason: "" },
       },
@@ -160,7 +160,7 @@ describe("where each event is learnt", () => {
     expect(updates).toEqual([{ commissionUid: "4711", status: "approved" }]);
     expect(await flowJobs()).toEqual([
       {
-        key: `${TEST_SHOP}:flow.trigger:commission-approved:commission:4711`,
+        key: `${TEST_SHOP}:flow.trigger:commission-approved:order:6412347889123`,
         handle: "commission-approved",
         payload: { order_id: 6412347889123, "Referrer email": "", Campaign: "", "Approved by": "merchant" },
       },
