@@ -12,7 +12,7 @@ const RANKS = [
   ["referral-api", "crypto", "cache"],
   ["shopify-admin", "logger.server.ts"],
   ["queue"],
-  ["connection"],
+  ["connection", "flow-triggers"],
   ["offers"],
   ["referrals"],
   ["order-sync", "service-events"],
@@ -28,7 +28,7 @@ const RANKS = [
   ["root.tsx"],
 ];
 
-const DOMAINS = ["connection", "offers", "referrals", "order-sync", "service-events", "privacy", "storefront", "admin"];
+const DOMAINS = ["connection", "flow-triggers", "offers", "referrals", "order-sync", "service-events", "privacy", "storefront", "admin"];
 
 const escaped = (name) => name.replace(/[.]/g, "\\.");
 const nodePath = (names) => `^app/(${names.map(escaped).join("|")})(/|$)`;

@@ -1,4 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
+import { enrolmentKey, queueFlowTriggerIfOn } from "../flow-triggers/queue-trigger.server";
+import { ambassadorEnrolled } from "../flow-triggers/triggers";
 import { enqueueAmbassadorCode } from "../offers/enqueue-offer.server";
 import { emailKey } from "../referrals/email-key";
 import type { AdminForShop } from "../shopify-admin/admin-access";
@@ -23,6 +25,13 @@ export async function applyContactCreated(
   const parsed = contactDataSchema.safeParse(eventData);
   const email = parsed.success ? emailKey(parsed.data.contact.email) : null;
   if (email) await enqueueAmbassadorCode(deps.db, shop, email);
+  if (email) {
+    const contact = (eventData as { contact?: { internal_id?: unknown; memorable_url?: unknown } } | null)?.contact;
+    const text = (value: unknown) => (typeof value === "string" ? value : null);
+    // internal_id is the uid the app enrols customers with: their Shopify customer id.
+    const enrolled = { customerId: text(contact?.internal_id), email, shareLink: text(contact?.memorable_url), how: "service_webhook" } as const;
+    await queueFlowTriggerIfOn(deps.db, shop, () => ambassadorEnrolled(enrolled), enrolmentKey(email));
+  }
   const settings = await deps.db.shop.findUnique({ where: { shop }, select: { tagContacts: true } });
   if (!settings?.tagContacts) return processed("New ambassador; tagging customers is turned off.");
   if (!email) return ignored("The event names no contact email.");

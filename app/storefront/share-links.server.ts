@@ -14,6 +14,8 @@ import { CustomerLookupError, type CustomerLookup } from "./customer-lookup.serv
 import type { ShareLink, ShareLinksAmbassador, ShareLinksAnswer } from "./share-links-contract";
 import type { TtlCache } from "../cache/ttl-cache";
 import { enqueueMissingAmbassadorCode } from "../offers/enqueue-offer.server";
+import { enrolmentKey, queueFlowTrigger } from "../flow-triggers/queue-trigger.server";
+import { ambassadorEnrolled } from "../flow-triggers/triggers";
 
 // What a signed-in customer is told. Short and calm: the storefront shows them as they are.
 export const MESSAGES = {
@@ -37,6 +39,8 @@ export interface ShareLinksDeps {
   /** The company's point name per shop (it rarely changes). */
   pointNames: TtlCache<string | null>;
   logger: ShareLinksLogger;
+  /** The clock that tells a just-enrolled ambassador (tests set it); the real time otherwise. */
+  now?(): Date;
 }
 
 export interface ShareLinksQuery {
@@ -81,7 +85,7 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   const { shop, customerId, lookupCustomer } = query;
   const row = await deps.db.shop.findUnique({
     where: { shop },
-    select: { uninstalledAt: true, autoEnrol: true, newAmbassadorGroup: true, campaignUids: true },
+    select: { uninstalledAt: true, autoEnrol: true, newAmbassadorGroup: true, campaignUids: true, flowTriggers: true },
   });
   if (!row || row.uninstalledAt) return { status: "unavailable", message: MESSAGES.unavailable };
   const connection = await deps.clientForShop(shop);
@@ -128,11 +132,27 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   if (found.status === "banned" || found.status === "unsubscribed") return { status: "not_enrolled", message: MESSAGES.inactive };
   // A customer enrolled here has a share code the friend's offers may not hold yet.
   if (row.autoEnrol && found.email) await enqueueMissingAmbassadorCode(deps.db, shop, found.email);
+  if (row.autoEnrol && row.flowTriggers && found.email && justCreated(found, deps.now?.() ?? new Date())) {
+    const how = query.surface === "checkout" ? "thank_you" : "storefront";
+    const shareLink = found.memorableUrl ?? shareLinksOf(found.campaignLinks, trackedCampaigns(row.campaignUids))[0]?.url ?? null;
+    await queueFlowTrigger(deps.db, shop, ambassadorEnrolled({ customerId, email: found.email, shareLink, how }), enrolmentKey(found.email));
+  }
   return {
     status: "ok",
     ambassador: ambassadorSummary(found, pointName),
     links: shareLinksOf(found.campaignLinks, trackedCampaigns(row.campaignUids)),
   };
+}
+
+/**
+ * ambassador/get with auto-create does not say whether it created the
+ * ambassador: one the service made in the last minutes was enrolled by this
+ * look-up (or just before it, by the service's own webhook, whose trigger
+ * has the same key).
+ */
+const JUST_CREATED_MS = 10 * 60 * 1000;
+function justCreated(ambassador: Ambassador, now: Date): boolean {
+  return ambassador.createdAt !== null && Math.abs(now.getTime() - ambassador.createdAt.getTime()) < JUST_CREATED_MS;
 }
 
 type AmbassadorOutcome =

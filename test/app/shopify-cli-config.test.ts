@@ -32,7 +32,7 @@ interface ZodLike {
 interface LoadedExtension {
   handle: string;
   configurationPath: string;
-  specification: { identifier: string; schema: ZodLike };
+  specification: { identifier: string; schema: ZodLike; deployConfig?: (config: Json, directory: string) => Promise<unknown> };
 }
 interface LoadedApp {
   configPath: string;
@@ -172,5 +172,39 @@ describe("the app's TOML files, loaded by Shopify CLI " + CLI_VERSION, () => {
     const targeting = (table.targeting as Json[]).map((target) => ({ ...target, modle: "./src/x.tsx" }));
     const expected = targeting.map((_, index) => `targeting[${index}].modle`);
     expect(unknownKeys(ui.specification.schema, { ...table, targeting })).toEqual(expected);
+  });
+
+  it("loads the six Flow triggers, and would fail a broken trigger's TOML", async () => {
+    const triggers = app.realExtensions.filter((e) => e.specification.identifier === "flow_trigger");
+    expect(triggers.map((e) => e.handle).sort()).toEqual([
+      "ambassador-enrolled",
+      "commission-approved",
+      "commission-denied",
+      "payout-store-credit",
+      "referral-blocked",
+      "referral-credited",
+    ]);
+    const credited = triggers.find((e) => e.handle === "referral-credited")!;
+    const [{ table }] = extensionTables(readToml(credited.configurationPath));
+    const { schema } = credited.specification;
+    const fields = (table.settings as { fields: Json[] }).fields;
+    const withFields = (changed: Json[]) => ({ ...table, settings: { fields: changed } });
+    // The CLI's check of a trigger's fields throws from inside its refinement instead of failing the parse.
+    const refuses = (value: Json) => {
+      try {
+        return !schema.safeParse(value).success;
+      } catch {
+        return true;
+      }
+    };
+    expect(refuses(table)).toBe(false);
+    // A field key Flow cannot take (letters and spaces only), a reference Flow triggers do not support, a field type Flow does not know.
+    expect(refuses(withFields([...fields, { type: "single_line_text_field", key: "referrer_email" }]))).toBe(true);
+    // What the build sends Shopify (the CLI's deployConfig) refuses a reference Flow triggers do not support and a field type Flow does not know.
+    const build = (config: Json) => credited.specification.deployConfig!(config, path.dirname(credited.configurationPath));
+    await expect(build(table)).resolves.toMatchObject({ title: "Referral credited" });
+    await expect(build(withFields([...fields, { type: "marketing_activity_reference" }]))).rejects.toThrow(/not supported for Flow Triggers/);
+    await expect(build(withFields([...fields, { type: "money", key: "Amount" }]))).rejects.toThrow(/not supported on Flow Triggers/);
+    expect(unknownKeys(schema, { ...table, runtime_url: "https://example.com" })).toEqual(["runtime_url"]);
   });
 });

@@ -19,6 +19,7 @@ import type { AdminGraphql } from "../../app/shopify-admin/admin-graphql.server"
 import { adminSchema, STANDIN_API_VERSION } from "./admin-schema";
 import { recordDeprecatedUse, type DeprecatedUse } from "./deprecated-fields";
 import { StandInCustomers } from "./standin-customers";
+import { StandInFlow } from "./standin-flow";
 import { StandInOrders } from "./standin-orders";
 import { StandInTokens } from "./standin-oauth";
 
@@ -116,6 +117,8 @@ export class ShopifyAdminStandIn implements AdminGraphql {
   readonly tokens = new StandInTokens(process.env.SHOPIFY_API_KEY ?? "", process.env.SHOPIFY_API_SECRET ?? "", DEFAULT_SCOPES);
   /** The shop's customers and their store credit. */
   readonly customers = new StandInCustomers((type) => this.gid(type), () => this.shopCurrency);
+  /** Shopify Flow: the triggers it received (flowTriggerReceive). */
+  readonly flow = new StandInFlow();
   private faults = new Map<string, StandInFault[]>();
   private holds = new Map<string, Hold[]>();
   private nextId = 1;
@@ -446,6 +449,7 @@ export class ShopifyAdminStandIn implements AdminGraphql {
       shop: () => ({ currencyCode: this.shopCurrency }),
       ...this.orders.resolvers(),
       ...this.customers.resolvers(),
+      ...this.flow.resolvers(),
       themes: ({ roles }) => {
         if (this.themeSettingsData === null) throw new Error("Access denied for themes field. Required access: `read_themes` access scope.");
         const main = { id: "gid://shopify/OnlineStoreTheme/1", role: "MAIN", name: "Dawn" };
