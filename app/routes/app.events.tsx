@@ -67,9 +67,10 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
     const payout = parsePayoutSettingsForm({ payoutCurrency, payoutCeiling });
     if (!payout.ok) return { ok: false, message: "Nothing was saved: check the fields marked below.", fieldErrors: payout.fieldErrors };
     const current = await readServiceEventOptions(db, session.shop);
-    const scopeProblem = await featureScopeProblem(current, { storeCreditPayouts, tagContacts }, () => liveGrantedScopes(db, ctx.adminForShop, session.shop));
+    const next = { storeCreditPayouts, tagContacts, shareLinkMetafield: parsed.data.shareLinkMetafield ?? current.shareLinkMetafield };
+    const scopeProblem = await featureScopeProblem(current, next, () => liveGrantedScopes(db, ctx.adminForShop, session.shop));
     if (scopeProblem) return { ok: false, message: scopeProblem };
-    await saveServiceEventOptions(db, session.shop, { storeCreditPayouts, tagContacts, ...payout.change });
+    await saveServiceEventOptions(db, session.shop, { ...next, ...payout.change });
     return { ok: true, message: "Saved." };
   }
   if (parsed.data.intent !== "retry") {
@@ -100,17 +101,19 @@ function StateBadge({ state }: { state: string }) {
 function OptionsCard({
   storeCreditPayouts,
   tagContacts,
+  shareLinkMetafield,
   payouts,
   fieldErrors,
 }: {
   storeCreditPayouts: boolean;
   tagContacts: boolean;
+  shareLinkMetafield: boolean;
   payouts: { currency: string | null; ceiling: string };
   fieldErrors?: OptionsResult["fieldErrors"];
 }) {
   const submit = useSubmit();
   const navigation = useNavigation();
-  const stored = { credit: storeCreditPayouts, tag: tagContacts, payoutCurrency: payouts.currency ?? "", payoutCeiling: payouts.ceiling };
+  const stored = { credit: storeCreditPayouts, tag: tagContacts, link: shareLinkMetafield, payoutCurrency: payouts.currency ?? "", payoutCeiling: payouts.ceiling };
   const storedKey = JSON.stringify(stored);
   const [values, setValues] = useState(stored);
   // After a save (the page's data read again) the form shows what is stored.
@@ -121,7 +124,7 @@ function OptionsCard({
   const dirty = JSON.stringify(values) !== storedKey;
 
   /** Turning a feature on first asks the merchant for its optional scopes; declined, it stays off. */
-  const toggle = (feature: ScopedFeature, key: "credit" | "tag") => async (on: boolean) => {
+  const toggle = (feature: ScopedFeature, key: "credit" | "tag" | "link") => async (on: boolean) => {
     if (!on) return setValues((v) => ({ ...v, [key]: false }));
     setAsking(feature);
     try {
@@ -141,6 +144,7 @@ function OptionsCard({
       intent: "options",
       storeCreditPayouts: String(values.credit),
       tagContacts: String(values.tag),
+      shareLinkMetafield: String(values.link),
       payoutCeiling: values.payoutCeiling,
     };
     // An empty currency keeps what is stored (the shop's, once read).
@@ -178,6 +182,13 @@ function OptionsCard({
           checked={values.tag}
           disabled={asking !== null}
           onChange={toggle("tagContacts", "tag")}
+        />
+        <Checkbox
+          label="Keep each ambassador's share link on their Shopify customer"
+          helpText="The app writes the share link and code to the customer's Referral share link and Referral share code fields (app metafields), for order notifications, your theme and the app's blocks; a deactivated ambassador's are removed. Turning it on asks you to allow the app to change customers (write_customers); without it nothing is written."
+          checked={values.link}
+          disabled={asking !== null}
+          onChange={toggle("shareLinkMetafield", "link")}
         />
       </BlockStack>
     </Card>
