@@ -78,5 +78,6 @@ async function keep(
 
 /** Why the last job for this ambassador stopped, in the merchant's words (what was written stays as it was). */
 export async function noteShareLinkProblem(db: PrismaClient, shop: string, email: string, detail: string): Promise<void> {
-  await db.customerShareLink.updateMany({ where: { shop, email: email.toLowerCase() }, data: { detail } });
+  const lower = email.toLowerCase();
+  await db.customerShareLink.upsert({ where: { shop_email: { shop, email: lower } }, create: { shop, email: lower, detail }, update: { detail } });
 }
