@@ -1,10 +1,10 @@
 import type { PrismaClient } from "@prisma/client";
 import { enqueueJob } from "../queue/enqueue.server";
-import { SHARE_LINK_METAFIELD_JOB } from "./job-kinds";
+import { SHARE_LINK_BACKFILL_JOB, SHARE_LINK_METAFIELD_JOB } from "./job-kinds";
 import type { ShareLinkValues } from "./share-link-fields";
 
 /** Where the app learnt that an ambassador's link may have changed, for the job's key. */
-export type ShareLinkReason = "seen" | "contact-created" | "contact-status" | "admin";
+export type ShareLinkReason = "seen" | "contact-created" | "contact-status" | "admin" | "backfill";
 
 export interface ShareLinkAsk {
   reason: ShareLinkReason;
@@ -45,4 +45,9 @@ export async function askShareLinkSync(db: PrismaClient, shop: string, email: st
     payload: { email: lower, ...(ask.customerId ? { customerId: customerGid(ask.customerId) } : {}) },
     triggeredAt: ask.now ?? new Date(),
   });
+}
+
+/** Every active ambassador's customer gets their share link (a job that asks one job per ambassador). */
+export function enqueueShareLinkBackfill(db: PrismaClient, shop: string, now = new Date()): Promise<boolean> {
+  return enqueueJob(db, SHARE_LINK_BACKFILL_JOB, { shop, subject: `backfill:${now.getTime()}`, payload: {}, triggeredAt: now });
 }

@@ -15,3 +15,6 @@ export const SHARE_LINK_METAFIELD_JOB = defineJobKind({
   }),
   lane: (shop, { email }) => `share-link:${shop}:${email.toLowerCase()}`,
 });
+
+/** Asks the share link job for every active ambassador of the program (the option was just turned on). */
+export const SHARE_LINK_BACKFILL_JOB = defineJobKind({ name: "customer-metafield.backfill", payload: z.object({}) });

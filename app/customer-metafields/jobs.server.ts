@@ -7,7 +7,8 @@ import { realSleep } from "../referral-api/sleep";
 import type { AdminForShop } from "../shopify-admin/admin-access";
 import { AdminCallError } from "../shopify-admin/admin-graphql.server";
 import { CUSTOMER_TAGGING_SCOPES } from "../shopify-admin/optional-scopes";
-import { SHARE_LINK_METAFIELD_JOB } from "./job-kinds";
+import { askShareLinkSync } from "./ask-share-link.server";
+import { SHARE_LINK_BACKFILL_JOB, SHARE_LINK_METAFIELD_JOB } from "./job-kinds";
 import { noteShareLinkProblem, syncShareLink } from "./sync-share-link.server";
 
 /** What the share link jobs are given. */
@@ -51,6 +52,24 @@ export const customerMetafieldJobs = [
           ? { type: "fail", reason: error.message }
           : { type: "retry", reason: error.message };
       }
+    },
+  }),
+  defineJob(SHARE_LINK_BACKFILL_JOB, {
+    rateLimitGroup: REFERRAL_SERVICE,
+    async handle(ctx: CustomerMetafieldJobContext, shop) {
+      const connection = await ctx.clientForShop(shop);
+      if (!connection.ok) return { type: "pause", reason: connection.reason };
+      let asked = 0;
+      try {
+        // Asked again after a failure, the ambassadors already asked for collapse into their waiting jobs.
+        for await (const ambassador of connection.client.iterateAmbassadors({ isActive: true })) {
+          if (ambassador.email && (await askShareLinkSync(ctx.db, shop, ambassador.email, { reason: "backfill", now: ctx.now() }))) asked += 1;
+        }
+      } catch (error) {
+        return outcomeOfServiceError(error);
+      }
+      ctx.logger.info({ shop, jobKind: SHARE_LINK_BACKFILL_JOB.name, asked }, "share link jobs asked for every active ambassador");
+      return done;
     },
   }),
 ];

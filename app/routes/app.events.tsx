@@ -23,6 +23,7 @@ import {
   saveServiceEventOptions,
   serviceEventActionSchema,
 } from "../service-events/events.server";
+import { enqueueShareLinkBackfill } from "../customer-metafields/ask-share-link.server";
 import { featureScopeProblem } from "../service-events/feature-scopes.server";
 import { parsePayoutSettingsForm, type PayoutSettingsField } from "../service-events/payout-settings.server";
 import { liveGrantedScopes } from "../shopify-admin/access-scopes.server";
@@ -71,6 +72,8 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
     const scopeProblem = await featureScopeProblem(current, next, () => liveGrantedScopes(db, ctx.adminForShop, session.shop));
     if (scopeProblem) return { ok: false, message: scopeProblem };
     await saveServiceEventOptions(db, session.shop, { ...next, ...payout.change });
+    // Just turned on: the ambassadors enrolled before get their share link too.
+    if (next.shareLinkMetafield && !current.shareLinkMetafield) await enqueueShareLinkBackfill(db, session.shop);
     return { ok: true, message: "Saved." };
   }
   if (parsed.data.intent !== "retry") {
