@@ -24,6 +24,7 @@ import {
   serviceEventActionSchema,
 } from "../service-events/events.server";
 import { enqueueShareLinkBackfill } from "../customer-metafields/ask-share-link.server";
+import { readShareLinkStatus, type ShareLinkStatus } from "../customer-metafields/share-link-status.server";
 import { featureScopeProblem } from "../service-events/feature-scopes.server";
 import { parsePayoutSettingsForm, type PayoutSettingsField } from "../service-events/payout-settings.server";
 import { liveGrantedScopes } from "../shopify-admin/access-scopes.server";
@@ -35,13 +36,14 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { page } = eventsPageQuery.parse({ page: new URL(request.url).searchParams.get("page") ?? undefined });
   const ctx = appAdminContext();
-  const [events, options, endpoint, payouts] = await Promise.all([
+  const [events, options, endpoint, payouts, shareLinks] = await Promise.all([
     listServiceEvents(ctx.db, session.shop, { page }),
     readServiceEventOptions(ctx.db, session.shop),
     serviceWebhookView(ctx, session.shop),
     readPayoutsPart(ctx.db, session.shop, ctx.adminForShop),
+    readShareLinkStatus(ctx.db, session.shop),
   ]);
-  return { events, options, endpoint, payouts };
+  return { events, options, endpoint, payouts, shareLinks };
 };
 
 const PAYOUT_ANSWERED = {
@@ -105,12 +107,14 @@ function OptionsCard({
   storeCreditPayouts,
   tagContacts,
   shareLinkMetafield,
+  shareLinks,
   payouts,
   fieldErrors,
 }: {
   storeCreditPayouts: boolean;
   tagContacts: boolean;
   shareLinkMetafield: boolean;
+  shareLinks: ShareLinkStatus;
   payouts: { currency: string | null; ceiling: string };
   fieldErrors?: OptionsResult["fieldErrors"];
 }) {
@@ -193,13 +197,19 @@ function OptionsCard({
           disabled={asking !== null}
           onChange={toggle("shareLinkMetafield", "link")}
         />
+        {shareLinkMetafield || shareLinks.written > 0 || shareLinks.lastProblem ? (
+          <Text as="p" tone={shareLinks.lastProblem ? "caution" : "subdued"}>
+            {`Share links written on ${shareLinks.written} ${shareLinks.written === 1 ? "customer" : "customers"}.`}
+            {shareLinks.lastProblem ? ` Last problem: ${shareLinks.lastProblem}` : ""}
+          </Text>
+        ) : null}
       </BlockStack>
     </Card>
   );
 }
 
 export default function ServiceEvents() {
-  const { events, options, endpoint, payouts } = useLoaderData<typeof loader>();
+  const { events, options, endpoint, payouts, shareLinks } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -248,7 +258,7 @@ export default function ServiceEvents() {
           </Layout.Section>
         ) : null}
         <Layout.Section>
-          <OptionsCard {...options} payouts={payouts} fieldErrors={result && !("intent" in result) ? result.fieldErrors : undefined} />
+          <OptionsCard {...options} shareLinks={shareLinks} payouts={payouts} fieldErrors={result && !("intent" in result) ? result.fieldErrors : undefined} />
         </Layout.Section>
         <Layout.Section>
           <Card padding="0">

@@ -3,8 +3,8 @@ import prisma from "../../app/db.server";
 import { SHARE_LINK_BACKFILL_JOB, SHARE_LINK_METAFIELD_JOB } from "../../app/customer-metafields/job-kinds";
 import { DEFAULT_SCOPES, getEnv } from "../../app/env.server";
 import { action as ambassadorAction } from "../../app/routes/app.ambassadors.$email";
-import { action as eventsAction } from "../../app/routes/app.events";
-import { callRoute, submit } from "../admin/admin-requests";
+import { action as eventsAction, loader as eventsLoader } from "../../app/routes/app.events";
+import { callRoute, load, submit } from "../admin/admin-requests";
 import { adminRequest } from "../admin/admin-requests";
 import { connectShop, testPipeline, useTestSandbox, type TestPipeline } from "../support/pipeline";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
@@ -72,6 +72,25 @@ describe("the share link on the customer, from the admin", () => {
     // Saving the page again with it on queues no second backfill.
     await turnOn();
     expect(await jobsOf(SHARE_LINK_BACKFILL_JOB.name)).toHaveLength(1);
+  }, 60_000);
+
+  it("the Service events page says how many customers carry their link, and why a write did not happen", async () => {
+    const alice = shopify.customers.add("alice@example.com");
+    await turnOn();
+    await pipeline.drain();
+    expect(codeOf(alice)).toBe("ALICE10");
+    expect((await load(eventsLoader, "/app/events")).shareLinks).toMatchObject({ written: 1 });
+
+    // WHEN the merchant takes write_customers back (before app/scopes_update arrives) and Alice is deactivated
+    shopify.grantedScopes = DEFAULT_SCOPES.split(",");
+    await submit(ambassadorAction, "/app/ambassadors/alice@example.com", { intent: "deactivate" }, { params: { email: "alice@example.com" } });
+    await pipeline.drain();
+
+    // THEN the job stops, the option is off, and the page says what is missing
+    const page = await load(eventsLoader, "/app/events");
+    expect(page.options.shareLinkMetafield).toBe(false);
+    expect(page.shareLinks.lastProblem).toContain("write_customers");
+    expect((await jobsOf(SHARE_LINK_METAFIELD_JOB.name)).filter((job) => job.status === "failed")).toHaveLength(1);
   }, 60_000);
 
   it("deactivating an ambassador on the Ambassadors page removes it; activating writes it again", async () => {
