@@ -122,6 +122,7 @@ describe("the share link on the customer", () => {
     const alice = shopify.customers.add("alice@example.com");
     await storefrontLooksUp(app, alice);
     await until("the first link is written", () => metafieldsOf(alice).code === "ALICE10");
+    await until("its job is done", async () => (await shareLinkJobs()).every((job) => job.status === "done"));
 
     // WHEN the merchant tracks another campaign only, and Alice's links are looked up in a fresh process
     await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { campaignUids: "1003" } });
@@ -152,6 +153,8 @@ describe("the share link on the customer", () => {
     await until("the metafields are removed", () => metafieldsOf(omar).link === null && metafieldsOf(omar).code === null);
     expect(calls("ReferralBridgeDeleteShareLink")).toHaveLength(1);
     expect(shopify.customerMetafields.list(omar.id)).toEqual([]);
+    // The job keeps what it did after Shopify answered: once it is done, its row says so.
+    await until("the share link jobs are done", async () => (await shareLinkJobs()).every((job) => job.status === "done"));
     const row = await prisma.customerShareLink.findUniqueOrThrow({ where: { shop_email: { shop: TEST_SHOP, email: "omar@example.com" } } });
     expect(row).toMatchObject({ customerId: omar.id, link: null, code: null });
     const events = await prisma.serviceEvent.findMany({ where: { shop: TEST_SHOP }, select: { eventType: true, state: true } });
