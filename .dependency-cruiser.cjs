@@ -15,6 +15,7 @@ const RANKS = [
   ["connection", "flow-triggers"],
   ["offers"],
   ["referrals"],
+  ["customer-metafields"],
   ["order-sync", "service-events"],
   ["privacy", "env.server.ts"],
   ["db.server.ts"],
@@ -28,7 +29,7 @@ const RANKS = [
   ["root.tsx"],
 ];
 
-const DOMAINS = ["connection", "flow-triggers", "offers", "referrals", "order-sync", "service-events", "privacy", "storefront", "admin"];
+const DOMAINS = ["connection", "flow-triggers", "offers", "referrals", "customer-metafields", "order-sync", "service-events", "privacy", "storefront", "admin"];
 
 const escaped = (name) => name.replace(/[.]/g, "\\.");
 const nodePath = (names) => `^app/(${names.map(escaped).join("|")})(/|$)`;

@@ -72,6 +72,11 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
   }
 
   const orderRecords = await tx.orderRecord.deleteMany({ where: { id: { in: ownOrders.map((r) => r.id) } } });
+  // What the app last wrote to their Shopify customer (Shopify erases the customer itself).
+  const shareLinkMatch: Prisma.CustomerShareLinkWhereInput[] = [];
+  if (who.email) shareLinkMatch.push({ email: who.email.toLowerCase() });
+  if (who.customerId) shareLinkMatch.push({ customerId: `gid://shopify/Customer/${who.customerId}` });
+  if (shareLinkMatch.length) await tx.customerShareLink.deleteMany({ where: { shop, OR: shareLinkMatch } });
   await tx.pixelSignal.deleteMany({ where: { shop, orderId: { in: orderIds } } });
   for (const row of otherOrders) {
     const data: Record<string, string | null> = {};

@@ -1,5 +1,4 @@
 import type { PrismaClient } from "@prisma/client";
-import { webUrlOrNull } from "../referrals/web-url";
 import {
   isReferralApiError,
   type Ambassador,
@@ -16,6 +15,8 @@ import type { TtlCache } from "../cache/ttl-cache";
 import { enqueueMissingAmbassadorCode } from "../offers/enqueue-offer.server";
 import { enrolmentKey, queueFlowTrigger } from "../flow-triggers/queue-trigger.server";
 import { ambassadorEnrolled } from "../flow-triggers/triggers";
+import { askShareLinkSync } from "../customer-metafields/ask-share-link.server";
+import { linksWorthSharing, shareLinkValues } from "../customer-metafields/share-link-fields";
 
 // What a signed-in customer is told. Short and calm: the storefront shows them as they are.
 export const MESSAGES = {
@@ -129,6 +130,8 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
       : { status: "error", message: MESSAGES.error };
   }
   const found = ambassador.ambassador;
+  // The customer's share link metafields follow what was just seen (a job, when they differ from what was written).
+  if (found.email) await askShareLinkSync(deps.db, shop, found.email, { reason: "seen", customerId, seen: shareLinkValues(found, trackedCampaigns(row.campaignUids)) });
   if (found.status === "banned" || found.status === "unsubscribed") return { status: "not_enrolled", message: MESSAGES.inactive };
   // A customer enrolled here has a share code the friend's offers may not hold yet.
   if (row.autoEnrol && found.email) await enqueueMissingAmbassadorCode(deps.db, shop, found.email);
@@ -211,22 +214,15 @@ function ambassadorSummary(ambassador: Ambassador, pointName: string | null): Sh
   };
 }
 
-/**
- * The links worth showing: web URLs only, in the campaigns the shop records
- * orders in (a link elsewhere would earn nothing here). A shop that has not
- * chosen campaigns yet shows every campaign except the service's test ones.
- */
+/** The links worth showing (linksWorthSharing: the same ones the customer's share link metafield is chosen from). */
 export function shareLinksOf(links: CampaignLink[], tracked: string[]): ShareLink[] {
-  return links
-    .filter((link) => webUrlOrNull(link.url) !== null)
-    .filter((link) => (tracked.length > 0 ? link.campaignUid !== null && tracked.includes(link.campaignUid) : link.sandbox !== true))
-    .map((link) => ({
-      campaignUid: link.campaignUid,
-      campaignName: link.campaignName ?? "",
-      description: link.campaignDescription ?? "",
-      url: link.url!,
-      socialEnabled: link.socialEnabled === true,
-      totalMoneyEarned: link.totalMoneyEarned ?? "0.00",
-      totalPointsEarned: pointsText(link.totalPointsEarned),
-    }));
+  return linksWorthSharing(links, tracked).map((link) => ({
+    campaignUid: link.campaignUid,
+    campaignName: link.campaignName ?? "",
+    description: link.campaignDescription ?? "",
+    url: link.url,
+    socialEnabled: link.socialEnabled === true,
+    totalMoneyEarned: link.totalMoneyEarned ?? "0.00",
+    totalPointsEarned: pointsText(link.totalPointsEarned),
+  }));
 }

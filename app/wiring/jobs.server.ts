@@ -7,6 +7,7 @@ import { markConnectionBroken } from "../connection/connection-state.server";
 import { CREDENTIALS_REFUSED } from "../connection/service-outcome";
 import { connectionIdentity, shopClient, type ShopClient } from "../connection/shop-client.server";
 import { flowTriggerJobs, type FlowTriggerJobContext } from "../flow-triggers/jobs.server";
+import { customerMetafieldJobs, type CustomerMetafieldJobContext } from "../customer-metafields/jobs.server";
 import { offerJobs, type OfferJobContext } from "../offers/jobs.server";
 import { orderSyncJobs, type OrderSyncJobContext } from "../order-sync/jobs.server";
 import { privacyJobs, type PrivacyJobContext } from "../privacy/jobs.server";
@@ -20,7 +21,7 @@ import { shopifyAdminForShop } from "./admin-access.server";
 import { storeOrderWebhooks } from "./order-intake.server";
 
 /** What the app's jobs are given: every domain's context at once. */
-export type AppJobContext = OrderJobContext & OfferJobContext & OrderSyncJobContext & PrivacyJobContext & ServiceEventJobContext & AdminJobContext & FlowTriggerJobContext;
+export type AppJobContext = OrderJobContext & OfferJobContext & OrderSyncJobContext & PrivacyJobContext & ServiceEventJobContext & AdminJobContext & FlowTriggerJobContext & CustomerMetafieldJobContext;
 
 /** Every kind of job the app runs, each defined by the domain it belongs to. */
 export const APP_JOBS = createJobRegistry<AppJobContext>([
@@ -31,6 +32,7 @@ export const APP_JOBS = createJobRegistry<AppJobContext>([
   ...serviceEventJobs,
   ...adminJobs,
   ...flowTriggerJobs,
+  ...customerMetafieldJobs,
 ]);
 
 declare global {

@@ -50,6 +50,7 @@ export async function resetDatabase(): Promise<void> {
     prisma.orderSync.deleteMany(),
     prisma.pixelSignal.deleteMany(),
     prisma.commissionBulkRun.deleteMany(),
+    prisma.customerShareLink.deleteMany(),
     prisma.shop.deleteMany(),
     prisma.session.deleteMany(),
   ]);
