@@ -10,7 +10,7 @@ import {
 } from "../referral-api";
 import type { ShopClient } from "../connection/shop-client.server";
 import { CustomerLookupError, type CustomerLookup } from "./customer-lookup.server";
-import type { ShareLink, ShareLinksAmbassador, ShareLinksAnswer } from "./share-links-contract";
+import type { NotEnrolledReason, ShareLink, ShareLinksAmbassador, ShareLinksAnswer } from "./share-links-contract";
 import type { TtlCache } from "../cache/ttl-cache";
 import { enqueueMissingAmbassadorCode } from "../offers/enqueue-offer.server";
 import { enrolmentKey, queueFlowTrigger } from "../flow-triggers/queue-trigger.server";
@@ -18,7 +18,9 @@ import { ambassadorEnrolled } from "../flow-triggers/triggers";
 import { askShareLinkSync } from "../customer-metafields/ask-share-link.server";
 import { linksWorthSharing, shareLinkValues } from "../customer-metafields/share-link-fields";
 
-// What a signed-in customer is told. Short and calm: the storefront shows them as they are.
+// The English text of each answer. The blocks show their own translation, chosen by
+// the answer's status and reason (see share-links-contract.ts); these stay in the
+// answer for extension versions already live.
 export const MESSAGES = {
   notEnrolled: "You’re not part of the referral program yet.",
   noEmail: "Add an email address to your account to get referral links.",
@@ -26,6 +28,16 @@ export const MESSAGES = {
   unavailable: "The referral program isn’t available right now.",
   error: "Your referral links can’t be shown right now. Please try again in a moment.",
 } as const;
+
+const NOT_ENROLLED_MESSAGE: Record<NotEnrolledReason, string> = {
+  not_member: MESSAGES.notEnrolled,
+  no_email: MESSAGES.noEmail,
+  inactive: MESSAGES.inactive,
+};
+
+function notEnrolled(reason: NotEnrolledReason): ShareLinksAnswer {
+  return { status: "not_enrolled", reason, message: NOT_ENROLLED_MESSAGE[reason] };
+}
 
 export interface ShareLinksLogger {
   info(obj: object, msg?: string): void;
@@ -105,8 +117,8 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
     deps.logger.warn({ shop, customerId, detail }, "share links: Admin API customer lookup failed");
     return { status: "error", message: MESSAGES.error };
   }
-  if (!customer) return { status: "not_enrolled", message: MESSAGES.notEnrolled };
-  if (!customer.email) return { status: "not_enrolled", message: MESSAGES.noEmail };
+  if (!customer) return notEnrolled("not_member");
+  if (!customer.email) return notEnrolled("no_email");
 
   const params: GetAmbassadorParams = { email: customer.email };
   if (row.autoEnrol) {
@@ -121,7 +133,7 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
     getAmbassador(client, params),
     companyPointName(deps, shop, client),
   ]);
-  if (ambassador.kind === "not_found") return { status: "not_enrolled", message: MESSAGES.notEnrolled };
+  if (ambassador.kind === "not_found") return notEnrolled("not_member");
   if (ambassador.kind === "failed") {
     const { error } = ambassador;
     deps.logger.warn({ shop, customerId, kind: error.kind, errors: error.errors }, "share links: ambassador/get failed");
@@ -132,7 +144,7 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   const found = ambassador.ambassador;
   // The customer's share link metafields follow what was just seen (a job, when they differ from what was written).
   if (found.email) await askShareLinkSync(deps.db, shop, found.email, { reason: "seen", customerId, seen: shareLinkValues(found, trackedCampaigns(row.campaignUids)) });
-  if (found.status === "banned" || found.status === "unsubscribed") return { status: "not_enrolled", message: MESSAGES.inactive };
+  if (found.status === "banned" || found.status === "unsubscribed") return notEnrolled("inactive");
   // A customer enrolled here has a share code the friend's offers may not hold yet.
   if (row.autoEnrol && found.email) await enqueueMissingAmbassadorCode(deps.db, shop, found.email);
   if (row.autoEnrol && row.flowTriggers && found.email && justCreated(found, deps.now?.() ?? new Date())) {

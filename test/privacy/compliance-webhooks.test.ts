@@ -90,7 +90,7 @@ async function redact(request: Request): Promise<Response> {
 /** The storefront's cached share links answer of one customer, primed as a visit would. */
 const cachedLinks = {
   prime: (shop: string, customerId: string) =>
-    appShareLinksDeps().answers.getOrLoad(shareLinksCacheKey(shop, customerId), async () => ({ status: "not_enrolled", message: "x" })),
+    appShareLinksDeps().answers.getOrLoad(shareLinksCacheKey(shop, customerId), async () => ({ status: "not_enrolled", reason: "not_member", message: "x" })),
   has: (shop: string, customerId: string) => appShareLinksDeps().answers.peek(shareLinksCacheKey(shop, customerId)) !== undefined,
 };
 
