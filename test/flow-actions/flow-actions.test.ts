@@ -49,7 +49,7 @@ async function callAction(raw: string, options: { signature?: string | null; sig
 const numericId = (gid: string) => gid.split("/").pop()!;
 const runs = () => prisma.flowActionRun.findMany({ where: { shop: TEST_SHOP }, orderBy: { receivedAt: "asc" } });
 async function ambassadorsAtService() {
-  const ledger = (await (await fetch(`${sandbox.baseUrl}/_sandbox/ledger`)).json()) as { ambassadors: { email: string; uid?: string | null }[] };
+  const ledger = (await (await fetch(`${sandbox.baseUrl}/_sandbox/ledger`)).json()) as { ambassadors: { email: string; uid?: string | null; groups?: string[] }[] };
   return ledger.ambassadors;
 }
 
@@ -93,6 +93,7 @@ describe("Enrol a customer as an ambassador", () => {
     await pipeline.drain();
     const enrolled = (await ambassadorsAtService()).filter((a) => a.email === "flow.friend@example.com");
     expect(enrolled).toHaveLength(1);
+    expect(enrolled[0]).toMatchObject({ uid: numericId(customer.id), groups: ["2"] });
     const [run] = await runs();
     expect(run).toMatchObject({
       actionRunId: "run-enrol-1",
@@ -127,6 +128,19 @@ describe("Enrol a customer as an ambassador", () => {
     pipeline.advance(10 * 60_000);
     await pipeline.drain();
     expect((await runs()).find((r) => r.actionRunId === "run-later")).toMatchObject({ state: "done", detail: "Enrolled later@example.com." });
+  });
+
+  it("forgets the runs about a customer when Shopify asks for their erasure (customers/redact)", async () => {
+    const customer = shopify.customers.add("erase.me@example.com");
+    const id = numericId(customer.id);
+    expect((await callAction(JSON.stringify(flowBody("enrol-ambassador", { customer_id: Number(id) }, "run-erase")))).status).toBe(200);
+    await pipeline.drain();
+    expect(await runs()).toHaveLength(1);
+    const redact = { shop_id: 60_241_035_329, shop_domain: TEST_SHOP, customer: { id: Number(id), email: "erase.me@example.com", phone: null }, orders_to_redact: [] };
+    const response = await fetch(signedWebhook({ topic: "customers/redact", body: redact, url: `${server.origin}/webhooks/customers/redact` }));
+    expect(response.status).toBe(200);
+    await pipeline.drain();
+    expect(await runs()).toEqual([]);
   });
 
   it("shows an empty state on the Service events page before any run", async () => {
