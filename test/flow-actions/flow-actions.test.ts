@@ -5,7 +5,12 @@
 import "../admin/browser-env";
 import { randomUUID } from "node:crypto";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
+import { AppProvider } from "@shopify/polaris";
+import en from "@shopify/polaris/locales/en.json";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FlowActionRunsCard } from "../../app/components/FlowActionRunsCard";
 import prisma from "../../app/db.server";
 import { loader as eventsLoader } from "../../app/routes/app.events";
 import { load } from "../admin/admin-requests";
@@ -146,6 +151,20 @@ describe("Enrol a customer as an ambassador", () => {
   it("shows an empty state on the Service events page before any run", async () => {
     const page = await load(eventsLoader, "/app/events");
     expect(page.flowRuns).toEqual([]);
+    const html = renderToString(createElement(AppProvider, { i18n: en }, createElement(FlowActionRunsCard, { runs: page.flowRuns })));
+    expect(html).toContain("No Flow actions yet.");
+  });
+
+  it("shows each run on the page: what Flow asked, its state and what happened", async () => {
+    const customer = shopify.customers.add("row@example.com");
+    expect((await callAction(JSON.stringify(flowBody("enrol-ambassador", { customer_id: Number(numericId(customer.id)) }, "run-row")))).status).toBe(200);
+    await pipeline.drain();
+    const page = await load(eventsLoader, "/app/events");
+    const html = renderToString(createElement(AppProvider, { i18n: en }, createElement(FlowActionRunsCard, { runs: page.flowRuns })));
+    expect(html).not.toContain("No Flow actions yet.");
+    expect(html).toContain(`Enrol customer ${numericId(customer.id)} as an ambassador`);
+    expect(html).toContain("Done");
+    expect(html).toContain("Enrolled row@example.com.");
   });
 });
 
