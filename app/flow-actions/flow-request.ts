@@ -3,7 +3,8 @@ import { z } from "zod";
 // What Shopify Flow posts to the app's action endpoint when a workflow runs
 // one of its actions (extensions/flow-action-*): the shop, the run's id, the
 // action's handle and the fields the merchant filled in. A customer or order
-// reference arrives as its numeric id (customer_id, order_id).
+// reference arrives as its numeric id (customer_id, order_id), as a string
+// in Shopify's documented sample; a number is taken too.
 
 export const ENROL_HANDLE = "enrol-ambassador";
 export const DECIDE_HANDLE = "decide-commission";
@@ -25,9 +26,8 @@ export const decideProperties = z.object({
 export const flowActionRequestSchema = z.object({
   shopify_domain: z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/i).transform((domain) => domain.toLowerCase()),
   action_run_id: z.string().min(1).max(200),
-  // The action's handle; older payloads name it only as action_definition_id.
-  handle: z.string().optional(),
-  action_definition_id: z.string().optional(),
+  // The extension's handle (action_definition_id is the action's name, for people).
+  handle: z.string(),
   properties: z.record(z.string(), z.unknown()),
 });
 
@@ -41,8 +41,7 @@ export type FlowActionRequest = { shop: string; actionRunId: string; action: Flo
 export function parseFlowActionRequest(body: unknown): FlowActionRequest | null {
   const parsed = flowActionRequestSchema.safeParse(body);
   if (!parsed.success) return null;
-  const { shopify_domain: shop, action_run_id: actionRunId, properties } = parsed.data;
-  const handle = parsed.data.handle ?? parsed.data.action_definition_id;
+  const { shopify_domain: shop, action_run_id: actionRunId, handle, properties } = parsed.data;
   if (handle === ENROL_HANDLE) {
     const fields = enrolProperties.safeParse(properties);
     return fields.success ? { shop, actionRunId, action: { handle, customerId: fields.data.customer_id, group: fields.data.group } } : null;

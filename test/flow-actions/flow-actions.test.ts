@@ -37,9 +37,11 @@ beforeEach(async () => {
   pipeline.ctx.adminForShop = shopify.access();
 });
 
-/** Flow's body for one action run, as Shopify documents it. */
+const ACTION_NAMES: Record<string, string> = { "enrol-ambassador": "Enrol a customer as an ambassador", "decide-commission": "Approve or deny a referral commission" };
+
+/** Flow's body for one action run, as Shopify documents it (ids as strings; action_definition_id is the action's name). */
 function flowBody(handle: string, properties: Record<string, unknown>, actionRunId: string = randomUUID()) {
-  return { shop_id: 60_241_035_329, shopify_domain: TEST_SHOP, action_run_id: actionRunId, action_definition_id: handle, handle, properties };
+  return { shop_id: "60241035329", shopify_domain: TEST_SHOP, action_run_id: actionRunId, action_definition_id: ACTION_NAMES[handle] ?? handle, handle, properties };
 }
 
 /** Posts to the app's action endpoint, signed with the app's secret unless told otherwise. */
@@ -61,8 +63,8 @@ async function ambassadorsAtService() {
 describe("a Flow action call that is not Shopify's", () => {
   it("is refused with 401 and changes nothing: no signature, another secret, a body changed after signing", async () => {
     const customer = shopify.customers.add("forged@example.com");
-    const raw = JSON.stringify(flowBody("enrol-ambassador", { customer_id: Number(numericId(customer.id)) }));
-    const forgedBody = JSON.stringify(flowBody("enrol-ambassador", { customer_id: Number(numericId(customer.id)), group: "9" }));
+    const raw = JSON.stringify(flowBody("enrol-ambassador", { customer_id: numericId(customer.id) }));
+    const forgedBody = JSON.stringify(flowBody("enrol-ambassador", { customer_id: numericId(customer.id), group: "9" }));
     expect((await callAction(raw, { signature: null })).status).toBe(401);
     expect((await callAction(raw, { signature: getHmac(raw, "not-the-app-secret") })).status).toBe(401);
     expect((await callAction(forgedBody, { signedRaw: raw })).status).toBe(401);
@@ -87,7 +89,7 @@ describe("a Flow action call that is not Shopify's", () => {
 describe("Enrol a customer as an ambassador", () => {
   it("enrols the customer Flow names at the service, into the group given, once however often Flow delivers the run", async () => {
     const customer = shopify.customers.add("flow.friend@example.com");
-    const raw = JSON.stringify(flowBody("enrol-ambassador", { customer_id: Number(numericId(customer.id)), group: "2" }, "run-enrol-1"));
+    const raw = JSON.stringify(flowBody("enrol-ambassador", { customer_id: numericId(customer.id), group: "2" }, "run-enrol-1"));
     const started = performance.now();
     expect(await callAction(raw)).toEqual({ status: 200, text: "OK" });
     const answeredInMs = performance.now() - started;
@@ -118,14 +120,14 @@ describe("Enrol a customer as an ambassador", () => {
   });
 
   it("records a clear reason when the shop has no such customer, and retries while the service is down", async () => {
-    const missing = JSON.stringify(flowBody("enrol-ambassador", { customer_id: 7_300_000_000_001 }, "run-missing"));
+    const missing = JSON.stringify(flowBody("enrol-ambassador", { customer_id: "7300000000001" }, "run-missing"));
     expect((await callAction(missing)).status).toBe(200);
     await pipeline.drain();
     expect((await runs())[0]).toMatchObject({ state: "failed", detail: "Not enrolled: the shop has no customer 7300000000001." });
 
     const customer = shopify.customers.add("later@example.com");
     await sandboxFaults(sandbox, { failNext: 1, operations: ["ambassador/get"] });
-    expect((await callAction(JSON.stringify(flowBody("enrol-ambassador", { customer_id: Number(numericId(customer.id)) }, "run-later")))).status).toBe(200);
+    expect((await callAction(JSON.stringify(flowBody("enrol-ambassador", { customer_id: numericId(customer.id) }, "run-later")))).status).toBe(200);
     await pipeline.drain();
     const waiting = (await runs()).find((r) => r.actionRunId === "run-later")!;
     expect(waiting.state).toBe("queued");
@@ -138,7 +140,7 @@ describe("Enrol a customer as an ambassador", () => {
   it("forgets the runs about a customer when Shopify asks for their erasure (customers/redact)", async () => {
     const customer = shopify.customers.add("erase.me@example.com");
     const id = numericId(customer.id);
-    expect((await callAction(JSON.stringify(flowBody("enrol-ambassador", { customer_id: Number(id) }, "run-erase")))).status).toBe(200);
+    expect((await callAction(JSON.stringify(flowBody("enrol-ambassador", { customer_id: id }, "run-erase")))).status).toBe(200);
     await pipeline.drain();
     expect(await runs()).toHaveLength(1);
     const redact = { shop_id: 60_241_035_329, shop_domain: TEST_SHOP, customer: { id: Number(id), email: "erase.me@example.com", phone: null }, orders_to_redact: [] };
@@ -157,7 +159,7 @@ describe("Enrol a customer as an ambassador", () => {
 
   it("shows each run on the page: what Flow asked, its state and what happened", async () => {
     const customer = shopify.customers.add("row@example.com");
-    expect((await callAction(JSON.stringify(flowBody("enrol-ambassador", { customer_id: Number(numericId(customer.id)) }, "run-row")))).status).toBe(200);
+    expect((await callAction(JSON.stringify(flowBody("enrol-ambassador", { customer_id: numericId(customer.id) }, "run-row")))).status).toBe(200);
     await pipeline.drain();
     const page = await load(eventsLoader, "/app/events");
     const html = renderToString(createElement(AppProvider, { i18n: en }, createElement(FlowActionRunsCard, { runs: page.flowRuns })));
