@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { ROTATE_SECRET_INTENT, type RotateSecretResult } from "../admin/service-webhook";
 import { rotateServiceWebhookSecret, serviceWebhookView } from "../admin/service-webhook.server";
 import { useEmbeddedHref } from "../components/embedded-url";
+import { FlowActionRunsCard } from "../components/FlowActionRunsCard";
 import { formatDateTime } from "../components/format";
 import { PagingBar } from "../components/PagingBar";
 import { PayoutSettingsFields, type PayoutSettingsValues } from "../components/PayoutSettingsFields";
@@ -25,6 +26,7 @@ import {
 } from "../service-events/events.server";
 import { enqueueShareLinkBackfill } from "../customer-metafields/ask-share-link.server";
 import { readShareLinkStatus, type ShareLinkStatus } from "../customer-metafields/share-link-status.server";
+import { listFlowActionRuns } from "../flow-actions/runs.server";
 import { featureScopeProblem } from "../service-events/feature-scopes.server";
 import { parsePayoutSettingsForm, type PayoutSettingsField } from "../service-events/payout-settings.server";
 import { liveGrantedScopes } from "../shopify-admin/access-scopes.server";
@@ -36,14 +38,15 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { page } = eventsPageQuery.parse({ page: new URL(request.url).searchParams.get("page") ?? undefined });
   const ctx = appAdminContext();
-  const [events, options, endpoint, payouts, shareLinks] = await Promise.all([
+  const [events, options, endpoint, payouts, shareLinks, flowRuns] = await Promise.all([
     listServiceEvents(ctx.db, session.shop, { page }),
     readServiceEventOptions(ctx.db, session.shop),
     serviceWebhookView(ctx, session.shop),
     readPayoutsPart(ctx.db, session.shop, ctx.adminForShop),
     readShareLinkStatus(ctx.db, session.shop),
+    listFlowActionRuns(ctx.db, session.shop),
   ]);
-  return { events, options, endpoint, payouts, shareLinks };
+  return { events, options, endpoint, payouts, shareLinks, flowRuns };
 };
 
 const PAYOUT_ANSWERED = {
@@ -209,7 +212,7 @@ function OptionsCard({
 }
 
 export default function ServiceEvents() {
-  const { events, options, endpoint, payouts, shareLinks } = useLoaderData<typeof loader>();
+  const { events, options, endpoint, payouts, shareLinks, flowRuns } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -280,6 +283,9 @@ export default function ServiceEvents() {
         </Layout.Section>
         <Layout.Section>
           <PagingBar page={events.page} hasMore={events.hasNext} hrefOf={(page) => href("/app/events", { page })} />
+        </Layout.Section>
+        <Layout.Section>
+          <FlowActionRunsCard runs={flowRuns} />
         </Layout.Section>
       </Layout>
     </Page>

@@ -308,3 +308,36 @@ describe("the app's TOML files, loaded by Shopify CLI " + CLI_VERSION, () => {
     expect(unknownKeys(schema, { ...table, runtime_url: "https://example.com" })).toEqual(["runtime_url"]);
   });
 });
+
+describe("the Flow actions, loaded by Shopify CLI " + CLI_VERSION, () => {
+  const flowActions = () => app.realExtensions.filter((e) => e.specification.identifier === "flow_action");
+
+  it("loads both actions as flow_action extensions, posting to the app's action path", () => {
+    expect(flowActions().map((e) => e.handle).sort()).toEqual(["decide-commission", "enrol-ambassador"]);
+    for (const action of flowActions()) {
+      const [{ table }] = extensionTables(readToml(action.configurationPath));
+      expect(table.runtime_url, action.handle).toBe("/flow/actions");
+    }
+  });
+
+  it("would fail on a broken action TOML: no runtime URL, a text field without its key, an unknown field type", () => {
+    const action = flowActions().find((e) => e.handle === "enrol-ambassador")!;
+    const [{ table }] = extensionTables(readToml(action.configurationPath));
+    // The CLI's refinement of the fields throws instead of answering false.
+    const parses = (value: unknown) => {
+      try {
+        return action.specification.schema.safeParse(value).success;
+      } catch {
+        return false;
+      }
+    };
+    expect(parses(table)).toBe(true);
+    const { runtime_url: _dropped, ...noRuntime } = table;
+    expect(parses(noRuntime)).toBe(false);
+    const fields = (table.settings as { fields: Json[] }).fields;
+    const keyless = fields.map(({ key: _key, ...field }) => field);
+    expect(parses({ ...table, settings: { fields: keyless } })).toBe(false);
+    const unknownType = fields.map((field) => ({ ...field, type: "customer_referral" }));
+    expect(parses({ ...table, settings: { fields: unknownType } })).toBe(false);
+  });
+});

@@ -41,6 +41,7 @@ export async function resetDatabase(): Promise<void> {
   await prisma.$transaction([
     prisma.job.deleteMany(),
     prisma.serviceEvent.deleteMany(),
+    prisma.flowActionRun.deleteMany(),
     prisma.dataRequest.deleteMany(),
     prisma.redactionLog.deleteMany(),
     prisma.payoutCredit.deleteMany(),
