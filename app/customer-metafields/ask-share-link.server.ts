@@ -4,7 +4,7 @@ import { SHARE_LINK_BACKFILL_JOB, SHARE_LINK_METAFIELD_JOB } from "./job-kinds";
 import type { ShareLinkValues } from "./share-link-fields";
 
 /** Where the app learnt that an ambassador's link may have changed, for the job's key. */
-export type ShareLinkReason = "seen" | "contact-created" | "contact-status" | "admin" | "backfill";
+export type ShareLinkReason = "seen" | "contact-created" | "contact-status" | "admin" | "backfill" | "flow-action";
 
 export interface ShareLinkAsk {
   reason: ShareLinkReason;

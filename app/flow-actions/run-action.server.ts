@@ -2,6 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { commissionsOfOrder } from "../admin/activity.server";
 import { decideCommission } from "../admin/commissions.server";
 import { outcomeOfServiceError } from "../connection/service-outcome";
+import { askShareLinkSync } from "../customer-metafields/ask-share-link.server";
 import type { ShopClient } from "../connection/shop-client.server";
 import { enqueueMissingAmbassadorCode } from "../offers/enqueue-offer.server";
 import { done, type JobOutcome } from "../queue/outcome";
@@ -62,6 +63,8 @@ async function enrol(deps: FlowActionDeps, shop: string, client: ReferralClient,
   }
   // A new ambassador has a share code the friend's offers may not hold yet.
   if (ambassador.email) await enqueueMissingAmbassadorCode(deps.db, shop, ambassador.email, deps.now());
+  // And the share link on the Shopify customer, when the shop keeps it there.
+  if (ambassador.email) await askShareLinkSync(deps.db, shop, ambassador.email, { reason: "flow-action", customerId: action.customerId });
   return finished("done", `Enrolled ${customer.email}${group ? ` in group ${group}` : ""}.`);
 }
 

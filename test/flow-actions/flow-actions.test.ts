@@ -12,6 +12,7 @@ import { renderToString } from "react-dom/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FlowActionRunsCard } from "../../app/components/FlowActionRunsCard";
 import prisma from "../../app/db.server";
+import { DEFAULT_SCOPES } from "../../app/env.server";
 import { loader as eventsLoader } from "../../app/routes/app.events";
 import { load } from "../admin/admin-requests";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
@@ -117,6 +118,19 @@ describe("Enrol a customer as an ambassador", () => {
     expect(page.flowRuns).toEqual([
       expect.objectContaining({ request: run!.request, state: "done", detail: "Enrolled flow.friend@example.com in group 2." }),
     ]);
+  });
+
+  it("puts the new ambassador's share link on their Shopify customer when the shop keeps it there", async () => {
+    await connectShop(sandbox, { campaignUids: "1001" });
+    shopify.grantedScopes = [...DEFAULT_SCOPES.split(","), "write_customers"];
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { shareLinkMetafield: true } });
+    const customer = shopify.customers.add("flow.linked@example.com");
+    expect(await callAction(JSON.stringify(flowBody("enrol-ambassador", { customer_id: numericId(customer.id) })))).toEqual({ status: 200, text: "OK" });
+
+    await pipeline.drain();
+    expect((await runs())[0]).toMatchObject({ state: "done" });
+    expect(shopify.customerMetafields.valueOf(customer.id, "share_link")).toMatch(/^https?:\/\//);
+    expect(shopify.customerMetafields.valueOf(customer.id, "share_code")).toBeTruthy();
   });
 
   it("records a clear reason when the shop has no such customer, and retries while the service is down", async () => {
