@@ -12,9 +12,10 @@ const RANKS = [
   ["referral-api", "crypto", "cache"],
   ["shopify-admin", "logger.server.ts"],
   ["queue"],
-  ["connection"],
+  ["connection", "flow-triggers"],
   ["offers"],
   ["referrals"],
+  ["customer-metafields"],
   ["order-sync", "service-events"],
   ["privacy", "env.server.ts"],
   ["db.server.ts"],
@@ -22,13 +23,14 @@ const RANKS = [
   ["webhooks"],
   ["storefront"],
   ["admin"],
+  ["flow-actions"],
   ["components"],
   ["wiring"],
   ["routes", "entry.server.tsx"],
   ["root.tsx"],
 ];
 
-const DOMAINS = ["connection", "offers", "referrals", "order-sync", "service-events", "privacy", "storefront", "admin"];
+const DOMAINS = ["connection", "flow-triggers", "offers", "referrals", "customer-metafields", "order-sync", "service-events", "privacy", "storefront", "admin", "flow-actions"];
 
 const escaped = (name) => name.replace(/[.]/g, "\\.");
 const nodePath = (names) => `^app/(${names.map(escaped).join("|")})(/|$)`;

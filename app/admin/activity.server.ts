@@ -2,6 +2,7 @@ import type { Job, OrderRecord, PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import { requeueJob, stopJobs } from "../queue/shop-jobs.server";
 import { notifyJobEnqueued } from "../queue/wake";
+import { queueCommissionDecided } from "../flow-triggers/queue-trigger.server";
 import { moveCommissionState } from "../referrals/commission-state";
 import { jobsOfOrders, recordJobKey } from "../referrals/job-kinds";
 import { isReferralApiError, type Commission, type ReferralClient } from "../referral-api";
@@ -251,7 +252,13 @@ export async function recheckOrder(
       results: JSON.stringify(results),
     },
   });
-  if (resolved.count > 0) await moveCommissionState(ctx.db, { shop, orderId }, "denied");
+  if (resolved.count > 0) {
+    await ctx.db.$transaction(async (tx) => {
+      if (await moveCommissionState(tx, { shop, orderId }, "denied")) {
+        await queueCommissionDecided(tx, shop, { state: "denied", orderId, by: "merchant", reason: "Denied at the referral service after the order needed review" });
+      }
+    });
+  }
   return {
     ok: true,
     tone: "success",

@@ -1,4 +1,6 @@
+import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
+import { askShareLinkSync } from "../customer-metafields/ask-share-link.server";
 import { webUrlOrNull } from "../referrals/web-url";
 import { isReferralApiError } from "../referral-api";
 import type {
@@ -210,8 +212,17 @@ export const ambassadorUpdateSchema = z.discriminatedUnion("intent", [
 
 export type AmbassadorUpdateResult = { ok: true; message: string } | { ok: false; fieldErrors: Record<string, string> };
 
-/** Activates, deactivates or regroups one ambassador with ambassador/update. */
-export async function updateAmbassador(client: ReferralClient, email: string, form: FormData): Promise<AmbassadorUpdateResult> {
+/**
+ * Activates, deactivates or regroups one ambassador with ambassador/update.
+ * A (de)activation also brings the share link on their Shopify customer in
+ * step (a job: removed when deactivated, written again when activated).
+ */
+export async function updateAmbassador(
+  deps: { client: ReferralClient; db: PrismaClient; shop: string },
+  email: string,
+  form: FormData,
+): Promise<AmbassadorUpdateResult> {
+  const { client } = deps;
   const parsed = ambassadorUpdateSchema.safeParse(formFields(form, ["groups"]));
   if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error.issues) };
   const input = parsed.data;
@@ -221,5 +232,6 @@ export async function updateAmbassador(client: ReferralClient, email: string, fo
     return { ok: true, message: input.groups.length > 0 ? "Groups saved." : "Removed from every group." };
   }
   await client.updateAmbassador({ email, isDeactivated: input.intent === "deactivate" });
+  await askShareLinkSync(deps.db, deps.shop, email, { reason: "admin" });
   return { ok: true, message: input.intent === "deactivate" ? "Ambassador deactivated." : "Ambassador activated." };
 }

@@ -9,6 +9,7 @@ import {
   type ListCommissionsParams,
   type ReferralClient,
 } from "../referral-api";
+import { queueCommissionDecided } from "../flow-triggers/queue-trigger.server";
 import { moveCommissionState } from "../referrals/commission-state";
 import { findOrderRecord } from "../referrals/order-records.server";
 import { commissionsOfOrder } from "./activity.server";
@@ -240,7 +241,10 @@ export async function decideCommission(
   const status = decision === "approve" ? "approved" : "denied";
   try {
     await client.updateCommission({ commissionUid: uid, status });
-    if (transactionId) await moveCommissionState(ctx.db, { shop, orderId: transactionId }, status);
+    await ctx.db.$transaction(async (tx) => {
+      if (transactionId) await moveCommissionState(tx, { shop, orderId: transactionId }, status);
+      await queueCommissionDecided(tx, shop, { state: status, commissionId: uid, orderId: transactionId ?? "", by: "merchant" });
+    });
     return { uid, ok: true, message: DONE_WORD[decision], skipped: false };
   } catch (error) {
     if (!isReferralApiError(error) || error.kind === "authentication") throw error;

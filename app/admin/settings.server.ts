@@ -31,6 +31,8 @@ export interface SettingsView {
   guard: Record<GuardRule, GuardMode>;
   /** As the form's text field holds it. */
   guardDailyLimit: string;
+  /** "Send events to Shopify Flow" (app/flow-triggers). */
+  flowTriggers: boolean;
 }
 
 export async function readSettings(ctx: Pick<AdminContext, "db">, shop: string): Promise<SettingsView> {
@@ -42,6 +44,7 @@ export async function readSettings(ctx: Pick<AdminContext, "db">, shop: string):
     autoEnrol: row?.autoEnrol ?? false,
     newAmbassadorGroup: row?.newAmbassadorGroup ?? "",
     ...guardView(row ?? {}),
+    flowTriggers: row?.flowTriggers ?? false,
   };
 }
 
@@ -120,6 +123,11 @@ export const settingsFormSchema = z.object({
     .regex(/^[\w-]{0,40}$/, "Choose a group from the list.")
     .default("")
     .transform((v) => v || null),
+  // Absent from a form that does not show it: what is stored stays.
+  flowTriggers: z
+    .enum(["true", "false"], choose("whether events are sent to Shopify Flow"))
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "true")),
 });
 
 export type SettingsField = keyof z.input<typeof settingsFormSchema> | GuardField;
@@ -175,6 +183,7 @@ export async function saveSettings(
     autoEnrol: settings.autoEnrol,
     newAmbassadorGroup: settings.newAmbassadorGroup,
     ...guard.data,
+    ...(settings.flowTriggers === undefined ? {} : { flowTriggers: settings.flowTriggers }),
   };
   await ctx.db.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });
   const resumedJobs = await resumeShopJobs(ctx.db, shop, new Date(), { except: [DISCONNECTED_REASON] });

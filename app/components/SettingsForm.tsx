@@ -110,6 +110,7 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
         <input key={rule} type="hidden" name={guardField(rule)} value={values.guard[rule]} />
       ))}
       <input type="hidden" name="guardDailyLimit" value={values.guardDailyLimit} />
+      <input type="hidden" name="flowTriggers" value={String(values.flowTriggers)} />
 
       <Layout>
         <Layout.AnnotatedSection
@@ -250,6 +251,21 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
                 error={errors.newAmbassadorGroup}
               />
             </FormLayout>
+          </Card>
+        </Layout.AnnotatedSection>
+        <Layout.AnnotatedSection
+          id="flow"
+          title="Shopify Flow"
+          description="Start your own Shopify Flow workflows from the referral program's events."
+        >
+          <Card>
+            <Checkbox
+              label="Send events to Shopify Flow"
+              helpText="When on, the app tells Shopify Flow each time a referral is credited or blocked, a commission is approved or denied, an ambassador is enrolled or a payout is credited as store credit, so your workflows can act on it (tag a customer, send an email). Off: nothing is sent."
+              checked={values.flowTriggers}
+              onChange={set("flowTriggers")}
+              error={errors.flowTriggers}
+            />
           </Card>
         </Layout.AnnotatedSection>
         <GuardSettings

@@ -72,6 +72,11 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
   }
 
   const orderRecords = await tx.orderRecord.deleteMany({ where: { id: { in: ownOrders.map((r) => r.id) } } });
+  // What the app last wrote to their Shopify customer (Shopify erases the customer itself).
+  const shareLinkMatch: Prisma.CustomerShareLinkWhereInput[] = [];
+  if (who.email) shareLinkMatch.push({ email: who.email.toLowerCase() });
+  if (who.customerId) shareLinkMatch.push({ customerId: `gid://shopify/Customer/${who.customerId}` });
+  if (shareLinkMatch.length) await tx.customerShareLink.deleteMany({ where: { shop, OR: shareLinkMatch } });
   await tx.pixelSignal.deleteMany({ where: { shop, orderId: { in: orderIds } } });
   for (const row of otherOrders) {
     const data: Record<string, string | null> = {};
@@ -79,6 +84,12 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
     await tx.orderRecord.update({ where: { id: row.id }, data });
   }
   const serviceEvents = await tx.serviceEvent.updateMany({ where: { id: { in: events } }, data: SCRUBBED_EVENT });
+  // Flow action runs about them: the customer Flow named, their orders, their email in an outcome.
+  const flowMatch: Prisma.FlowActionRunWhereInput[] = [];
+  if (who.customerId) flowMatch.push({ customerId: who.customerId });
+  if (orderIds.length > 0) flowMatch.push({ orderId: { in: orderIds } });
+  if (who.email) flowMatch.push({ detail: { contains: who.email } });
+  const flowActionRuns = flowMatch.length > 0 ? await tx.flowActionRun.deleteMany({ where: { shop, OR: flowMatch } }) : { count: 0 };
   const dataRequests = await tx.dataRequest.deleteMany({ where: { id: { in: [...requests] } } });
   for (const row of otherRequests) {
     await tx.dataRequest.update({
@@ -100,6 +111,7 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
     dataRequests: dataRequests.count,
     jobs: jobsOfTheirs.count + jobsCarrying.length,
     storeCredits: credits.length,
+    flowActionRuns: flowActionRuns.count,
     mentionsRemoved: otherOrders.length + otherRequests.length + jobsNamingThem.length - jobsCarrying.length,
   };
 }

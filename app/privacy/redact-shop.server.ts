@@ -8,7 +8,7 @@ import type { Logger } from "../logger.server";
  */
 export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop: string; webhookId: string | null }) {
   const where = { shop: hook.shop };
-  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs, pixelSignals, commissionBulkRuns] = await db.$transaction([
+  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs, pixelSignals, commissionBulkRuns, shareLinks, flowActionRuns] = await db.$transaction([
     db.job.deleteMany({ where }),
     db.orderRecord.deleteMany({ where }),
     db.serviceEvent.deleteMany({ where }),
@@ -22,6 +22,8 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     db.orderSync.deleteMany({ where }),
     db.pixelSignal.deleteMany({ where }),
     db.commissionBulkRun.deleteMany({ where }),
+    db.customerShareLink.deleteMany({ where }),
+    db.flowActionRun.deleteMany({ where }),
   ]);
   const deleted = {
     jobs: jobs.count,
@@ -37,6 +39,8 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     orderSyncs: orderSyncs.count,
     pixelSignals: pixelSignals.count,
     commissionBulkRuns: commissionBulkRuns.count,
+    customerShareLinks: shareLinks.count,
+    flowActionRuns: flowActionRuns.count,
   };
   logger.info({ shop: hook.shop, topic: "shop/redact", webhookId: hook.webhookId, deleted }, "shop redacted");
   return deleted;

@@ -12,6 +12,8 @@ export interface CampaignResult {
   /** The service already had this transaction (a retry or duplicate). */
   duplicate?: boolean;
   referrer?: string | null;
+  /** The referrer's commission as the service answered the recording (for the Flow trigger). */
+  commission?: string | null;
   detail?: string;
   reversal?: "denied" | "revenue_reduced" | "needs_review" | "nothing_to_reverse";
   /** Sent pending until the guard has checked the coupon's referrer (see holdsCoupons); cleared once released. */

@@ -4,7 +4,9 @@ import { outcomeOfServiceError } from "../connection/service-outcome";
 import { findOfferCode } from "../offers/offer-code-owner.server";
 import { done, type JobOutcome } from "../queue/outcome";
 import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../referral-api";
-import { plainSql, timeOf } from "../db/sql.server";
+import { plainSql, timeOf, type Statement } from "../db/sql.server";
+import { commissionDecisionKey, flowTriggerStatement } from "../flow-triggers/queue-trigger.server";
+import { commissionDecided, referralBlocked, referralCredited } from "../flow-triggers/triggers";
 import { commissionStateMove, type CommissionState } from "./commission-state";
 import { gatherGuardFacts } from "./guard-facts.server";
 import { readGuardSettings } from "./guard-settings";
@@ -79,7 +81,7 @@ async function recordOneByOne(client: ReferralClient, campaigns: string[], param
   for (const campaignUid of campaigns) {
     try {
       const answer = await client.recordEvent({ ...params, campaignUid });
-      results[campaignUid] = { state: "recorded", referrer: answer.referringAmbassador?.email ?? null };
+      results[campaignUid] = { state: "recorded", referrer: answer.referringAmbassador?.email ?? null, commission: answer.referringAmbassador?.commission ?? null };
     } catch (error) {
       if (isDuplicateTransaction(error)) results[campaignUid] = { state: "recorded", duplicate: true };
       else if (isReferralApiError(error) && error.kind === "invalid_request") results[campaignUid] = refusalResult(error.errors, error.message);
@@ -92,7 +94,10 @@ async function recordTogether(client: ReferralClient, campaigns: string[], param
   const { couponCode: _coupon, ...multiParams } = params;
   const answer = await client.recordMultiEvent({ ...multiParams, campaignUid: campaigns });
   for (const item of answer.items) {
-    if (item.ok) results[item.campaignUid] = { state: "recorded", referrer: item.data.referringAmbassador?.email ?? null };
+    if (item.ok) {
+      const referrer = item.data.referringAmbassador;
+      results[item.campaignUid] = { state: "recorded", referrer: referrer?.email ?? null, commission: referrer?.commission ?? null };
+    }
     else if (item.duplicate) results[item.campaignUid] = { state: "recorded", duplicate: true };
     else results[item.campaignUid] = refusalResult(item.errors, item.message ?? "rejected");
   }
@@ -248,6 +253,65 @@ function stateAfterRecording(decision: Decision, results: CampaignResults, relea
   return wanted === undefined ? undefined : wanted ? "approved" : "pending";
 }
 
+/**
+ * The Flow triggers a settled order sends, as statements stored with its
+ * settle, each keyed by the order (and campaign): a retry or a second
+ * delivery queues none again.
+ */
+function flowTriggersOfOrder(
+  shop: string,
+  orderId: string,
+  event: StoredEvent,
+  summary: ReturnType<typeof orderOutcome>,
+  explanation: Decision["explanation"],
+  results: CampaignResults,
+  commissionState: CommissionState | undefined,
+  now: Date,
+): Statement[] {
+  const code = explanation.winner?.code ?? null;
+  const customerId = event.params.uid;
+  if (summary.status === "recorded") {
+    const recorded = Object.entries(results).find(([, result]) => result.state === "recorded");
+    // Approved as it was recorded: by the shop's approval setting (the app), or by the campaign's own.
+    const approved =
+      commissionState === "approved"
+        ? [
+            flowTriggerStatement(
+              shop,
+              commissionDecided({ state: "approved", orderId, referrerEmail: recorded?.[1].referrer, campaign: recorded?.[0], by: event.params.isApproved ? "app" : "referral service" }),
+              commissionDecisionKey(orderId),
+              now,
+            ),
+          ]
+        : [];
+    const credited = Object.entries(results)
+      // A duplicate: an earlier attempt recorded it and its answer was lost; the referrer is the one the decision named, if any.
+      .filter(([, result]) => result.state === "recorded" && (result.referrer || result.duplicate))
+      .map(([campaign, result]) =>
+        flowTriggerStatement(
+          shop,
+          referralCredited({
+            orderId,
+            customerId,
+            referrerEmail: result.referrer ?? explanation.winner?.referrer,
+            code,
+            campaign,
+            revenue: event.params.revenue,
+            commission: result.commission,
+          }),
+          `${orderId}:${campaign}`,
+          now,
+        ),
+      );
+    return [...credited, ...approved];
+  }
+  if (summary.status === "blocked") {
+    const rule = explanation.guard.find((verdict) => verdict.verdict === "blocked")?.rule ?? "service";
+    return [flowTriggerStatement(shop, referralBlocked({ orderId, customerId, rule, reason: summary.reason, code }), orderId, now)];
+  }
+  return [];
+}
+
 /** What the job reads of its order: the record and the web pixel's signal for its checkout, in one statement. */
 async function readOrder(ctx: OrderJobContext, shop: string, orderId: string, checkoutToken: string | null | undefined) {
   const [row] = await plainSql(ctx.db).rows<{ status: string | null; results: string | null; placedAt: unknown; code: string | null; campaign: string | null; signalOrderId: string | null }>({
@@ -320,6 +384,8 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
     ),
     // Apart, and conditional: a service event may have moved the commission already.
     ...(commissionState ? [commissionStateMove({ shop, orderId }, commissionState, now)] : []),
+    // Read with the shop's row the connection came with: a shop with Flow off costs no statement.
+    ...(settled && connection.shop?.flowTriggers === true ? flowTriggersOfOrder(shop, orderId, event, summary, explanation, results, commissionState, now) : []),
   ];
   return { ...outcome, store };
 }

@@ -1,6 +1,7 @@
+import { queueCommissionDecided } from "../flow-triggers/queue-trigger.server";
 import type { OrderRecord, Prisma, PrismaClient } from "@prisma/client";
 import { isReferralApiError, type ReferralClient, type UpdateCommissionParams } from "../referral-api";
-import { updateOrderRecord, type CampaignResult, type CampaignResults } from "./order-records.server";
+import { parseJsonObject, updateOrderRecord, type CampaignResult, type CampaignResults } from "./order-records.server";
 import { outcomeOfServiceError } from "../connection/service-outcome";
 import type { JobOutcome } from "../queue/outcome";
 import { moveCommissionState, type CommissionState } from "./commission-state";
@@ -86,7 +87,7 @@ export function needsReview(results: CampaignResults): string[] {
  */
 export async function storeReversal(
   db: PrismaClient,
-  record: Pick<OrderRecord, "shop" | "orderId" | "commissionState">,
+  record: Pick<OrderRecord, "shop" | "orderId" | "commissionState"> & Partial<Pick<OrderRecord, "results">>,
   data: Prisma.OrderRecordUpdateInput,
   commission: "denied" | "unchanged",
 ): Promise<void> {
@@ -97,6 +98,11 @@ export async function storeReversal(
   }
   await db.$transaction(async (tx) => {
     await updateOrderRecord(tx, shop, orderId, data);
-    await moveCommissionState(tx, { shop, orderId }, "denied", { readAs: record.commissionState });
+    if (await moveCommissionState(tx, { shop, orderId }, "denied", { readAs: record.commissionState })) {
+      const reason = typeof data.statusReason === "string" ? data.statusReason : "The order was cancelled or refunded";
+      // The campaign and referrer the order was recorded with, when its record knows them.
+      const [campaign, result] = Object.entries(parseJsonObject<CampaignResults>(record.results)).find(([, r]) => r.state === "recorded") ?? [];
+      await queueCommissionDecided(tx, shop, { state: "denied", orderId, by: "app", reason, campaign, referrerEmail: result?.referrer });
+    }
   });
 }

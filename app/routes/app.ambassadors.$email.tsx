@@ -59,7 +59,8 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (!email.success)
     return json({ ok: false as const, fieldErrors: { email: "This ambassador's email isn't valid." } }, { status: 400 });
   const form = await request.formData();
-  const result = await withService(appAdminContext(), session.shop, (client) => updateAmbassador(client, email.data, form));
+  const ctx = appAdminContext();
+  const result = await withService(ctx, session.shop, (client) => updateAmbassador({ client, db: ctx.db, shop: session.shop }, email.data, form));
   if (!result.ok) return json({ ok: false as const, error: result.error }, { status: 502 });
   return json(result.value, { status: result.value.ok ? 200 : 400 });
 };

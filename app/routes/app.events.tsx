@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { ROTATE_SECRET_INTENT, type RotateSecretResult } from "../admin/service-webhook";
 import { rotateServiceWebhookSecret, serviceWebhookView } from "../admin/service-webhook.server";
 import { useEmbeddedHref } from "../components/embedded-url";
+import { FlowActionRunsCard } from "../components/FlowActionRunsCard";
 import { formatDateTime } from "../components/format";
 import { PagingBar } from "../components/PagingBar";
 import { PayoutSettingsFields, type PayoutSettingsValues } from "../components/PayoutSettingsFields";
@@ -23,6 +24,9 @@ import {
   saveServiceEventOptions,
   serviceEventActionSchema,
 } from "../service-events/events.server";
+import { enqueueShareLinkBackfill } from "../customer-metafields/ask-share-link.server";
+import { readShareLinkStatus, type ShareLinkStatus } from "../customer-metafields/share-link-status.server";
+import { listFlowActionRuns } from "../flow-actions/runs.server";
 import { featureScopeProblem } from "../service-events/feature-scopes.server";
 import { parsePayoutSettingsForm, type PayoutSettingsField } from "../service-events/payout-settings.server";
 import { liveGrantedScopes } from "../shopify-admin/access-scopes.server";
@@ -34,13 +38,15 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const { page } = eventsPageQuery.parse({ page: new URL(request.url).searchParams.get("page") ?? undefined });
   const ctx = appAdminContext();
-  const [events, options, endpoint, payouts] = await Promise.all([
+  const [events, options, endpoint, payouts, shareLinks, flowRuns] = await Promise.all([
     listServiceEvents(ctx.db, session.shop, { page }),
     readServiceEventOptions(ctx.db, session.shop),
     serviceWebhookView(ctx, session.shop),
     readPayoutsPart(ctx.db, session.shop, ctx.adminForShop),
+    readShareLinkStatus(ctx.db, session.shop),
+    listFlowActionRuns(ctx.db, session.shop),
   ]);
-  return { events, options, endpoint, payouts };
+  return { events, options, endpoint, payouts, shareLinks, flowRuns };
 };
 
 const PAYOUT_ANSWERED = {
@@ -67,9 +73,12 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
     const payout = parsePayoutSettingsForm({ payoutCurrency, payoutCeiling });
     if (!payout.ok) return { ok: false, message: "Nothing was saved: check the fields marked below.", fieldErrors: payout.fieldErrors };
     const current = await readServiceEventOptions(db, session.shop);
-    const scopeProblem = await featureScopeProblem(current, { storeCreditPayouts, tagContacts }, () => liveGrantedScopes(db, ctx.adminForShop, session.shop));
+    const next = { storeCreditPayouts, tagContacts, shareLinkMetafield: parsed.data.shareLinkMetafield ?? current.shareLinkMetafield };
+    const scopeProblem = await featureScopeProblem(current, next, () => liveGrantedScopes(db, ctx.adminForShop, session.shop));
     if (scopeProblem) return { ok: false, message: scopeProblem };
-    await saveServiceEventOptions(db, session.shop, { storeCreditPayouts, tagContacts, ...payout.change });
+    await saveServiceEventOptions(db, session.shop, { ...next, ...payout.change });
+    // Just turned on: the ambassadors enrolled before get their share link too.
+    if (next.shareLinkMetafield && !current.shareLinkMetafield) await enqueueShareLinkBackfill(db, session.shop);
     return { ok: true, message: "Saved." };
   }
   if (parsed.data.intent !== "retry") {
@@ -100,17 +109,21 @@ function StateBadge({ state }: { state: string }) {
 function OptionsCard({
   storeCreditPayouts,
   tagContacts,
+  shareLinkMetafield,
+  shareLinks,
   payouts,
   fieldErrors,
 }: {
   storeCreditPayouts: boolean;
   tagContacts: boolean;
+  shareLinkMetafield: boolean;
+  shareLinks: ShareLinkStatus;
   payouts: { currency: string | null; ceiling: string };
   fieldErrors?: OptionsResult["fieldErrors"];
 }) {
   const submit = useSubmit();
   const navigation = useNavigation();
-  const stored = { credit: storeCreditPayouts, tag: tagContacts, payoutCurrency: payouts.currency ?? "", payoutCeiling: payouts.ceiling };
+  const stored = { credit: storeCreditPayouts, tag: tagContacts, link: shareLinkMetafield, payoutCurrency: payouts.currency ?? "", payoutCeiling: payouts.ceiling };
   const storedKey = JSON.stringify(stored);
   const [values, setValues] = useState(stored);
   // After a save (the page's data read again) the form shows what is stored.
@@ -121,7 +134,7 @@ function OptionsCard({
   const dirty = JSON.stringify(values) !== storedKey;
 
   /** Turning a feature on first asks the merchant for its optional scopes; declined, it stays off. */
-  const toggle = (feature: ScopedFeature, key: "credit" | "tag") => async (on: boolean) => {
+  const toggle = (feature: ScopedFeature, key: "credit" | "tag" | "link") => async (on: boolean) => {
     if (!on) return setValues((v) => ({ ...v, [key]: false }));
     setAsking(feature);
     try {
@@ -141,6 +154,7 @@ function OptionsCard({
       intent: "options",
       storeCreditPayouts: String(values.credit),
       tagContacts: String(values.tag),
+      shareLinkMetafield: String(values.link),
       payoutCeiling: values.payoutCeiling,
     };
     // An empty currency keeps what is stored (the shop's, once read).
@@ -179,13 +193,26 @@ function OptionsCard({
           disabled={asking !== null}
           onChange={toggle("tagContacts", "tag")}
         />
+        <Checkbox
+          label="Keep each ambassador's share link on their Shopify customer"
+          helpText="The app writes the share link and code to the customer's Referral share link and Referral share code fields (app metafields), for order notifications, your theme and the app's blocks; a deactivated ambassador's are removed. Turning it on asks you to allow the app to change customers (write_customers); without it nothing is written."
+          checked={values.link}
+          disabled={asking !== null}
+          onChange={toggle("shareLinkMetafield", "link")}
+        />
+        {shareLinkMetafield || shareLinks.written > 0 || shareLinks.lastProblem ? (
+          <Text as="p" tone={shareLinks.lastProblem ? "caution" : "subdued"}>
+            {`Share links written on ${shareLinks.written} ${shareLinks.written === 1 ? "customer" : "customers"}.`}
+            {shareLinks.lastProblem ? ` Last problem: ${shareLinks.lastProblem}` : ""}
+          </Text>
+        ) : null}
       </BlockStack>
     </Card>
   );
 }
 
 export default function ServiceEvents() {
-  const { events, options, endpoint, payouts } = useLoaderData<typeof loader>();
+  const { events, options, endpoint, payouts, shareLinks, flowRuns } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -234,7 +261,7 @@ export default function ServiceEvents() {
           </Layout.Section>
         ) : null}
         <Layout.Section>
-          <OptionsCard {...options} payouts={payouts} fieldErrors={result && !("intent" in result) ? result.fieldErrors : undefined} />
+          <OptionsCard {...options} shareLinks={shareLinks} payouts={payouts} fieldErrors={result && !("intent" in result) ? result.fieldErrors : undefined} />
         </Layout.Section>
         <Layout.Section>
           <Card padding="0">
@@ -256,6 +283,9 @@ export default function ServiceEvents() {
         </Layout.Section>
         <Layout.Section>
           <PagingBar page={events.page} hasMore={events.hasNext} hrefOf={(page) => href("/app/events", { page })} />
+        </Layout.Section>
+        <Layout.Section>
+          <FlowActionRunsCard runs={flowRuns} />
         </Layout.Section>
       </Layout>
     </Page>

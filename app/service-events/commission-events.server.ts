@@ -1,4 +1,5 @@
 import type { OrderRecord, PrismaClient } from "@prisma/client";
+import { queueCommissionDecided } from "../flow-triggers/queue-trigger.server";
 import { commissionStateAfter, moveCommissionState } from "../referrals/commission-state";
 import { emailKey } from "../referrals/email-key";
 import { orderRecordIdsByEmail } from "../referrals/order-records.server";
@@ -60,7 +61,25 @@ export async function applyCommissionEvent(db: PrismaClient, shop: string, event
   const order = record.orderName ?? record.orderId;
   // A settled commission never goes back to pending, whatever order the events arrive in.
   const next = commissionStateAfter(record.commissionState, commission.status);
-  if (!next || !(await moveCommissionState(db, { id: record.id }, next))) {
+  const found = record;
+  // The move and its Flow trigger together: a retried event finds the state moved and queues nothing again.
+  const moved =
+    next !== undefined &&
+    (await db.$transaction(async (tx) => {
+      if (!(await moveCommissionState(tx, { id: found.id }, next))) return false;
+      if (next === "approved" || next === "denied") {
+        await queueCommissionDecided(tx, shop, {
+          state: next,
+          commissionId: commission.id,
+          orderId: found.orderId,
+          referrerEmail: parsed.data.contact?.email,
+          campaign: campaign?.name ?? campaign?.id,
+          by: "referral service",
+        });
+      }
+      return true;
+    }));
+  if (!moved) {
     return processed(`${label}: order ${order} already shows ${record.commissionState}.`);
   }
   return processed(`${label} is ${next}: order ${order} updated (matched ${how}).`);

@@ -1,4 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
+import { enrolmentKey, queueFlowTriggerIfOn } from "../flow-triggers/queue-trigger.server";
+import { ambassadorEnrolled } from "../flow-triggers/triggers";
+import { askShareLinkSync } from "../customer-metafields/ask-share-link.server";
 import { enqueueAmbassadorCode } from "../offers/enqueue-offer.server";
 import { emailKey } from "../referrals/email-key";
 import type { AdminForShop } from "../shopify-admin/admin-access";
@@ -23,6 +26,15 @@ export async function applyContactCreated(
   const parsed = contactDataSchema.safeParse(eventData);
   const email = parsed.success ? emailKey(parsed.data.contact.email) : null;
   if (email) await enqueueAmbassadorCode(deps.db, shop, email);
+  if (email) {
+    const contact = (eventData as { contact?: { internal_id?: unknown; memorable_url?: unknown } } | null)?.contact;
+    const text = (value: unknown) => (typeof value === "string" ? value : null);
+    // internal_id is the uid the app enrols customers with: their Shopify customer id.
+    const enrolled = { customerId: text(contact?.internal_id), email, shareLink: text(contact?.memorable_url), how: "service_webhook" } as const;
+    await queueFlowTriggerIfOn(deps.db, shop, () => ambassadorEnrolled(enrolled), enrolmentKey(email));
+  }
+  // The share link metafields on the customer (a job of their own; nothing when the shop keeps none).
+  if (email) await askShareLinkSync(deps.db, shop, email, { reason: "contact-created" });
   const settings = await deps.db.shop.findUnique({ where: { shop }, select: { tagContacts: true } });
   if (!settings?.tagContacts) return processed("New ambassador; tagging customers is turned off.");
   if (!email) return ignored("The event names no contact email.");
@@ -38,4 +50,17 @@ export async function applyContactCreated(
     if (error instanceof AdminCallError) return unsettled({ type: "retry", reason: error.message });
     throw error;
   }
+}
+
+/**
+ * contact-status-updated: an ambassador banned or unsubscribed has their
+ * share link taken off their Shopify customer, one enrolled again gets it
+ * back (the job asks the service which holds now).
+ */
+export async function applyContactStatus(db: PrismaClient, shop: string, eventData: unknown): Promise<EventResult> {
+  const parsed = contactDataSchema.safeParse(eventData);
+  const email = parsed.success ? emailKey(parsed.data.contact.email) : null;
+  if (!email) return ignored("The event names no contact email.");
+  const queued = await askShareLinkSync(db, shop, email, { reason: "contact-status" });
+  return processed(queued ? "The share link on the Shopify customer is brought in step." : "Nothing to do: the shop keeps no share link on its customers, or it is already being brought in step.");
 }

@@ -25,6 +25,8 @@ export const serviceEventActionSchema = z.discriminatedUnion("intent", [
     intent: z.literal("options"),
     storeCreditPayouts: flag,
     tagContacts: flag,
+    /** Left out (an older page), the stored choice stays. */
+    shareLinkMetafield: flag.optional(),
     payoutCurrency: z.string().max(10).optional(),
     payoutCeiling: z.string().max(30).optional(),
   }),
@@ -165,12 +167,13 @@ export async function answerHeldPayout(db: PrismaClient, shop: string, answer: P
 export interface ServiceEventOptions {
   storeCreditPayouts: boolean;
   tagContacts: boolean;
+  shareLinkMetafield: boolean;
 }
 
 /** The options form's own fields; the program's currency and ceiling are read with readPayoutSettings. */
 export async function readServiceEventOptions(db: PrismaClient, shop: string): Promise<ServiceEventOptions> {
-  const row = await db.shop.findUnique({ where: { shop }, select: { storeCreditPayouts: true, tagContacts: true } });
-  return { storeCreditPayouts: row?.storeCreditPayouts ?? false, tagContacts: row?.tagContacts ?? false };
+  const row = await db.shop.findUnique({ where: { shop }, select: { storeCreditPayouts: true, tagContacts: true, shareLinkMetafield: true } });
+  return { storeCreditPayouts: row?.storeCreditPayouts ?? false, tagContacts: row?.tagContacts ?? false, shareLinkMetafield: row?.shareLinkMetafield ?? false };
 }
 
 /** Saves the options; a currency or ceiling not given keeps what is stored (give them checked: parsePayoutSettingsForm). */

@@ -1,3 +1,5 @@
+import { queueFlowTriggerIfOn } from "../flow-triggers/queue-trigger.server";
+import { payoutStoreCredit } from "../flow-triggers/triggers";
 import type { PayoutCredit, PrismaClient } from "@prisma/client";
 import { isUniqueViolation } from "../queue/enqueue.server";
 import { compareMoney, tryParseMoney } from "../referral-api/money";
@@ -75,7 +77,15 @@ async function hold(run: Run, credit: PayoutCredit, state: PayoutState, reason: 
 /** A credit of an unsettled attempt is recorded as landed (its transaction found in the account, or named in Shopify's answer). */
 async function markCredited(run: Run, credit: PayoutCredit, transactionId: string): Promise<boolean> {
   try {
-    return await moveCredit(run.deps.db, credit, { state: "credited", transactionId, lastError: null });
+    // Landed and its Flow trigger queued together: once per payout however often the credit is judged.
+    return await run.deps.db.$transaction(async (tx) => {
+      if (!(await moveCredit(tx, credit, { state: "credited", transactionId, lastError: null }))) return false;
+      const { customerId, email, amount, currency, payoutId } = credit;
+      if (customerId && currency) {
+        await queueFlowTriggerIfOn(tx, run.shop, () => payoutStoreCredit({ customerId, email, amount, currency, payoutId }), `payout:${payoutId}`);
+      }
+      return true;
+    });
   } catch (error) {
     // The transaction is another payout's already: this one did not land with it.
     if (isUniqueViolation(error)) return false;

@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { done, type JobOutcome } from "../queue/outcome";
 import type { AdminForShop } from "../shopify-admin/admin-access";
 import { applyCommissionEvent } from "./commission-events.server";
-import { applyContactCreated } from "./contact-events.server";
+import { applyContactCreated, applyContactStatus } from "./contact-events.server";
 import { parseEnvelope } from "./webhook-envelope";
 import { processed, type EventResult } from "./event-result";
 import { applyPayoutEvent } from "./payout-events.server";
@@ -25,6 +25,8 @@ async function act(deps: ProcessDeps, shop: string, serviceEventId: string, even
       return applyPayoutEvent(deps, shop, serviceEventId, eventData);
     case "contact-created":
       return applyContactCreated(deps, shop, eventData);
+    case "contact-status-updated":
+      return applyContactStatus(deps.db, shop, eventData);
     default:
       return processed("Shown for information; the app takes no action on this event type.");
   }

@@ -13,6 +13,8 @@ export const ALL_ORDERS_SCOPE = "read_all_orders";
 export const FEATURE_SCOPES = {
   storeCreditPayouts: STORE_CREDIT_SCOPES,
   tagContacts: CUSTOMER_TAGGING_SCOPES,
+  /** Writing the share link metafields on customers (metafieldsSet on a Customer needs write_customers, app-owned or not). */
+  shareLinkMetafield: CUSTOMER_TAGGING_SCOPES,
 } as const;
 
 export type ScopedFeature = keyof typeof FEATURE_SCOPES;
@@ -20,6 +22,7 @@ export type ScopedFeature = keyof typeof FEATURE_SCOPES;
 export const FEATURE_NAMES: Record<ScopedFeature, string> = {
   storeCreditPayouts: "Store credit payouts",
   tagContacts: "Tagging new ambassadors",
+  shareLinkMetafield: "The share link on the customer",
 };
 
 /** Shopify writes a write scope's read half implicitly: write_customers grants read_customers. */

@@ -3,6 +3,11 @@
  * proxy (`/apps/referrals/links`, read by extensions/referral-theme/assets/
  * referral-links.js) and by the customer account extension's backend route.
  * Amounts are exact decimal strings; the readers format them.
+ *
+ * Customers read these answers in their own language, so the blocks show their
+ * own translated texts (each extension's locales/ folder), chosen by `status`
+ * and, for `not_enrolled`, by `reason`. `message` is the English text, kept for
+ * extension versions already live that still show it.
  */
 
 export interface ShareLink {
@@ -33,10 +38,14 @@ export type ShareLinksAnswer =
   /** No signed-in customer: the storefront shows its sign-in prompt. */
   | { status: "guest" }
   /** Signed in, but not an ambassador (and the shop does not enrol automatically). */
-  | { status: "not_enrolled"; message: string }
+  | { status: "not_enrolled"; reason: NotEnrolledReason; message: string }
   /** The shop has no working connection to the referral program. */
   | { status: "unavailable"; message: string }
   /** A passing failure (the service is slow or down): try again later. */
   | { status: "error"; message: string };
+
+/** Why a signed-in customer has no links: not an ambassador, no email on their account, or their referral account is off. */
+export const NOT_ENROLLED_REASONS = ["not_member", "no_email", "inactive"] as const;
+export type NotEnrolledReason = (typeof NOT_ENROLLED_REASONS)[number];
 
 export type ShareLinksStatus = ShareLinksAnswer["status"];

@@ -1,5 +1,4 @@
 import type { PrismaClient } from "@prisma/client";
-import { webUrlOrNull } from "../referrals/web-url";
 import {
   isReferralApiError,
   type Ambassador,
@@ -11,11 +10,17 @@ import {
 } from "../referral-api";
 import type { ShopClient } from "../connection/shop-client.server";
 import { CustomerLookupError, type CustomerLookup } from "./customer-lookup.server";
-import type { ShareLink, ShareLinksAmbassador, ShareLinksAnswer } from "./share-links-contract";
+import type { NotEnrolledReason, ShareLink, ShareLinksAmbassador, ShareLinksAnswer } from "./share-links-contract";
 import type { TtlCache } from "../cache/ttl-cache";
 import { enqueueMissingAmbassadorCode } from "../offers/enqueue-offer.server";
+import { enrolmentKey, queueFlowTrigger } from "../flow-triggers/queue-trigger.server";
+import { ambassadorEnrolled } from "../flow-triggers/triggers";
+import { askShareLinkSync } from "../customer-metafields/ask-share-link.server";
+import { linksWorthSharing, shareLinkValues } from "../customer-metafields/share-link-fields";
 
-// What a signed-in customer is told. Short and calm: the storefront shows them as they are.
+// The English text of each answer. The blocks show their own translation, chosen by
+// the answer's status and reason (see share-links-contract.ts); these stay in the
+// answer for extension versions already live.
 export const MESSAGES = {
   notEnrolled: "You’re not part of the referral program yet.",
   noEmail: "Add an email address to your account to get referral links.",
@@ -23,6 +28,16 @@ export const MESSAGES = {
   unavailable: "The referral program isn’t available right now.",
   error: "Your referral links can’t be shown right now. Please try again in a moment.",
 } as const;
+
+const NOT_ENROLLED_MESSAGE: Record<NotEnrolledReason, string> = {
+  not_member: MESSAGES.notEnrolled,
+  no_email: MESSAGES.noEmail,
+  inactive: MESSAGES.inactive,
+};
+
+function notEnrolled(reason: NotEnrolledReason): ShareLinksAnswer {
+  return { status: "not_enrolled", reason, message: NOT_ENROLLED_MESSAGE[reason] };
+}
 
 export interface ShareLinksLogger {
   info(obj: object, msg?: string): void;
@@ -37,6 +52,8 @@ export interface ShareLinksDeps {
   /** The company's point name per shop (it rarely changes). */
   pointNames: TtlCache<string | null>;
   logger: ShareLinksLogger;
+  /** The clock that tells a just-enrolled ambassador (tests set it); the real time otherwise. */
+  now?(): Date;
 }
 
 export interface ShareLinksQuery {
@@ -81,7 +98,7 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   const { shop, customerId, lookupCustomer } = query;
   const row = await deps.db.shop.findUnique({
     where: { shop },
-    select: { uninstalledAt: true, autoEnrol: true, newAmbassadorGroup: true, campaignUids: true },
+    select: { uninstalledAt: true, autoEnrol: true, newAmbassadorGroup: true, campaignUids: true, flowTriggers: true },
   });
   if (!row || row.uninstalledAt) return { status: "unavailable", message: MESSAGES.unavailable };
   const connection = await deps.clientForShop(shop);
@@ -100,8 +117,8 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
     deps.logger.warn({ shop, customerId, detail }, "share links: Admin API customer lookup failed");
     return { status: "error", message: MESSAGES.error };
   }
-  if (!customer) return { status: "not_enrolled", message: MESSAGES.notEnrolled };
-  if (!customer.email) return { status: "not_enrolled", message: MESSAGES.noEmail };
+  if (!customer) return notEnrolled("not_member");
+  if (!customer.email) return notEnrolled("no_email");
 
   const params: GetAmbassadorParams = { email: customer.email };
   if (row.autoEnrol) {
@@ -116,7 +133,7 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
     getAmbassador(client, params),
     companyPointName(deps, shop, client),
   ]);
-  if (ambassador.kind === "not_found") return { status: "not_enrolled", message: MESSAGES.notEnrolled };
+  if (ambassador.kind === "not_found") return notEnrolled("not_member");
   if (ambassador.kind === "failed") {
     const { error } = ambassador;
     deps.logger.warn({ shop, customerId, kind: error.kind, errors: error.errors }, "share links: ambassador/get failed");
@@ -125,14 +142,32 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
       : { status: "error", message: MESSAGES.error };
   }
   const found = ambassador.ambassador;
-  if (found.status === "banned" || found.status === "unsubscribed") return { status: "not_enrolled", message: MESSAGES.inactive };
+  // The customer's share link metafields follow what was just seen (a job, when they differ from what was written).
+  if (found.email) await askShareLinkSync(deps.db, shop, found.email, { reason: "seen", customerId, seen: shareLinkValues(found, trackedCampaigns(row.campaignUids)) });
+  if (found.status === "banned" || found.status === "unsubscribed") return notEnrolled("inactive");
   // A customer enrolled here has a share code the friend's offers may not hold yet.
   if (row.autoEnrol && found.email) await enqueueMissingAmbassadorCode(deps.db, shop, found.email);
+  if (row.autoEnrol && row.flowTriggers && found.email && justCreated(found, deps.now?.() ?? new Date())) {
+    const how = query.surface === "checkout" ? "thank_you" : "storefront";
+    const shareLink = found.memorableUrl ?? shareLinksOf(found.campaignLinks, trackedCampaigns(row.campaignUids))[0]?.url ?? null;
+    await queueFlowTrigger(deps.db, shop, ambassadorEnrolled({ customerId, email: found.email, shareLink, how }), enrolmentKey(found.email));
+  }
   return {
     status: "ok",
     ambassador: ambassadorSummary(found, pointName),
     links: shareLinksOf(found.campaignLinks, trackedCampaigns(row.campaignUids)),
   };
+}
+
+/**
+ * ambassador/get with auto-create does not say whether it created the
+ * ambassador: one the service made in the last minutes was enrolled by this
+ * look-up (or just before it, by the service's own webhook, whose trigger
+ * has the same key).
+ */
+const JUST_CREATED_MS = 10 * 60 * 1000;
+function justCreated(ambassador: Ambassador, now: Date): boolean {
+  return ambassador.createdAt !== null && Math.abs(now.getTime() - ambassador.createdAt.getTime()) < JUST_CREATED_MS;
 }
 
 type AmbassadorOutcome =
@@ -191,22 +226,15 @@ function ambassadorSummary(ambassador: Ambassador, pointName: string | null): Sh
   };
 }
 
-/**
- * The links worth showing: web URLs only, in the campaigns the shop records
- * orders in (a link elsewhere would earn nothing here). A shop that has not
- * chosen campaigns yet shows every campaign except the service's test ones.
- */
+/** The links worth showing (linksWorthSharing: the same ones the customer's share link metafield is chosen from). */
 export function shareLinksOf(links: CampaignLink[], tracked: string[]): ShareLink[] {
-  return links
-    .filter((link) => webUrlOrNull(link.url) !== null)
-    .filter((link) => (tracked.length > 0 ? link.campaignUid !== null && tracked.includes(link.campaignUid) : link.sandbox !== true))
-    .map((link) => ({
-      campaignUid: link.campaignUid,
-      campaignName: link.campaignName ?? "",
-      description: link.campaignDescription ?? "",
-      url: link.url!,
-      socialEnabled: link.socialEnabled === true,
-      totalMoneyEarned: link.totalMoneyEarned ?? "0.00",
-      totalPointsEarned: pointsText(link.totalPointsEarned),
-    }));
+  return linksWorthSharing(links, tracked).map((link) => ({
+    campaignUid: link.campaignUid,
+    campaignName: link.campaignName ?? "",
+    description: link.campaignDescription ?? "",
+    url: link.url,
+    socialEnabled: link.socialEnabled === true,
+    totalMoneyEarned: link.totalMoneyEarned ?? "0.00",
+    totalPointsEarned: pointsText(link.totalPointsEarned),
+  }));
 }

@@ -28,7 +28,8 @@ export function topicKey(topic: string): string {
   return topic.toUpperCase().replace(/[/.]/g, "_");
 }
 
-function signatureMatches(rawBody: Buffer, given: string, secret: string): boolean {
+/** Whether `given` (base64) is the HMAC-SHA256 of the raw body with the app's secret, compared in constant time. */
+export function signatureMatches(rawBody: Buffer, given: string, secret: string): boolean {
   const expected = createHmac("sha256", secret).update(rawBody).digest();
   const decoded = Buffer.from(given, "base64");
   return decoded.length === expected.length && timingSafeEqual(decoded, expected);

@@ -6,6 +6,9 @@ import { adminJobs, type AdminJobContext } from "../admin/jobs.server";
 import { markConnectionBroken } from "../connection/connection-state.server";
 import { CREDENTIALS_REFUSED } from "../connection/service-outcome";
 import { connectionIdentity, shopClient, type ShopClient } from "../connection/shop-client.server";
+import { flowTriggerJobs, type FlowTriggerJobContext } from "../flow-triggers/jobs.server";
+import { customerMetafieldJobs, type CustomerMetafieldJobContext } from "../customer-metafields/jobs.server";
+import { flowActionJobs, type FlowActionJobContext } from "../flow-actions/jobs.server";
 import { offerJobs, type OfferJobContext } from "../offers/jobs.server";
 import { orderSyncJobs, type OrderSyncJobContext } from "../order-sync/jobs.server";
 import { privacyJobs, type PrivacyJobContext } from "../privacy/jobs.server";
@@ -19,7 +22,7 @@ import { shopifyAdminForShop } from "./admin-access.server";
 import { storeOrderWebhooks } from "./order-intake.server";
 
 /** What the app's jobs are given: every domain's context at once. */
-export type AppJobContext = OrderJobContext & OfferJobContext & OrderSyncJobContext & PrivacyJobContext & ServiceEventJobContext & AdminJobContext;
+export type AppJobContext = OrderJobContext & OfferJobContext & OrderSyncJobContext & PrivacyJobContext & ServiceEventJobContext & AdminJobContext & FlowTriggerJobContext & CustomerMetafieldJobContext & FlowActionJobContext;
 
 /** Every kind of job the app runs, each defined by the domain it belongs to. */
 export const APP_JOBS = createJobRegistry<AppJobContext>([
@@ -29,6 +32,9 @@ export const APP_JOBS = createJobRegistry<AppJobContext>([
   ...privacyJobs,
   ...serviceEventJobs,
   ...adminJobs,
+  ...flowTriggerJobs,
+  ...customerMetafieldJobs,
+  ...flowActionJobs,
 ]);
 
 declare global {

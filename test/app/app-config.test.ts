@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SCOPES } from "../../app/env.server";
 import { API_VERSION } from "../../app/shopify.server";
+import { SHARE_LINK_FIELDS } from "../../app/customer-metafields/share-link-fields";
 import { ALL_ORDERS_SCOPE, FEATURE_SCOPES } from "../../app/shopify-admin/optional-scopes";
 
 const toml = readFileSync("shopify.app.toml", "utf8");
@@ -17,11 +18,21 @@ describe("shopify.app.toml", () => {
 
   it("asks at install for no scope that only an optional feature needs, and declares those optional", () => {
     const optional = JSON.parse(toml.match(/^\s*optional_scopes\s*=\s*(\[[^\]]*\])/m)?.[1] ?? "[]") as string[];
-    const features = [...Object.values(FEATURE_SCOPES).flat(), ALL_ORDERS_SCOPE];
+    const features = [...new Set([...Object.values(FEATURE_SCOPES).flat(), ALL_ORDERS_SCOPE])];
     expect(optional.sort()).toEqual([...features].sort());
     expect(DEFAULT_SCOPES.split(",").filter((scope) => features.includes(scope))).toEqual([]);
     // write_customers would make it redundant; it is optional now, and the storefront and reconciliation read customers.
     expect(DEFAULT_SCOPES.split(",")).toContain("read_customers");
+  });
+
+  it("declares the customer metafields the app writes, with the types it writes them with, readable on the storefront and in customer accounts", () => {
+    for (const { key, type } of Object.values(SHARE_LINK_FIELDS)) {
+      const table = toml.split(/^(?=\[)/m).find((section) => section.startsWith(`[customer.metafields.app.${key}]`));
+      expect(table, key).toBeDefined();
+      expect(table).toMatch(new RegExp(`^type = "${type}"$`, "m"));
+      expect(table).toMatch(/^access\.storefront = "public_read"$/m);
+      expect(table).toMatch(/^access\.customer_account = "read"$/m);
+    }
   });
 
   it("subscribes webhooks at the app's Admin API version", () => {

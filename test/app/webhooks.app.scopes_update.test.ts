@@ -56,28 +56,28 @@ describe("webhooks/app/scopes_update", () => {
 describe("webhooks/app/scopes_update: optional scopes revoked", () => {
   beforeEach(resetDatabase);
 
-  const features = async () => prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP }, select: { storeCreditPayouts: true, tagContacts: true } });
+  const features = async () => prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP }, select: { storeCreditPayouts: true, tagContacts: true, shareLinkMetafield: true } });
 
   it("turns off what can no longer work, and only that", async () => {
     // GIVEN a shop that granted the optional scopes and turned on store credit payouts and tagging
     const all = [...DEFAULT_SCOPES.split(","), "write_customers", "read_store_credit_accounts", "write_store_credit_account_transactions"];
     await installShop();
-    await prisma.shop.create({ data: { shop: TEST_SHOP, storeCreditPayouts: true, tagContacts: true } });
+    await prisma.shop.create({ data: { shop: TEST_SHOP, storeCreditPayouts: true, tagContacts: true, shareLinkMetafield: true } });
 
     // WHEN the merchant revokes the store credit scopes
     expect((await respond(update(all.filter((s) => !s.includes("store_credit"))))).status).toBe(200);
     // THEN store credit payouts are off, tagging stays on
-    expect(await features()).toEqual({ storeCreditPayouts: false, tagContacts: true });
+    expect(await features()).toEqual({ storeCreditPayouts: false, tagContacts: true, shareLinkMetafield: true });
 
     // WHEN write_customers goes too
     expect((await respond(update(DEFAULT_SCOPES.split(",")))).status).toBe(200);
-    expect(await features()).toEqual({ storeCreditPayouts: false, tagContacts: false });
+    expect(await features()).toEqual({ storeCreditPayouts: false, tagContacts: false, shareLinkMetafield: false });
     expect(await scopeOf(TEST_SHOP)).toBe(DEFAULT_SCOPES);
   });
 
   it("turns them off even when the delivery comes without the shop's session (its token could not be refreshed just then)", async () => {
-    await prisma.shop.create({ data: { shop: TEST_SHOP, storeCreditPayouts: true, tagContacts: true } });
+    await prisma.shop.create({ data: { shop: TEST_SHOP, storeCreditPayouts: true, tagContacts: true, shareLinkMetafield: true } });
     expect((await respond(update(DEFAULT_SCOPES.split(",")))).status).toBe(200);
-    expect(await features()).toEqual({ storeCreditPayouts: false, tagContacts: false });
+    expect(await features()).toEqual({ storeCreditPayouts: false, tagContacts: false, shareLinkMetafield: false });
   });
 });

@@ -90,7 +90,7 @@ async function redact(request: Request): Promise<Response> {
 /** The storefront's cached share links answer of one customer, primed as a visit would. */
 const cachedLinks = {
   prime: (shop: string, customerId: string) =>
-    appShareLinksDeps().answers.getOrLoad(shareLinksCacheKey(shop, customerId), async () => ({ status: "not_enrolled", message: "x" })),
+    appShareLinksDeps().answers.getOrLoad(shareLinksCacheKey(shop, customerId), async () => ({ status: "not_enrolled", reason: "not_member", message: "x" })),
   has: (shop: string, customerId: string) => appShareLinksDeps().answers.peek(shareLinksCacheKey(shop, customerId)) !== undefined,
 };
 
@@ -195,7 +195,7 @@ describe("customers/redact", () => {
     // AND it is recorded without the personal data
     const [log] = await prisma.redactionLog.findMany();
     expect(log).toMatchObject({ shop: TEST_SHOP, serviceState: "not_connected", pendingEmailSealed: null, completedAt: expect.any(Date) });
-    expect(JSON.parse(log.deleted)).toEqual({ orderRecords: 3, serviceEvents: 1, dataRequests: 1, jobs: 3, storeCredits: 1, mentionsRemoved: 0 });
+    expect(JSON.parse(log.deleted)).toEqual({ orderRecords: 3, serviceEvents: 1, dataRequests: 1, jobs: 3, storeCredits: 1, flowActionRuns: 0, mentionsRemoved: 0 });
     expect(log.subjectHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(log)).not.toMatch(/jon|7210000000017/i);
   });

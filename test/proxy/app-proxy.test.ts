@@ -202,7 +202,7 @@ describe("app proxy: enrolment", () => {
     await setUpShop(sandbox, { autoEnrol: false });
     const response = await ask(await proxyRequest({ customerId: nina.id }));
     expect(response.status).toBe(200);
-    expect(await answerOf(response)).toEqual({ status: "not_enrolled", message: MESSAGES.notEnrolled });
+    expect(await answerOf(response)).toEqual({ status: "not_enrolled", reason: "not_member", message: MESSAGES.notEnrolled });
     expect(serviceOperations(sandbox)).toContain("ambassador/get");
     expect(sandboxAmbassador(sandbox, nina.email)).toBeUndefined();
   });
@@ -233,7 +233,7 @@ describe("app proxy: enrolment", () => {
   it("tells a customer without an email address to add one, without asking the service", async () => {
     await setUpShop(sandbox, { autoEnrol: true });
     const body = await answerOf(await ask(await proxyRequest({ customerId: phoneOnly.id })));
-    expect(body).toEqual({ status: "not_enrolled", message: MESSAGES.noEmail });
+    expect(body).toEqual({ status: "not_enrolled", reason: "no_email", message: MESSAGES.noEmail });
     expect(serviceOperations(sandbox)).not.toContain("ambassador/get");
   });
 
@@ -242,7 +242,7 @@ describe("app proxy: enrolment", () => {
     const client = createReferralClient({ ...sandbox, network: { allowLoopback: true } });
     await client.updateAmbassador({ email: bob.email, isDeactivated: true });
     const body = await answerOf(await ask(await proxyRequest({ customerId: bob.id })));
-    expect(body).toEqual({ status: "not_enrolled", message: MESSAGES.inactive });
+    expect(body).toEqual({ status: "not_enrolled", reason: "inactive", message: MESSAGES.inactive });
   });
 });
 

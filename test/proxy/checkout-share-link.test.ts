@@ -128,6 +128,7 @@ describe("checkout share link route", () => {
     await setUpShop(sandbox);
     expect(await body(await ask(await checkoutRequest({ customerId: nina.id })))).toEqual({
       status: "not_enrolled",
+      reason: "not_member",
       message: MESSAGES.notEnrolled,
     });
     expect(sandbox.ledger().ambassadors.some((a) => a.email === nina.email)).toBe(false);
@@ -185,10 +186,10 @@ describe("the checkout extension's data logic against the route", () => {
     });
   });
 
-  it("shows a buyer who is not an ambassador the route's message (not enrolled)", async () => {
+  it("shows a buyer who is not an ambassador the not-enrolled text, by the route's reason", async () => {
     await setUpShop(sandbox);
     const state = await fetchShareLinkState({ appUrl, getToken: tokenFor({ customerId: nina.id }), fetch: routeFetch });
-    expect(shareLinkView(state, {})).toEqual({ kind: "not_enrolled", message: MESSAGES.notEnrolled });
+    expect(shareLinkView(state, {})).toEqual({ kind: "not_enrolled", reason: "not_member" });
   });
 
   it("invites a guest to create an account, or shows nothing, as the merchant chose", async () => {

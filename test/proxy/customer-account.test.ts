@@ -159,10 +159,10 @@ describe("the extension's client (links-api.ts) against the route", () => {
     });
   });
 
-  it("shows a not-enrolled customer the route's message", async () => {
+  it("reads a not-enrolled customer's reason from the route", async () => {
     await setUpShop(sandbox);
     const state = await fetchShareLinks({ appUrl: process.env.SHOPIFY_APP_URL!, getToken: tokenFor(nina.id), fetch: routeFetch });
-    expect(state).toEqual({ kind: "not_enrolled", message: MESSAGES.notEnrolled });
+    expect(state).toEqual({ kind: "not_enrolled", reason: "not_member" });
   });
 
   it("turns a refused token, a failing token source and a broken connection into an error state", async () => {

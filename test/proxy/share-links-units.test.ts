@@ -169,8 +169,11 @@ describe("the extension reads answers defensively", () => {
     [200, null, { kind: "error" }],
     [200, { status: "surprise" }, { kind: "error" }],
     [200, { status: "guest" }, { kind: "guest" }],
-    [200, { status: "unavailable" }, { kind: "unavailable", message: null }],
-    [200, { status: "not_enrolled", message: "Join us" }, { kind: "not_enrolled", message: "Join us" }],
+    [200, { status: "unavailable", message: "Off" }, { kind: "unavailable" }],
+    [200, { status: "not_enrolled", message: "Join us" }, { kind: "not_enrolled", reason: "not_member" }],
+    [200, { status: "not_enrolled", reason: "no_email" }, { kind: "not_enrolled", reason: "no_email" }],
+    [200, { status: "not_enrolled", reason: "inactive" }, { kind: "not_enrolled", reason: "inactive" }],
+    [200, { status: "not_enrolled", reason: "toString" }, { kind: "not_enrolled", reason: "not_member" }],
   ])("status %s with %j", (status, body, expected) => {
     expect(readLinksAnswer(status, body)).toEqual(expected);
   });

@@ -73,7 +73,7 @@ describe("the service events page", () => {
       previousValidUntil: null,
       overlapHours: 24,
     });
-    expect(page.options).toEqual({ storeCreditPayouts: false, tagContacts: false });
+    expect(page.options).toEqual({ storeCreditPayouts: false, tagContacts: false, shareLinkMetafield: false });
     expect(page.events).toMatchObject({ events: [], total: 0, page: 1 });
 
     // The next view, on either page, says a secret is set and no more.
@@ -123,6 +123,26 @@ describe("the service events page", () => {
     const calls = shopify.callsOf("ReferralBridgeAccessScopes").length;
     expect(await action(routeArgs(await turnOn({ storeCreditPayouts: "true", tagContacts: "true" })))).toEqual({ ok: true, message: "Saved." });
     expect(shopify.callsOf("ReferralBridgeAccessScopes")).toHaveLength(calls);
+  });
+
+  it("keeps the share link on the customer off until write_customers is granted; a form without the field keeps the stored choice", async () => {
+    shopify.grantedScopes = DEFAULT_SCOPES.split(",");
+    const options = (form: Record<string, string>) => adminRequest("/app/events", { intent: "options", storeCreditPayouts: "false", tagContacts: "false", ...form });
+
+    expect(await action(routeArgs(await options({ shareLinkMetafield: "true" })))).toEqual({
+      ok: false,
+      message: expect.stringContaining("The share link on the customer stays off until you allow the app to use write_customers"),
+    });
+    expect(await prisma.shop.findUnique({ where: { shop: TEST_SHOP } })).toBeNull();
+
+    shopify.grantedScopes = [...DEFAULT_SCOPES.split(","), "write_customers"];
+    expect(await action(routeArgs(await options({ shareLinkMetafield: "true" })))).toEqual({ ok: true, message: "Saved." });
+    expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ shareLinkMetafield: true });
+    // An older page's form, without the field, leaves it on.
+    expect(await action(routeArgs(await options({})))).toEqual({ ok: true, message: "Saved." });
+    expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ shareLinkMetafield: true });
+    expect(await action(routeArgs(await options({ shareLinkMetafield: "false" })))).toEqual({ ok: true, message: "Saved." });
+    expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ shareLinkMetafield: false });
   });
 
   it("retries a failed event of its own shop only", async () => {

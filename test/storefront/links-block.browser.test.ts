@@ -317,10 +317,18 @@ describeInBrowser("referral links block", () => {
     expect(scriptNoise()).toEqual([]);
   });
 
-  it("shows the service's message to a customer who is not enrolled, or the default one", async () => {
-    state.answer = { status: 200, body: { status: "not_enrolled", message: "Join the program from your account page." } };
+  it("tells a customer who is not enrolled why, in the block's own words (never the service's English message)", async () => {
+    state.answer = { status: 200, body: { status: "not_enrolled", reason: "no_email", message: "Some English text" } };
     await openBlock();
-    await expect.poll(() => status().textContent()).toBe("Join the program from your account page.");
+    await expect.poll(() => status().textContent()).toBe("Add an email address to your account to get referral links.");
+
+    state.answer = { status: 200, body: { status: "not_enrolled", reason: "inactive", message: "Some English text" } };
+    await openBlock();
+    await expect.poll(() => status().textContent()).toBe("Your referral account isn’t active.");
+
+    state.answer = { status: 200, body: { status: "not_enrolled", message: "Some English text" } };
+    await openBlock();
+    await expect.poll(() => status().textContent()).toBe("You’re not part of the referral program yet.");
 
     state.answer = { status: 200, body: { status: "unavailable" } };
     await openBlock();

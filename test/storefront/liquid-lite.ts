@@ -216,11 +216,15 @@ export interface RenderOptions {
   settings?: Record<string, unknown>;
   /** Liquid globals (customer, shop, routes, request, ...), merged over sensible defaults. */
   globals?: Scope;
+  /** The storefront's language (request.locale): which locales/<code>.json `| t` reads; English by default. */
+  locale?: string;
 }
 
 export function renderBlock(name: string, options: RenderOptions = {}): { html: string; schema: BlockSchema } {
   const { source, schema } = readBlock(name);
-  const locale = JSON.parse(readFileSync(path.join(extensionDir, "locales", "en.default.json"), "utf8"));
+  const code = options.locale ?? "en";
+  const file = code === "en" ? "en.default.json" : `${code}.json`;
+  const locale = JSON.parse(readFileSync(path.join(extensionDir, "locales", file), "utf8"));
   const settings: Record<string, unknown> = {};
   for (const setting of schema.settings) {
     if (!setting.id) continue;
@@ -231,7 +235,7 @@ export function renderBlock(name: string, options: RenderOptions = {}): { html: 
     block: { id: "test-block", settings, shopify_attributes: "" },
     customer: null,
     shop: { name: "Demo Outfitters", currency: "USD" },
-    request: { locale: { iso_code: "en" }, design_mode: false },
+    request: { locale: { iso_code: code }, design_mode: false },
     routes: { root_url: "/", cart_url: "/cart", account_login_url: "/account/login" },
     ...options.globals,
   };
@@ -246,9 +250,9 @@ export function renderBlock(name: string, options: RenderOptions = {}): { html: 
 }
 
 /** A bare storefront page around rendered block markup, like a theme layout would give. */
-export function storefrontPage(body: string, head = ""): string {
+export function storefrontPage(body: string, head = "", lang = "en"): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -41,6 +41,7 @@ export async function resetDatabase(): Promise<void> {
   await prisma.$transaction([
     prisma.job.deleteMany(),
     prisma.serviceEvent.deleteMany(),
+    prisma.flowActionRun.deleteMany(),
     prisma.dataRequest.deleteMany(),
     prisma.redactionLog.deleteMany(),
     prisma.payoutCredit.deleteMany(),
@@ -50,6 +51,7 @@ export async function resetDatabase(): Promise<void> {
     prisma.orderSync.deleteMany(),
     prisma.pixelSignal.deleteMany(),
     prisma.commissionBulkRun.deleteMany(),
+    prisma.customerShareLink.deleteMany(),
     prisma.shop.deleteMany(),
     prisma.session.deleteMany(),
   ]);

@@ -19,6 +19,8 @@ import type { AdminGraphql } from "../../app/shopify-admin/admin-graphql.server"
 import { adminSchema, STANDIN_API_VERSION } from "./admin-schema";
 import { recordDeprecatedUse, type DeprecatedUse } from "./deprecated-fields";
 import { StandInCustomers } from "./standin-customers";
+import { StandInFlow } from "./standin-flow";
+import { StandInMetafields } from "./standin-metafields";
 import { StandInOrders } from "./standin-orders";
 import { StandInTokens } from "./standin-oauth";
 
@@ -116,6 +118,10 @@ export class ShopifyAdminStandIn implements AdminGraphql {
   readonly tokens = new StandInTokens(process.env.SHOPIFY_API_KEY ?? "", process.env.SHOPIFY_API_SECRET ?? "", DEFAULT_SCOPES);
   /** The shop's customers and their store credit. */
   readonly customers = new StandInCustomers((type) => this.gid(type), () => this.shopCurrency);
+  /** Shopify Flow: the triggers it received (flowTriggerReceive). */
+  readonly flow = new StandInFlow();
+  /** The customers' metafields (metafieldsSet / metafieldsDelete on a Customer, the customer's metafield field). */
+  readonly customerMetafields = new StandInMetafields(this.customers, () => process.env.SHOPIFY_API_KEY ?? "", () => this.grantedScopes);
   private faults = new Map<string, StandInFault[]>();
   private holds = new Map<string, Hold[]>();
   private nextId = 1;
@@ -446,6 +452,7 @@ export class ShopifyAdminStandIn implements AdminGraphql {
       shop: () => ({ currencyCode: this.shopCurrency }),
       ...this.orders.resolvers(),
       ...this.customers.resolvers(),
+      ...this.flow.resolvers(),
       themes: ({ roles }) => {
         if (this.themeSettingsData === null) throw new Error("Access denied for themes field. Required access: `read_themes` access scope.");
         const main = { id: "gid://shopify/OnlineStoreTheme/1", role: "MAIN", name: "Dawn" };
@@ -472,12 +479,14 @@ export class ShopifyAdminStandIn implements AdminGraphql {
         return this.storePixelSettings((webPixel as Input).settings);
       },
       metafieldsSet: ({ metafields }) => {
+        if (this.customerMetafields.isForCustomers(metafields)) return this.customerMetafields.set({ metafields });
         const list = metafields as { ownerId: string; namespace?: string; key: string; value: string }[];
         const wrong = list.findIndex((m) => m.ownerId !== this.appInstallationId || m.value === "");
         if (wrong >= 0) return { metafields: null, userErrors: [{ field: ["metafields", String(wrong)], message: "Owner or value is invalid", code: "INVALID_VALUE", elementIndex: wrong }] };
         for (const m of list) this.appMetafields.set(`${m.namespace}.${m.key}`, m.value);
         return { metafields: list.map((_, i) => ({ id: `gid://shopify/Metafield/${i + 1}` })), userErrors: [] };
       },
+      metafieldsDelete: (args) => this.customerMetafields.delete(args),
       discountCodeRedeemCodeBulkDelete: ({ discountId, ids }) => {
         const discount = this.discounts.get(String(discountId));
         if (!discount) return { job: null, userErrors: [{ field: ["discountId"], message: "Discount does not exist", code: "INVALID" }] };

@@ -59,6 +59,8 @@ export class StandInCustomers {
   readonly byId = new Map<string, StandInCustomer>();
   /** The clock transactions are stamped by; a test whose clock moves hands it in. */
   now: () => Date = () => new Date();
+  /** The `metafield` field of a customer (standin-metafields.ts, handed in by the stand-in). */
+  metafieldOf: (customerId: string, args: Args) => unknown = () => null;
   /** Currencies the shop sells in besides its own (its markets'): store credit can be held in these too. */
   otherCurrencies: string[] = [];
 
@@ -178,6 +180,7 @@ export class StandInCustomers {
       email: customer.email,
       defaultEmailAddress: { emailAddress: customer.email },
       tags: customer.tags,
+      metafield: (args: Args) => this.metafieldOf(customer.id, args),
       storeCreditAccounts: (args: Args) => {
         const currency = term(args.query, "currency_code")?.toUpperCase();
         const accounts = [...customer.accounts.values()].filter((a) => !currency || a.currency === currency);

@@ -3,6 +3,7 @@
 // passes in its own `shopify` API (see ThankYou.tsx and OrderStatus.tsx).
 import { useEffect, useState } from "preact/hooks";
 import { APP_URL } from "../../customer-account/src/app-url";
+import { NOT_ENROLLED_TEXT } from "../../customer-account/src/links-api";
 import {
   fetchShareLinkState,
   shareLinkView,
@@ -53,7 +54,7 @@ export function ShareLinkBlock({ host }: { host: BlockHost }) {
     case "not_enrolled":
       return (
         <s-section heading={t("heading")}>
-          <s-paragraph>{view.message ?? t("notEnrolled")}</s-paragraph>
+          <s-paragraph>{t(NOT_ENROLLED_TEXT[view.reason])}</s-paragraph>
         </s-section>
       );
     case "error":

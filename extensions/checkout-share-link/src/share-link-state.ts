@@ -2,7 +2,7 @@
 // framework and no Shopify globals here, so the app's own test suite runs this
 // file against the real backend route. Fetching and reading the answer is the
 // customer account extension's code (one client for both extensions).
-import { fetchShareLinks, type AccountLink, type LinksState } from "../../customer-account/src/links-api";
+import { fetchShareLinks, type AccountLink, type LinksState, type NotEnrolledReason } from "../../customer-account/src/links-api";
 
 export type { AccountLink, LinksState };
 
@@ -14,7 +14,7 @@ export type ShareLinkView =
   /** An ambassador (perhaps enrolled just now): their links, never empty. */
   | { kind: "enrolled"; links: AccountLink[] }
   /** Signed in, not an ambassador, and the shop does not enrol automatically. */
-  | { kind: "not_enrolled"; message: string | null }
+  | { kind: "not_enrolled"; reason: NotEnrolledReason }
   /** A guest checkout, and the merchant wants guests invited to create an account. */
   | { kind: "guest"; accountUrl: string | null }
   | { kind: "error" }
@@ -34,7 +34,7 @@ export function shareLinkView(state: LinksState, settings: ShareLinkSettings, st
     case "ok":
       return state.links.length > 0 ? { kind: "enrolled", links: state.links } : { kind: "hidden" };
     case "not_enrolled":
-      return { kind: "not_enrolled", message: state.message };
+      return { kind: "not_enrolled", reason: state.reason };
     case "guest":
       return settings.hide_for_guests === true ? { kind: "hidden" } : { kind: "guest", accountUrl: accountUrl(storefrontUrl) };
     // The shop has no working connection: a buyer has nothing to do about it.

@@ -5,7 +5,7 @@ import "@shopify/ui-extensions/preact";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { APP_URL } from "./app-url";
-import { fetchShareLinks, type AccountAmbassador, type AccountLink, type LinksState } from "./links-api";
+import { fetchShareLinks, NOT_ENROLLED_TEXT, type AccountAmbassador, type AccountLink, type LinksState } from "./links-api";
 
 export default async () => {
   render(<ReferralLinks />, document.body);
@@ -48,9 +48,9 @@ function Body({ state }: { state: LinksState }) {
     case "loading":
       return <s-spinner accessibilityLabel={t("loading")} />;
     case "not_enrolled":
-      return <s-paragraph>{state.message ?? t("notEnrolled")}</s-paragraph>;
+      return <s-paragraph>{t(NOT_ENROLLED_TEXT[state.reason])}</s-paragraph>;
     case "unavailable":
-      return <s-paragraph>{state.message ?? t("unavailable")}</s-paragraph>;
+      return <s-paragraph>{t("unavailable")}</s-paragraph>;
     case "ok":
       return (
         <s-stack direction="block" gap="base">

@@ -25,8 +25,9 @@ export type LinksState =
   | { kind: "ok"; ambassador: AccountAmbassador; links: AccountLink[] }
   /** Nothing to show: the customer is not signed in. */
   | { kind: "guest" }
-  | { kind: "not_enrolled"; message: string | null }
-  | { kind: "unavailable"; message: string | null }
+  /** reason: a key of the blocks' locale files (see NOT_ENROLLED_TEXT). */
+  | { kind: "not_enrolled"; reason: NotEnrolledReason }
+  | { kind: "unavailable" }
   | { kind: "error" };
 
 export interface FetchShareLinksOptions {
@@ -46,7 +47,18 @@ type Raw = Record<string, unknown>;
 const isObject = (value: unknown): value is Raw => typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown, fallback = ""): string =>
   typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback;
-const message = (body: Raw): string | null => (typeof body.message === "string" && body.message.trim() ? body.message : null);
+/** Why the backend has no links for a signed-in customer (app/storefront/share-links-contract.ts). */
+export type NotEnrolledReason = "not_member" | "no_email" | "inactive";
+
+/** The locale key each extension shows for a reason; an answer without a known reason reads as not a member. */
+export const NOT_ENROLLED_TEXT: Record<NotEnrolledReason, "notEnrolled" | "noEmail" | "inactive"> = {
+  not_member: "notEnrolled",
+  no_email: "noEmail",
+  inactive: "inactive",
+};
+
+const reasonOf = (body: Raw): NotEnrolledReason =>
+  typeof body.reason === "string" && Object.prototype.hasOwnProperty.call(NOT_ENROLLED_TEXT, body.reason) ? (body.reason as NotEnrolledReason) : "not_member";
 
 function readLink(raw: unknown): AccountLink | null {
   if (!isObject(raw)) return null;
@@ -89,9 +101,9 @@ export function readLinksAnswer(status: number, body: unknown): LinksState {
     case "guest":
       return { kind: "guest" };
     case "not_enrolled":
-      return { kind: "not_enrolled", message: message(body) };
+      return { kind: "not_enrolled", reason: reasonOf(body) };
     case "unavailable":
-      return { kind: "unavailable", message: message(body) };
+      return { kind: "unavailable" };
     default:
       return { kind: "error" };
   }

@@ -78,8 +78,10 @@
 
     render(data) {
       const t = this.t;
-      if (data.status === 'not_enrolled' || data.status === 'unavailable') {
-        this.say(str(data.message) || (data.status === 'not_enrolled' ? t.textNotEnrolled : t.textUnavailable));
+      // The customer's own language: the block's texts, chosen by the answer's status and reason.
+      if (data.status === 'unavailable') return this.say(t.textUnavailable);
+      if (data.status === 'not_enrolled') {
+        this.say((data.reason === 'no_email' && t.textNoEmail) || (data.reason === 'inactive' && t.textInactive) || t.textNotEnrolled);
         return;
       }
       if (data.status !== 'ok') throw new Error('Unexpected answer');
@@ -170,7 +172,7 @@
       card.appendChild(share);
 
       if (showBalances) {
-        const earned = el('p', 'referral-links__earned', `${t.textEarned}: `);
+        const earned = el('p', 'referral-links__earned', `${t.textEarned} `);
         const amounts = `${this.money(link.totalMoneyEarned || '0')} · ${this.points(link.totalPointsEarned, pointName)}`;
         earned.appendChild(el('strong', null, amounts));
         card.appendChild(earned);
