@@ -45,7 +45,11 @@ export class WriteLock {
     try {
       for (;;) {
         const holder = Atomics.compareExchange(this.cells, HOLDER, FREE, this.me);
-        if (holder === FREE) return;
+        if (holder === FREE) {
+          // A writer that let it by waits for this (hold()).
+          Atomics.notify(this.cells, HOLDER);
+          return;
+        }
         const left = until - performance.now();
         if (left <= 0) throw new WriteLockBusyError(timeoutMs);
         Atomics.wait(this.cells, HOLDER, holder, left);
@@ -66,8 +70,9 @@ export class WriteLock {
         freeSince ??= now;
         const yielding = Atomics.load(this.cells, FIRST_WAITING) !== FREE && now - freeSince < FIRST_WRITER_GRACE_MS;
         if (!yielding && Atomics.compareExchange(this.cells, HOLDER, FREE, this.me) === FREE) return;
-        // A first writer is about to take it: give it a turn of the event loop.
-        await new Promise((resolve) => setImmediate(resolve));
+        // A first writer is about to take it: wait until it has (or the grace is over).
+        const taken = Atomics.waitAsync(this.cells, HOLDER, FREE, yielding ? FIRST_WRITER_GRACE_MS - (now - freeSince) : 0);
+        if (taken.async) await taken.value;
         continue;
       }
       freeSince = undefined;

@@ -25,7 +25,8 @@ export const flowActionJobs = [
       if (!run || run.state !== "queued") return done;
       const step = await runFlowAction(ctx, shop, JSON.parse(run.payload) as FlowAction);
       if (step.finished) await finishRun(ctx, shop, actionRunId, step.finished.state, step.finished.detail);
-      ctx.logger.info({ shop, actionRunId, handle: run.handle, outcome: step.outcome.type, detail: step.finished?.detail }, "flow action run");
+      // The run's detail (on the Service events page) names the customer or order: the log line says only how it went.
+      ctx.logger.info({ shop, actionRunId, handle: run.handle, outcome: step.outcome.type, state: step.finished?.state }, "flow action run");
       return step.outcome;
     },
     async onFailed(ctx: FlowActionJobContext, shop, { actionRunId }, reason) {

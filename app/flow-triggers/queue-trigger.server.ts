@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Statement } from "../db/sql.server";
@@ -68,4 +69,5 @@ export async function queueCommissionDecided(db: Db, shop: string, decided: Comm
 }
 
 /** An ambassador's enrolment, once per ambassador whichever way the app learns it (storefront, thank-you page, service webhook). */
-export const enrolmentKey = (email: string) => `ambassador:${email.trim().toLowerCase()}`;
+/** A finished trigger's job is kept (its key keeps a repeat out) after its payload is purged: the key names nobody, so the email is hashed. */
+export const enrolmentKey = (email: string) => `ambassador:${createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32)}`;

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import { enqueueJob } from "../queue/enqueue.server";
+import { FLOW_TRIGGER_JOB } from "../flow-triggers/job-kinds";
 import { CANCEL_ORDER_JOB, REFUND_ORDER_JOB } from "../referrals/job-kinds";
 import { PRIVACY_PURGE_JOB, PURGE_JOB_SHOP } from "./job-kinds";
 import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "./retention.server";
@@ -18,15 +19,20 @@ export const PURGE_BATCH = 500;
 /** Batches of each step in one run: a large backlog is left to the next runs rather than held in one. */
 export const PURGE_MAX_BATCHES = 200;
 
+/** What a kept job's payload becomes once it names nobody. */
+const EMPTIED_PAYLOAD = "{}";
+
 /** Orders not referred: their decision is final once the guard's window and Shopify's redeliveries are over. */
 const NOT_REFERRED = ["not_referred"];
 
 /**
  * Finished jobs the purge leaves: a cancellation's or refund's job is how
  * reconciliation knows it has seen that change (an order touched again weeks
- * later is read again), and its payload holds amounts, no person.
+ * later is read again), and its payload holds amounts, no person. A Flow
+ * trigger's job is how the same event is never sent twice (its key): it is
+ * kept, its payload (emails, amounts) emptied.
  */
-export const KEPT_JOB_KINDS = [CANCEL_ORDER_JOB.name, REFUND_ORDER_JOB.name];
+export const KEPT_JOB_KINDS = [CANCEL_ORDER_JOB.name, REFUND_ORDER_JOB.name, FLOW_TRIGGER_JOB.name];
 
 export interface PurgeCounts {
   /** Orders not referred whose browser IP and held event were cleared. */
@@ -81,6 +87,13 @@ export async function purgeExpired(db: PrismaClient, now: Date, options: { batch
   const finishedJobsDeleted = await inBatches(
     async () => ids(await db.job.findMany({ where: finished, select: { id: true }, take: batch })),
     async (batchIds) => (await db.job.deleteMany({ where: { id: { in: batchIds }, ...finished } })).count,
+    size,
+  );
+
+  const sentTriggers = { status: "done", runAt: { lt: before(FINISHED_JOB_MS) }, kind: FLOW_TRIGGER_JOB.name, payload: { not: EMPTIED_PAYLOAD } };
+  await inBatches(
+    async () => ids(await db.job.findMany({ where: sentTriggers, select: { id: true }, take: batch })),
+    async (batchIds) => (await db.job.updateMany({ where: { id: { in: batchIds }, ...sentTriggers }, data: { payload: EMPTIED_PAYLOAD } })).count,
     size,
   );
 

@@ -127,6 +127,18 @@ describe("the retention purge", () => {
     expect(await purgeExpired(prisma, new Date(now))).toEqual({ orderRecordsCleared: 0, pixelSignalsDeleted: 0, finishedJobsDeleted: 0, reportsDeleted: 0 });
   });
 
+  it("keeps a sent Flow trigger's job past the period, so the event is never sent again, but empties its payload", async () => {
+    const now = Date.now();
+    const trigger = (key: string, runAgo: number, status = "done") =>
+      prisma.job.create({ data: { shop: TEST_SHOP, kind: "flow.trigger", key: `${TEST_SHOP}:flow.trigger:${key}`, payload: '{"handle":"ambassador-enrolled","payload":{"Ambassador email":"ann@example.com"}}', status, runAt: ago(now, runAgo) } });
+    const old = await trigger("old", FINISHED_JOB_MS + HOUR);
+    const recent = await trigger("recent", FINISHED_JOB_MS - HOUR);
+    const waiting = await trigger("waiting", FINISHED_JOB_MS + HOUR, "queued");
+    await purgeExpired(prisma, new Date(now));
+    const after = new Map((await prisma.job.findMany({ where: { kind: "flow.trigger" } })).map((job) => [job.id, job.payload]));
+    expect(after).toEqual(new Map([[old.id, "{}"], [recent.id, recent.payload], [waiting.id, waiting.payload]]));
+  });
+
   it("leaves a large backlog to the next runs rather than holding one run long", async () => {
     const now = Date.now();
     await prisma.pixelSignal.createMany({ data: Array.from({ length: 25 }, (_, i) => ({ shop: TEST_SHOP, checkoutToken: `old-${i}`, code: "ALICE10", createdAt: ago(now, PIXEL_SIGNAL_MS + HOUR) })) });
