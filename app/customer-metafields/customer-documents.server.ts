@@ -1,6 +1,7 @@
 import { adminCall, type AdminCallDeps } from "../shopify-admin/admin-call.server";
 import { AdminCallError } from "../shopify-admin/admin-graphql.server";
 import { SHARE_LINK_FIELDS, SHARE_LINK_NAMESPACE, type ShareLinkValues } from "./share-link-fields";
+import { customerEmailQuery, sameCustomerEmail } from "../shopify-admin/customer-search";
 
 // The Admin GraphQL documents of the share link metafields: the customer with
 // what it carries now, writing both fields (metafieldsSet) and removing them
@@ -47,22 +48,18 @@ const stateOf = (node: CustomerNode): CustomerShareLinkState => ({
   current: { link: node.shareLink?.value ?? null, code: node.shareCode?.value ?? null },
 });
 
-/** Shopify search syntax: the value in double quotes, with quotes and backslashes escaped. */
-const quoted = (value: string) => `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
-
 /**
  * The ambassador's Shopify customer: the one with this id when it still has
  * this email, else the one with exactly this email (any case); null when
  * the shop has none.
  */
 export async function findShareLinkCustomer(deps: AdminCallDeps, email: string, customerId?: string): Promise<CustomerShareLinkState | null> {
-  const wanted = email.trim().toLowerCase();
-  const sameEmail = (node: CustomerNode) => node.defaultEmailAddress?.emailAddress?.trim().toLowerCase() === wanted;
+  const sameEmail = (node: CustomerNode) => sameCustomerEmail(node.defaultEmailAddress?.emailAddress, email);
   if (customerId) {
     const { customer } = await adminCall<{ customer: CustomerNode | null }>(deps, CUSTOMER_BY_ID, { id: customerId });
     if (customer && sameEmail(customer)) return stateOf(customer);
   }
-  const { customers } = await adminCall<{ customers: { nodes: CustomerNode[] } }>(deps, CUSTOMERS_BY_EMAIL, { query: `email:${quoted(email)}` });
+  const { customers } = await adminCall<{ customers: { nodes: CustomerNode[] } }>(deps, CUSTOMERS_BY_EMAIL, { query: customerEmailQuery(email) });
   const match = customers.nodes.find(sameEmail);
   return match ? stateOf(match) : null;
 }

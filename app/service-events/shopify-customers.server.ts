@@ -1,6 +1,7 @@
 import { realSleep } from "../referral-api/sleep";
 import { adminCall } from "../shopify-admin/admin-call.server";
 import { AdminCallError, type AdminGraphql } from "../shopify-admin/admin-graphql.server";
+import { customerEmailQuery, sameCustomerEmail } from "../shopify-admin/customer-search";
 
 // The Shopify Admin GraphQL operations the service's events lead to: finding
 // a customer by email, the shop's currency, a customer's store credits,
@@ -17,11 +18,6 @@ function userErrorText(errors: UserError[] | undefined): string | null {
   return errors && errors.length > 0 ? errors.map((e) => e.message).join("; ") : null;
 }
 
-/** Shopify search syntax: the value in double quotes, with quotes and backslashes escaped. */
-function quoted(value: string): string {
-  return `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
-}
-
 const FIND_CUSTOMER = `#graphql
 query ReferralBridgeFindCustomer($query: String!) {
   customers(first: 5, query: $query) {
@@ -34,10 +30,9 @@ export async function findCustomerByEmail(admin: AdminGraphql, email: string): P
   const data = await call<{ customers: { nodes: { id: string; defaultEmailAddress: { emailAddress: string | null } | null }[] } }>(
     admin,
     FIND_CUSTOMER,
-    { query: `email:${quoted(email)}` },
+    { query: customerEmailQuery(email) },
   );
-  const wanted = email.trim().toLowerCase();
-  const match = data.customers.nodes.find((c) => c.defaultEmailAddress?.emailAddress?.trim().toLowerCase() === wanted);
+  const match = data.customers.nodes.find((c) => sameCustomerEmail(c.defaultEmailAddress?.emailAddress, email));
   return match ? { id: match.id } : null;
 }
 
