@@ -31,6 +31,11 @@ const customerGid = (id: string) => (id.startsWith("gid://") ? id : `gid://shopi
 export async function askShareLinkSync(db: PrismaClient, shop: string, email: string, ask: ShareLinkAsk): Promise<boolean> {
   const settings = await db.shop.findUnique({ where: { shop }, select: { shareLinkMetafield: true } });
   if (!settings?.shareLinkMetafield) return false;
+  return queueShareLinkSync(db, shop, email, ask);
+}
+
+/** askShareLinkSync for a caller that has read the shop's row already and found the option on. */
+export async function queueShareLinkSync(db: PrismaClient, shop: string, email: string, ask: ShareLinkAsk): Promise<boolean> {
   const lower = email.trim().toLowerCase();
   const written = await db.customerShareLink.findUnique({ where: { shop_email: { shop, email: lower } }, select: { link: true, code: true, version: true } });
   if (ask.seen !== undefined) {

@@ -15,7 +15,7 @@ import type { TtlCache } from "../cache/ttl-cache";
 import { enqueueMissingAmbassadorCode } from "../offers/enqueue-offer.server";
 import { enrolmentKey, queueFlowTrigger } from "../flow-triggers/queue-trigger.server";
 import { ambassadorEnrolled } from "../flow-triggers/triggers";
-import { askShareLinkSync } from "../customer-metafields/ask-share-link.server";
+import { queueShareLinkSync } from "../customer-metafields/ask-share-link.server";
 import { linksWorthSharing, shareLinkValues } from "../customer-metafields/share-link-fields";
 
 // The English text of each answer. The blocks show their own translation, chosen by
@@ -98,7 +98,7 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   const { shop, customerId, lookupCustomer } = query;
   const row = await deps.db.shop.findUnique({
     where: { shop },
-    select: { uninstalledAt: true, autoEnrol: true, newAmbassadorGroup: true, campaignUids: true, flowTriggers: true },
+    select: { uninstalledAt: true, autoEnrol: true, newAmbassadorGroup: true, campaignUids: true, flowTriggers: true, shareLinkMetafield: true },
   });
   if (!row || row.uninstalledAt) return { status: "unavailable", message: MESSAGES.unavailable };
   const connection = await deps.clientForShop(shop);
@@ -143,7 +143,7 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   }
   const found = ambassador.ambassador;
   // The customer's share link metafields follow what was just seen (a job, when they differ from what was written).
-  if (found.email) await askShareLinkSync(deps.db, shop, found.email, { reason: "seen", customerId, seen: shareLinkValues(found, trackedCampaigns(row.campaignUids)) });
+  if (row.shareLinkMetafield && found.email) await queueShareLinkSync(deps.db, shop, found.email, { reason: "seen", customerId, seen: shareLinkValues(found, trackedCampaigns(row.campaignUids)) });
   if (found.status === "banned" || found.status === "unsubscribed") return notEnrolled("inactive");
   // A customer enrolled here has a share code the friend's offers may not hold yet.
   if (row.autoEnrol && found.email) await enqueueMissingAmbassadorCode(deps.db, shop, found.email);
