@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Statement } from "../db/sql.server";
+import { insertJobStatement } from "../queue/enqueue.server";
 import { jobRow } from "../queue/job-row";
 import { FLOW_TRIGGER_JOB } from "./job-kinds";
 import { commissionDecided, type CommissionDecided, type FlowTrigger } from "./triggers";
@@ -40,18 +40,9 @@ export async function queueFlowTriggerIfOn(db: Db, shop: string, trigger: FlowTr
   return true;
 }
 
-/**
- * The same job as one plain statement, for a job's outcome to store with its
- * settle (the order job: JobOutcome.store), so that sending the trigger
- * costs the order no statement of its own.
- */
+/** The same job as one plain statement, for the order job to store with its settle (insertJobStatement). */
 export function flowTriggerStatement(shop: string, trigger: FlowTrigger, eventKey: string, now: Date): Statement {
-  const row = jobRow(FLOW_TRIGGER_JOB, { shop, subject: subject(trigger, eventKey), payload: trigger, runAt: now });
-  return {
-    sql: `INSERT INTO "Job" ("id", "shop", "kind", "key", "payload", "status", "attempts", "runAt", "createdAt", "updatedAt")
-      VALUES (:id, :shop, :kind, :key, :payload, 'queued', 0, :now, :now, :now) ON CONFLICT DO NOTHING`,
-    values: { id: `flow${randomUUID().replace(/-/g, "")}`, shop, kind: row.kind, key: row.key, payload: row.payload, now },
-  };
+  return insertJobStatement(FLOW_TRIGGER_JOB, { shop, subject: subject(trigger, eventKey), payload: trigger }, now);
 }
 
 /**
@@ -68,6 +59,10 @@ export async function queueCommissionDecided(db: Db, shop: string, decided: Comm
   return queueFlowTriggerIfOn(db, shop, () => commissionDecided(decided), commissionDecisionKey(decided.orderId, decided.commissionId));
 }
 
-/** An ambassador's enrolment, once per ambassador whichever way the app learns it (storefront, thank-you page, service webhook). */
-/** A finished trigger's job is kept (its key keeps a repeat out) after its payload is purged: the key names nobody, so the email is hashed. */
+/**
+ * An ambassador's enrolment, once per ambassador whichever way the app learns
+ * it (storefront, thank-you page, service webhook). A sent trigger's job is
+ * kept after its payload is purged (its key keeps a repeat out): the key
+ * names nobody, so the email is hashed.
+ */
 export const enrolmentKey = (email: string) => `ambassador:${createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32)}`;

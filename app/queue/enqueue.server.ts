@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { Prisma, type PrismaClient } from "@prisma/client";
+import type { Statement } from "../db/sql.server";
 import type { JobKind, PayloadOf } from "./job-kind";
 import { jobRow, type JobInput } from "./job-row";
 import { notifyJobEnqueued } from "./wake";
@@ -27,4 +29,19 @@ export async function enqueueJob<K extends JobKind>(db: PrismaClient, kind: K, i
     if (isUniqueViolation(error)) return false;
     throw error;
   }
+}
+
+/**
+ * The job as one plain statement, for an outcome to store with its settle
+ * (JobOutcome.store), so queueing it costs its caller no statement of its
+ * own; a job already stored under its key is left as it is.
+ */
+export function insertJobStatement<K extends JobKind>(kind: K, input: JobInput<PayloadOf<K>>, now: Date): Statement {
+  const row = jobRow(kind, { ...input, runAt: input.runAt ?? now });
+  return {
+    sql: `INSERT INTO "Job" ("id", "shop", "kind", "key", "payload", "status", "attempts", "runAt", "webhookId", "triggeredAt", "lane", "laneAt", "arrivedBy", "createdAt", "updatedAt")
+      VALUES (:id, :shop, :kind, :key, :payload, 'queued', 0, :runAt, :webhookId, :triggeredAt, :lane, :laneAt, :arrivedBy, :now, :now) ON CONFLICT DO NOTHING`,
+    // Prisma makes the ids of the jobs it stores; a statement of its own needs one too.
+    values: { id: `job${randomUUID().replace(/-/g, "")}`, ...row, now },
+  };
 }
