@@ -10,6 +10,9 @@ import { batchedSettles } from "./settle-batch.server";
 import { plainSql } from "../db/sql.server";
 import { onJobEnqueued } from "./wake";
 
+/** How often a worker that holds back (shouldYield) looks again. */
+const YIELD_CHECK_MS = 5;
+
 export interface WorkerOptions {
   /** The database the jobs are in: the claim is one statement in its dialect. */
   database: DatabaseKind;
@@ -25,6 +28,15 @@ export interface WorkerOptions {
   heartbeatMs?: number;
   backoff?: BackoffPolicy;
   onShopPaused?: RunOptions["onShopPaused"];
+  /**
+   * True while the process has more urgent work (the in-process worker: order
+   * webhooks being answered). The worker then claims nothing, for at most
+   * `maxYieldMs` in a row; after a hold that long it claims freely for as
+   * long again, so that a load that never ends still leaves its jobs half the
+   * time. Jobs already running go on.
+   */
+  shouldYield?: () => boolean;
+  maxYieldMs?: number;
 }
 
 export interface Worker {
@@ -54,6 +66,7 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const heartbeatMs = options.heartbeatMs ?? Math.max(10, Math.floor(leaseMs / 3));
+  const maxYieldMs = options.maxYieldMs ?? 2_000;
   const settle = batchedSettles(plainSql(ctx.db));
   let running = false;
   let loops: Promise<void>[] = [];
@@ -106,6 +119,21 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
     });
   }
 
+  /** When a hold that reached maxYieldMs lets the worker claim without holding back, until. */
+  let claimFreelyUntil = 0;
+  async function giveWay(): Promise<void> {
+    const shouldYield = options.shouldYield;
+    if (!shouldYield || performance.now() < claimFreelyUntil) return;
+    const since = performance.now();
+    while (running && shouldYield()) {
+      if (performance.now() - since >= maxYieldMs) {
+        claimFreelyUntil = performance.now() + maxYieldMs;
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, YIELD_CHECK_MS));
+    }
+  }
+
   /** Claims as many jobs as there are free slots, in one round trip, and starts them; how many it took. */
   async function fill(): Promise<number> {
     let jobs: Job[] = [];
@@ -127,8 +155,11 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
 
   async function pump(): Promise<void> {
     while (running) {
-      const free = concurrency - inFlight.size;
+      let free = concurrency - inFlight.size;
       if (free >= batchMin || (free > 0 && inFlight.size === 0)) {
+        await giveWay();
+        if (!running) break;
+        free = concurrency - inFlight.size;
         const taken = await fill();
         if (taken === free) continue;
       }

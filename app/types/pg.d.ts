@@ -1,15 +1,21 @@
 // The part of node-postgres the app calls directly (the migration runner,
-// the worker's plain SQL). The driver itself comes with Prisma's PostgreSQL
+// the worker's plain SQL, the listening of pg-channel.server.ts). The driver itself comes with Prisma's PostgreSQL
 // adapter.
 declare module "pg" {
   interface QueryResult<Row> {
     rows: Row[];
     rowCount: number | null;
   }
+  interface Notification {
+    channel: string;
+    payload?: string;
+  }
   interface Client {
     connect(): Promise<void>;
     query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
     end(): Promise<void>;
+    on(event: "notification", listener: (message: Notification) => void): this;
+    on(event: "error", listener: (error: Error) => void): this;
   }
   interface PoolClient {
     query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
@@ -32,6 +38,7 @@ declare module "pg" {
     Client: new (config: { connectionString: string }) => Client;
     Pool: new (config: PoolConfig) => Pool;
     types: { getTypeParser: TypeParser };
+    escapeIdentifier(name: string): string;
   };
   export default pg;
 }

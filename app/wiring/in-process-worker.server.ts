@@ -4,10 +4,12 @@ import { getEnv } from "../env.server";
 import { logger } from "../logger.server";
 import { onJobEnqueued } from "../queue/wake";
 import { threadModule } from "../threads/thread-module";
+import { webhooksAnsweringBuffer } from "../threads/webhooks-answering";
 
 // The in-process worker runs in a worker thread of the app process
 // (worker-thread.ts): its database work and its jobs' CPU never hold up the
-// event loop that answers webhooks. A thread that ends on its own (a crash)
+// event loop that answers webhooks, and it claims no job while that loop is
+// answering some (webhooks-answering.ts). A thread that ends on its own (a crash)
 // is logged and started again; the jobs it held are taken again once their
 // leases run out.
 
@@ -62,7 +64,7 @@ function workerThread(): InProcessWorker {
 
   function start(): void {
     const { entry, execArgv } = threadModule("worker-thread", "app/wiring/worker-thread.ts");
-    const started = new Worker(entry, { execArgv, resourceLimits: HEAP_LIMITS, workerData: { sqliteWriteLock: sqliteWriteLockBuffer() } });
+    const started = new Worker(entry, { execArgv, resourceLimits: HEAP_LIMITS, workerData: { sqliteWriteLock: sqliteWriteLockBuffer(), webhooksAnswering: webhooksAnsweringBuffer() } });
     const startedAt = Date.now();
     thread = started;
     started.on("error", (error) => logger.error({ err: error }, "the job worker's thread failed"));

@@ -1,5 +1,6 @@
 import prisma from "../db.server";
 import { logger } from "../logger.server";
+import type { WorkerOptions } from "../queue/worker.server";
 import { appJobContext, appWorker, appWorkerOptions } from "./jobs.server";
 import { logStrayRejections } from "./stray-rejections.server";
 
@@ -11,9 +12,9 @@ import { logStrayRejections } from "./stray-rejections.server";
  * (shopify.server.ts, with the development fetch to the Admin stand-in) loads
  * with the first job that calls the Admin API (admin-access.server.ts).
  */
-export function startJobWorker(workerId?: string): { stop(deadlineMs: number): Promise<void> } {
+export function startJobWorker(options: Pick<WorkerOptions, "workerId" | "shouldYield"> = {}): { stop(deadlineMs: number): Promise<void> } {
   logStrayRejections(logger);
-  const worker = appWorker(appJobContext(), { ...appWorkerOptions(), workerId });
+  const worker = appWorker(appJobContext(), { ...appWorkerOptions(), ...options });
   worker.start();
   return {
     async stop(deadlineMs) {

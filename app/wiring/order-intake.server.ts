@@ -8,6 +8,7 @@ import { postgresIntakeStore, sqliteIntakeStore, type IntakeStore } from "../ref
 import type { IntakeResult, OrderWebhook } from "../referrals/order-intake";
 import { cachedShopCheck, type CachedShopCheck } from "../webhooks/installed-shops";
 import { createOrderWebhooks, type OrderWebhooks } from "../webhooks/order-webhooks.server";
+import { announceWebhookBursts } from "./webhook-bursts.server";
 
 // The order intake of this process: one group commit on the app's database,
 // which order webhooks, reconciliation and the backfill all store through.
@@ -16,7 +17,11 @@ import { createOrderWebhooks, type OrderWebhooks } from "../webhooks/order-webho
 
 export function intakeStoreFor(databaseUrl: string): IntakeStore {
   // A batch commits while the next one is planned: two connections, and one spare for a reconciliation's batch.
-  if (databaseKind(databaseUrl) === "postgresql") return postgresIntakeStore(createPlainSql(databaseUrl, { poolSize: 3 }));
+  if (databaseKind(databaseUrl) === "postgresql") {
+    const sql = createPlainSql(databaseUrl, { poolSize: 3 });
+    announceWebhookBursts(sql);
+    return postgresIntakeStore(sql);
+  }
   return sqliteIntakeStore(databaseUrl.slice("file:".length));
 }
 

@@ -3,6 +3,8 @@ import { getEnv } from "../env.server";
 import { webhooksAnswered } from "../webhooks/acknowledgements";
 import { startInProcessWorker, stopInProcessWorker } from "./in-process-worker.server";
 import { startJobWorker } from "./job-worker.server";
+import { hearWebhookBursts } from "./webhook-bursts.server";
+import { databaseKind } from "../db/adapter.server";
 import { logger } from "../logger.server";
 import { scheduleAllReconciles } from "../order-sync/reconcile.server";
 import { schedulePurge } from "../privacy/purge.server";
@@ -58,6 +60,14 @@ export async function stopAppProcess(deadlineMs = getEnv().SHUTDOWN_DEADLINE_MS)
  * under way (SHUTDOWN_DEADLINE_MS at most) and releases the leases of the rest.
  */
 export function startWorkerProcess(): { stop(): Promise<void> } {
-  const worker = startJobWorker();
-  return { stop: () => worker.stop(getEnv().SHUTDOWN_DEADLINE_MS) };
+  const databaseUrl = getEnv().DATABASE_URL;
+  // On PostgreSQL, acknowledgements first (webhook-bursts.server.ts).
+  const bursts = databaseKind(databaseUrl) === "postgresql" ? hearWebhookBursts(databaseUrl) : undefined;
+  const worker = startJobWorker({ shouldYield: bursts?.duringBurst });
+  return {
+    async stop() {
+      await worker.stop(getEnv().SHUTDOWN_DEADLINE_MS);
+      await bursts?.close();
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { parentPort, threadId } from "node:worker_threads";
 import { randomUUID } from "node:crypto";
 import { logger } from "../logger.server";
 import { notifyJobEnqueued } from "../queue/wake";
+import { WebhooksAnswering } from "../threads/webhooks-answering";
 import type { ToWorkerThread } from "./in-process-worker.server";
 import { startJobWorker } from "./job-worker.server";
 
@@ -14,8 +15,13 @@ import { startJobWorker } from "./job-worker.server";
 
 const port = parentPort!;
 logger.setBindings({ thread: threadId });
-// The job rows' lockedBy names the process and the thread that holds them.
-const worker = startJobWorker(`worker-${process.pid}-thread${threadId}-${randomUUID().slice(0, 8)}`);
+const answering = new WebhooksAnswering();
+const worker = startJobWorker({
+  // The job rows' lockedBy names the process and the thread that holds them.
+  workerId: `worker-${process.pid}-thread${threadId}-${randomUUID().slice(0, 8)}`,
+  // Acknowledgements first: no claim while the main thread answers a burst of order webhooks (bounded, see shouldYield).
+  shouldYield: () => answering.inBurst(),
+});
 
 port.on("message", async (message: ToWorkerThread) => {
   if (message.type === "job-enqueued") return notifyJobEnqueued();

@@ -1,0 +1,110 @@
+import "../admin/browser-env";
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { databaseKind } from "../../app/db/adapter.server";
+import { enqueueJob } from "../../app/queue/enqueue.server";
+import { CANCEL_ORDER_JOB } from "../../app/referrals/job-kinds";
+import { WEBHOOK_BURST_CHANNEL } from "../../app/wiring/webhook-bursts.server";
+import { inheritedEnv } from "../../scripts/lib/app-process";
+import { repoRoot, sandboxAppEnv, startTestAppServer, type AppServer } from "../admin/app-server";
+import { shopifyOrder } from "../support/orders";
+import { connectShop, useTestSandbox } from "../support/pipeline";
+import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
+
+// On PostgreSQL (app processes and worker processes apart, as production
+// runs), an app process answering a burst of order webhooks says so on a
+// database channel, and worker processes hold back their claims while they
+// hear it (app/wiring/webhook-bursts.server.ts): acknowledgements first.
+
+const onPostgres = databaseKind(process.env.DATABASE_URL!) === "postgresql";
+const sandbox = useTestSandbox();
+let server: AppServer | undefined;
+let worker: ChildProcess | undefined;
+const listener = onPostgres ? new pg.Client({ connectionString: process.env.DATABASE_URL! }) : undefined;
+let heard = 0;
+
+beforeAll(async () => {
+  if (!onPostgres) return;
+  server = await startTestAppServer();
+  listener!.on("notification", (message) => message.channel === WEBHOOK_BURST_CHANNEL && heard++);
+  await listener!.connect();
+  await listener!.query(`LISTEN ${WEBHOOK_BURST_CHANNEL}`);
+}, 60_000);
+
+afterAll(async () => {
+  worker?.kill("SIGTERM");
+  await listener?.end();
+  await server?.stop();
+});
+
+function deliver(id: number): Promise<number> {
+  const body = shopifyOrder({ id, email: `buyer-${id}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+  return fetch(signedWebhook({ topic: "orders/paid", body, url: `${server!.origin}/webhooks/orders/paid` })).then((response) => response.status);
+}
+
+/** A job that finishes at once when it runs: the cancellation of an order that was not referred. */
+async function queueCancellation(orderId: string): Promise<string> {
+  await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId, status: "not_referred" } });
+  await enqueueJob(prisma, CANCEL_ORDER_JOB, { shop: TEST_SHOP, subject: orderId, payload: { orderId } });
+  return (await prisma.job.findFirstOrThrow({ where: { kind: CANCEL_ORDER_JOB.name, key: { contains: orderId } }, select: { id: true } })).id;
+}
+
+async function statusWithin(id: string, ms: number): Promise<string | undefined> {
+  const deadline = performance.now() + ms;
+  let status: string | undefined;
+  do {
+    status = (await prisma.job.findUnique({ where: { id }, select: { status: true } }))?.status;
+    if (status === "done") return status;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  } while (performance.now() < deadline);
+  return status;
+}
+
+describe.skipIf(!onPostgres)("bursts of order webhooks across processes (PostgreSQL)", () => {
+  it("an app process announces a burst, and not webhooks answered one at a time", async () => {
+    await connectShop(sandbox);
+    for (let i = 0; i < 3; i++) expect(await deliver(5_712_347_889_100 + i)).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(heard).toBe(0);
+
+    const statuses = await Promise.all(Array.from({ length: 120 }, (_, i) => deliver(5_712_347_889_200 + i)));
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    for (let i = 0; i < 50 && heard === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(heard).toBeGreaterThan(0);
+  });
+
+  it("a worker process claims nothing while it hears of a burst, then runs the job", async () => {
+    await connectShop(sandbox);
+    worker = spawn(process.execPath, [path.join(repoRoot, "build/worker.mjs")], {
+      cwd: repoRoot,
+      env: { ...inheritedEnv(), ...sandboxAppEnv(), NODE_ENV: "development", SHOPIFY_APP_URL: server!.origin, WORKER_CONCURRENCY: "4" },
+      stdio: "ignore",
+    });
+    // The worker is up (and listening) once it has run a first job.
+    const warm = await queueCancellation("5712347889123457001");
+    expect(await statusWithin(warm, 30_000)).toBe("done");
+
+    let announcing = true;
+    const announcer = (async () => {
+      while (announcing) {
+        await prisma.$executeRawUnsafe(`SELECT pg_notify('${WEBHOOK_BURST_CHANNEL}', '')`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const job = await queueCancellation("5712347889123457002");
+      // The worker polls every second without a burst; the hold lasts up to 2 s (maxYieldMs).
+      expect(await statusWithin(job, 1_500)).toBe("queued");
+      announcing = false;
+      await announcer;
+      expect(await statusWithin(job, 10_000)).toBe("done");
+    } finally {
+      announcing = false;
+      await announcer;
+    }
+  }, 60_000);
+});
