@@ -11,7 +11,6 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 requireSupportedNode();
-runWithMemorySettings();
 await serve();
 
 /** Stops at once, saying what to do, on a Node older than package.json's engines allow. */
@@ -22,31 +21,6 @@ function requireSupportedNode() {
   if (major > wantMajor || (major === wantMajor && minor >= wantMinor)) return;
   console.error(`Referral Bridge needs Node.js ${wanted}; this is ${process.version}. Install Node 22 (see .nvmrc), e.g. with nvm: nvm install 22`);
   process.exit(1);
-}
-
-/**
- * The process's memory settings, which only its start can set: it starts
- * itself again with them, in place (same process id, same signals), before it
- * loads anything. `node server.mjs` and `npm start` run the same way.
- * - A young generation of 16 MB (8 MB semi-spaces) for the main thread, not
- *   V8's 32 MB: under a burst of webhooks it fills whatever it is given.
- * - Two malloc arenas (glibc): every thread (the intake's, the job worker's,
- *   V8's helpers) otherwise keeps an arena of its own, each holding on to
- *   what it freed; about 25 MB at the bench's load.
- * Where Node cannot (process.execve is Linux and macOS only), or where they
- * are already set (NODE_OPTIONS, the environment), it runs as it was started.
- */
-function runWithMemorySettings() {
-  const flags = ["--max-semi-space-size=8"];
-  const env = { MALLOC_ARENA_MAX: "2" };
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
-  if (typeof process.execve !== "function" || process.env.REFERRAL_BRIDGE_MEMORY_SET) return;
-  const ownFlags = flags.filter((flag) => !given.some((g) => g.startsWith(flag.split("=")[0])));
-  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...ownFlags, ...process.argv.slice(1)], {
-    ...env,
-    ...process.env,
-    REFERRAL_BRIDGE_MEMORY_SET: "1",
-  });
 }
 
 async function serve() {
