@@ -8,9 +8,9 @@ declare global {
   var __referralBridgePrisma: PrismaClient | undefined;
 }
 
-export function createPrismaClient(databaseUrl: string): PrismaClient {
+export function createPrismaClient(databaseUrl: string, plain = createPlainSql(databaseUrl)): PrismaClient {
   const client = new PrismaClient({ adapter: createAdapter(databaseUrl) });
-  attachPlainSql(client, createPlainSql(databaseUrl));
+  attachPlainSql(client, plain);
   if (databaseKind(databaseUrl) === "sqlite") {
     tuneSqlite(client).catch((error) => console.error("Could not set SQLite's journal mode", error));
   }
@@ -28,6 +28,30 @@ async function tuneSqlite(client: PrismaClient): Promise<void> {
   await client.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
 }
 
-const prisma = (globalThis.__referralBridgePrisma ??= createPrismaClient(getEnv().DATABASE_URL));
+/**
+ * The client of this thread, made on first use. The job worker's hot path
+ * is plain SQL, so a worker (its thread in the app process, or a worker
+ * process) that runs only order jobs never makes one: no query compiler, no
+ * second connection, about 10 MB less. The plain SQL beside it is there at once.
+ */
+function lazyPrismaClient(databaseUrl: string): PrismaClient {
+  const plain = createPlainSql(databaseUrl);
+  let client: PrismaClient | undefined;
+  const made = () => (client ??= createPrismaClient(databaseUrl, plain));
+  const lazy = new Proxy(Object.create(PrismaClient.prototype) as PrismaClient, {
+    get(_, name) {
+      // Nothing to close before it is made; and the client is no promise (an await or a return from an async function asks for then).
+      if (name === "$disconnect" && !client) return async () => undefined;
+      if (name === "then") return undefined;
+      const real = made();
+      const value: unknown = Reflect.get(real, name, real);
+      return typeof value === "function" ? value.bind(real) : value;
+    },
+  });
+  attachPlainSql(lazy, plain);
+  return lazy;
+}
+
+const prisma = (globalThis.__referralBridgePrisma ??= lazyPrismaClient(getEnv().DATABASE_URL));
 
 export default prisma;

@@ -1,8 +1,8 @@
-import { LRUCache } from "lru-cache";
+import { createLruMap } from "./lru-map";
 
 /**
- * The app's in-process cache whose entries live for a fixed time, kept by
- * lru-cache (least recently used first out beyond `maxEntries`).
+ * The app's in-process cache whose entries live for a fixed time, kept in
+ * an LruMap (least recently used first out beyond `maxEntries`).
  *
  * - `getOrLoad` answers a fresh entry at once; otherwise it runs `load`, and
  *   callers that ask for the same key while that load runs share its promise,
@@ -28,13 +28,13 @@ export interface TtlCache<T> {
   readonly size: number;
 }
 
-/** An entry and when it stops being fresh (lru-cache keeps the entries and their order; the clock is the caller's). */
+/** An entry and when it stops being fresh (the LruMap keeps the entries and their order; the clock is the caller's). */
 type Entry<T> = { value: T; expiresAt: number };
 
 export function createTtlCache<T>(options: TtlCacheOptions): TtlCache<T> {
   const { ttlMs, maxEntries = 10_000, now = () => Date.now() } = options;
   if (!(ttlMs > 0)) throw new RangeError("ttlMs must be positive");
-  const entries = new LRUCache<string, Entry<T>>({ max: maxEntries });
+  const entries = createLruMap<Entry<T>>(maxEntries);
   const loading = new Map<string, Promise<T>>();
 
   function fresh(key: string): Entry<T> | undefined {

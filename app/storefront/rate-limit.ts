@@ -1,5 +1,5 @@
 import { isIPv6 } from "node:net";
-import { LRUCache } from "lru-cache";
+import { createLruMap } from "../cache/lru-map";
 
 // A fixed-window counter per key, in this process's memory: enough to stop
 // one browser from flooding an endpoint. Each app process counts on its own,
@@ -13,7 +13,7 @@ export interface RateLimiter {
 }
 
 export function createRateLimiter(options: { limit: number; windowMs: number; maxKeys?: number }): RateLimiter {
-  const counts = new LRUCache<string, { since: number; count: number }>({ max: options.maxKeys ?? 50_000 });
+  const counts = createLruMap<{ since: number; count: number }>(options.maxKeys ?? 50_000);
   return {
     allow(key, now = Date.now()) {
       const seen = counts.get(key);
