@@ -4,6 +4,8 @@
 import { deflateSync } from "node:zlib";
 import { renderBlock, storefrontPage } from "../../test/storefront/liquid-lite";
 import { sendHtml, sendJson, startStorefront, type Storefront } from "../../test/storefront/storefront-server";
+import type { ShareLinksAnswer } from "../../app/storefront/share-links-contract";
+import { readAmountFormat, withDisplayAmounts } from "../../app/storefront/share-links-display";
 
 /** A PNG of a soft gradient with grain, the size of a product photo (written by hand: no image library needed). */
 function productPhoto(size: number, hue: number): Buffer {
@@ -88,7 +90,7 @@ ${embed}`;
 export const VARIANTS = ["without the app", "tracking embed", "embed and links block"] as const;
 export type Variant = (typeof VARIANTS)[number];
 
-export const LINKS_ANSWER = {
+export const LINKS_ANSWER: ShareLinksAnswer = {
   status: "ok",
   ambassador: { firstName: "Alice", email: "alice@example.com", balanceMoney: "12.50", balancePoints: "0", moneyPaid: "0.00", pointsPaid: "0", uniqueReferrals: 2, pointName: "points" },
   links: [
@@ -105,7 +107,11 @@ export function startProductPage(): Promise<Storefront> {
       res.end(photos[Number(photo[1])]);
       return;
     }
-    if (req.path === "/apps/referrals/links") return sendJson(res, 200, LINKS_ANSWER);
+    if (req.path === "/apps/referrals/links") {
+      // As the app proxy's route answers: the amounts formatted when the block names its locale and currency.
+      const format = readAmountFormat(req.url.searchParams);
+      return sendJson(res, 200, format ? withDisplayAmounts(LINKS_ANSWER, format) : LINKS_ANSWER);
+    }
     const variant = VARIANTS[Number(req.url.searchParams.get("variant") ?? 0)] ?? VARIANTS[0];
     if (req.path === "/products/merino-hoodie") return sendHtml(res, productPage(variant));
     res.writeHead(404).end();
