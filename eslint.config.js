@@ -21,7 +21,7 @@ export default tseslint.config(
   {
     files: ["extensions/**/assets/*.js"],
     languageOptions: {
-      globals: { window: "readonly", document: "readonly", localStorage: "readonly", fetch: "readonly", navigator: "readonly", location: "readonly", setTimeout: "readonly", clearTimeout: "readonly" },
+      globals: { window: "readonly", document: "readonly", localStorage: "readonly", fetch: "readonly", navigator: "readonly", location: "readonly", setTimeout: "readonly", clearTimeout: "readonly", URLSearchParams: "readonly", requestIdleCallback: "readonly" },
     },
   },
 );

@@ -4,6 +4,7 @@ import { adminCustomerLookup } from "../storefront/customer-lookup.server";
 import { proxyCustomer } from "../storefront/signed-customer";
 import { appShareLinksDeps } from "../wiring/storefront-context.server";
 import { badShareLinksRequest, shareLinksResponse } from "../storefront/share-links-response.server";
+import { readAmountFormat, withDisplayAmounts } from "../storefront/share-links-display";
 import { loadShareLinks } from "../storefront/share-links.server";
 
 /**
@@ -26,5 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<Response>
     lookupCustomer: admin ? adminCustomerLookup(admin) : null,
     surface: "app_proxy",
   });
-  return shareLinksResponse(answer);
+  // The block's locale and currency (signed with the rest of the query): the amounts arrive formatted.
+  const format = readAmountFormat(search);
+  return shareLinksResponse(format ? withDisplayAmounts(answer, format) : answer);
 }

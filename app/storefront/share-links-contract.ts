@@ -2,7 +2,9 @@
  * The JSON a signed-in customer's share links are answered with, by the app
  * proxy (`/apps/referrals/links`, read by extensions/referral-theme/assets/
  * referral-links.js) and by the customer account extension's backend route.
- * Amounts are exact decimal strings; the readers format them.
+ * Amounts are exact decimal strings; the readers format them, except that the
+ * app proxy adds `display` texts already formatted when the theme block names
+ * its locale and currency (share-links-display.ts).
  *
  * Customers read these answers in their own language, so the blocks show their
  * own translated texts (each extension's locales/ folder), chosen by `status`
@@ -19,6 +21,8 @@ export interface ShareLink {
   socialEnabled: boolean;
   totalMoneyEarned: string;
   totalPointsEarned: string;
+  /** The two amounts formatted for the storefront (app proxy only, when asked). */
+  display?: { totalMoneyEarned: string; totalPointsEarned: string };
 }
 
 export interface ShareLinksAmbassador {
@@ -31,6 +35,8 @@ export interface ShareLinksAmbassador {
   uniqueReferrals: number;
   /** The company's name for its point unit; null when the service did not say. */
   pointName: string | null;
+  /** The balances formatted for the storefront (app proxy only, when asked). */
+  display?: { balanceMoney: string; balancePoints: string; moneyPaid: string; pointsPaid: string };
 }
 
 export type ShareLinksAnswer =

@@ -51,10 +51,16 @@ beforeAll(async () => {
       return;
     }
     if (req.path === "/pages/refer") {
+      // ?lang=de&currency=EUR: a German storefront of a shop that sells in euros.
+      const language = req.url.searchParams.get("lang") ?? "en";
       const { html } = renderBlock("referral-links", {
-        globals: { customer: customer ? { first_name: customer.firstName, email: customer.email } : null },
+        locale: language,
+        globals: {
+          customer: customer ? { first_name: customer.firstName, email: customer.email } : null,
+          shop: { name: "Demo Outfitters", currency: req.url.searchParams.get("currency") ?? "USD" },
+        },
       });
-      return sendHtml(res, storefrontPage(html));
+      return sendHtml(res, storefrontPage(html, "", language));
     }
     sendJson(res, 404, { message: "Not found" });
   });
@@ -81,9 +87,9 @@ afterEach(async () => {
   await context?.close();
 });
 
-async function openAs(customerId: string | null): Promise<void> {
+async function openAs(customerId: string | null, query = ""): Promise<void> {
   if (customerId) await context.addCookies([{ name: "customer", value: customerId, url: storefront.origin }]);
-  await page.goto(`${storefront.origin}/pages/refer`);
+  await page.goto(`${storefront.origin}/pages/refer${query}`);
   // The block asks the app proxy after the page's load event.
   if (customerId) await page.waitForSelector("[data-referral-links][data-referral-started]:not([aria-busy])", { state: "attached" });
   await network.settled();
@@ -98,7 +104,8 @@ describeInBrowser("referral links block against the real proxy route", () => {
 
     await openAs(alice.id);
 
-    expect(proxied).toEqual([{ status: 200, query: "" }]);
+    // The block names the storefront's locale and the shop's currency, so the route formats the amounts.
+    expect(proxied).toEqual([{ status: 200, query: "?locale=en&currency=USD" }]);
     await expect.poll(() => cards().count()).toBe(2);
     expect(await page.locator(".referral-links__campaign").allTextContents()).toEqual(["Friends & Family", "Points Club"]);
     const first = page.getByRole("textbox", { name: "Your share link Friends & Family" });
@@ -115,6 +122,31 @@ describeInBrowser("referral links block against the real proxy route", () => {
     ]);
     expect(pageErrors).toEqual([]);
     await page.locator(".referral-links").screenshot({ path: path.join(artifactsDir, "storefront-referral-links-live.png") });
+  });
+
+  it("shows the amounts as the app formatted them for a German storefront in euros, with no number formatting in the page", async () => {
+    await setUpShop(sandbox);
+    // Counts the page's number formatters: a page's first one loads the browser's number data, one long task.
+    await context.addInitScript(() => {
+      const Original = Intl.NumberFormat;
+      const counted = { made: 0 };
+      Object.assign(window, { numberFormatters: counted });
+      Intl.NumberFormat = function (...args: ConstructorParameters<typeof Original>) {
+        counted.made++;
+        return new Original(...args);
+      } as unknown as typeof Intl.NumberFormat;
+    });
+
+    await openAs(alice.id, "?lang=de&currency=EUR");
+
+    expect(proxied).toEqual([{ status: 200, query: "?locale=de&currency=EUR" }]);
+    await expect.poll(() => cards().count()).toBe(2);
+    const stats = await page.locator(".referral-links__stat").allInnerTexts();
+    // "12,00 €" with the no-break space German puts before the sign.
+    expect(stats.slice(0, 2).map((s) => s.replace(/[\n ]+/g, " ").trim())).toEqual(["Dein Guthaben 12,00\u00a0€ 0 points", "Ausgezahlt 0,00\u00a0€ 0 points"]);
+    expect(await page.locator(".referral-links__earned").allTextContents()).toEqual(["Verdient: 12,00\u00a0€ · 0 points", "Verdient: 0,00\u00a0€ · 0 points"]);
+    expect(await page.evaluate(() => (window as unknown as { numberFormatters: { made: number } }).numberFormatters.made)).toBe(0);
+    expect(pageErrors).toEqual([]);
   });
 
   it("answers the next page view from the app's cache without asking the service again", async () => {
@@ -163,6 +195,8 @@ describeInBrowser("referral links block against the real proxy route", () => {
     await expect.poll(() => status().textContent()).toBe("Your referral links can’t be shown right now. Please try again later.");
 
     await page.reload();
+    // As in openAs: the block asks after the page's load event, which a busy machine can hold back past a poll's second.
+    await page.waitForSelector("[data-referral-links][data-referral-started]:not([aria-busy])", { state: "attached" });
     await network.settled();
     await expect.poll(() => cards().count()).toBe(2);
   });

@@ -7,6 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { artifactsDir, describeInBrowser, launchBrowser, watchNetwork } from "../support/browser";
 import { renderBlock, storefrontPage } from "./liquid-lite";
 import { sendHtml, sendJson, startStorefront, type Storefront } from "./storefront-server";
+import type { ShareLinksAnswer } from "../../app/storefront/share-links-contract";
+import { readAmountFormat, withDisplayAmounts } from "../../app/storefront/share-links-display";
 
 const ALICE_LINKS = {
   status: "ok",
@@ -53,7 +55,9 @@ const state = {
   customer: { first_name: "Alice", email: "alice@example.com" } as Record<string, unknown> | null,
   settings: {} as Record<string, unknown>,
   answer: { status: 200, body: ALICE_LINKS } as ProxyAnswer,
-  proxyCalls: [] as { accept: string | undefined; cookie: string | undefined }[],
+  proxyCalls: [] as { accept: string | undefined; cookie: string | undefined; query: string }[],
+  /** Whether the stand-in formats the amounts as the app's route does (an older app does not). */
+  appFormats: true,
   photoHeld: Promise.resolve() as Promise<void>,
 };
 
@@ -68,12 +72,14 @@ let consoleMessages: string[];
 beforeAll(async () => {
   storefront = await startStorefront(async (req, res) => {
     if (req.path === "/apps/referrals/links") {
-      state.proxyCalls.push({ accept: req.headers.accept, cookie: req.headers.cookie });
+      state.proxyCalls.push({ accept: req.headers.accept, cookie: req.headers.cookie, query: req.url.search });
       if (state.answer === "drop") {
         res.destroy();
         return;
       }
-      return sendJson(res, state.answer.status, state.answer.body);
+      const format = state.appFormats ? readAmountFormat(req.url.searchParams) : null;
+      const body = format ? withDisplayAmounts(state.answer.body as ShareLinksAnswer, format) : state.answer.body;
+      return sendJson(res, state.answer.status, body);
     }
     if (req.path === "/images/photo.png") {
       // Held until the test lets it go: the page's own load is still under way meanwhile.
@@ -109,6 +115,7 @@ beforeEach(async () => {
   state.settings = {};
   state.answer = { status: 200, body: ALICE_LINKS };
   state.proxyCalls = [];
+  state.appFormats = true;
   state.photoHeld = Promise.resolve();
   context = await browser.newContext({ viewport: { width: 900, height: 900 }, deviceScaleFactor: 1 });
   await context.addCookies([{ name: "session", value: "signed-in", url: storefront.origin }]);
@@ -139,8 +146,8 @@ describeInBrowser("referral links block", () => {
   it("renders a signed-in customer's links with balances and earnings", async () => {
     await openBlock();
 
-    // One same-origin JSON request, with the storefront's cookies.
-    expect(state.proxyCalls).toEqual([{ accept: "application/json", cookie: "session=signed-in" }]);
+    // One same-origin JSON request, with the storefront's cookies, naming the locale and currency the amounts are shown in.
+    expect(state.proxyCalls).toEqual([{ accept: "application/json", cookie: "session=signed-in", query: "?locale=en&currency=USD" }]);
 
     await expect.poll(() => cards().count()).toBe(2);
     await expect(status().isHidden()).resolves.toBe(true);
@@ -202,6 +209,16 @@ describeInBrowser("referral links block", () => {
     expect(requested.indexOf("/assets/referral-links.js")).toBeGreaterThan(requested.indexOf("/images/photo.png"));
     expect(state.proxyCalls).toHaveLength(1);
     expect(await page.locator("script[src*='referral-links.js']").count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("shows the amounts as they came, with the currency's code, when an older app does not format them", async () => {
+    state.appFormats = false;
+    await openBlock();
+    await expect.poll(() => cards().count()).toBe(2);
+    const stats = await page.locator(".referral-links__stat").allInnerTexts();
+    expect(stats.map((s) => s.replace(/\s+/g, " ").trim())).toEqual(["Your balance 12.50 USD 0 points", "Paid out 0.00 USD 0 points", "Friends referred 2"]);
+    expect(await page.locator(".referral-links__earned").allTextContents()).toEqual(["Earned: 10.00 USD · 0 points", "Earned: 0.00 USD · 150 points"]);
     expect(pageErrors).toEqual([]);
   });
 

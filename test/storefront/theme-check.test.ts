@@ -118,6 +118,14 @@ describe("the links block and the page's largest paint", () => {
     expect(html).toMatch(/<p class="referral-links__status"[^>]*>Loading your referral links/);
   });
 
+  it("leaves the links' layout and paint until they are near the screen, in the room it keeps for them", () => {
+    // Their first layout (new text, a text field) was the block's largest task once its amounts came formatted.
+    const style = /<style>([\s\S]*?)<\/style>/.exec(signedIn().html)?.[1] ?? "";
+    const rule = /\.referral-links__app\s*\{([^}]*)\}/.exec(style)?.[1] ?? "";
+    expect(rule).toMatch(/content-visibility:\s*auto;/);
+    expect(rule).toMatch(/contain-intrinsic-size:\s*auto\s+\d+(\.\d+)?rem;/);
+  });
+
   it("writes no script or request the browser would start during the page's own load", () => {
     const { html } = signedIn();
     // No <script src> for the preload scanner: the loader fetches the script on the load event.

@@ -95,10 +95,20 @@ afterEach(async () => {
   await context?.close();
 });
 
-/** Opens a storefront page and waits until the script's requests are over. */
+/**
+ * Waits until the script has done its work and its requests are over. Without a code in the URL it
+ * works in an idle callback after the load event (page.goto waits for load); idle callbacks run in
+ * the order they were asked for, so one asked now runs after it.
+ */
+async function settled(): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+  await network.settled();
+}
+
+/** Opens a storefront page and waits until the script's work and requests are over. */
 async function visit(path: string): Promise<void> {
   await page.goto(storefront.origin + path);
-  await network.settled();
+  await settled();
 }
 
 const written = (code: string, campaign = "") => ({
@@ -121,7 +131,7 @@ describeInBrowser("referral tracking embed", () => {
 
     // WHEN the page is reloaded and another page is opened
     await page.reload();
-    await network.settled();
+    await settled();
     await visit("/products/linen-shirt");
 
     // THEN the cart is read again but not written again
@@ -135,6 +145,38 @@ describeInBrowser("referral tracking embed", () => {
     await visit("/collections/all?mbsy=%20AliCe10%20");
     expect(state.updates.map((u) => u.body)).toEqual([written("AliCe10")]);
     expect(state.cart.attributes).toEqual({ _referral_code: "AliCe10" });
+  });
+
+  it("leaves storage and the cart alone until the page has loaded, unless the visitor lands from a share link", async () => {
+    // Every use of storage, with the moment it came: the first use of localStorage on a page loads
+    // the shop's storage on the main thread, a long task while the page is still loading.
+    await context.addInitScript(() => {
+      const uses: string[] = [];
+      let loaded = false;
+      addEventListener("load", () => (loaded = true));
+      Object.assign(window, { storageUses: uses });
+      for (const name of ["getItem", "setItem", "removeItem"] as const) {
+        const original = Storage.prototype[name] as (...args: unknown[]) => unknown;
+        Storage.prototype[name] = function (this: Storage, ...args: unknown[]) {
+          uses.push(`${name} ${loaded ? "after" : "before"} load`);
+          return original.apply(this, args);
+        } as never;
+      }
+    });
+    const uses = () => page.evaluate(() => (window as unknown as { storageUses: string[] }).storageUses);
+
+    await visit("/?mbsy=ALICE10&campaignid=1001");
+    // Landing from a share link: the code is kept at once, before the visitor can leave.
+    expect((await uses())[0]).toBe("setItem before load");
+    expect(state.updates.map((u) => u.body)).toEqual([written("ALICE10", "1001")]);
+
+    newCart("cart-2");
+    await visit("/products/linen-shirt");
+    // Any other page: the kept code still reaches the new cart, after the page's load.
+    expect(new Set(await uses())).toEqual(new Set(["getItem after load", "setItem after load", "removeItem after load"]));
+    expect(state.updates.map((u) => u.token)).toEqual(["cart-1", "cart-2"]);
+    expect(state.cart.attributes).toEqual({ _referral_code: "ALICE10", _referral_campaign: "1001" });
+    expect(pageErrors).toEqual([]);
   });
 
   it("sends no request at all to a visitor without a referral", async () => {
@@ -323,7 +365,7 @@ describeInBrowser("referral tracking embed", () => {
 
       // The visitor accepts on the banner: the same page now keeps and writes the code.
       await page.evaluate(() => (window as unknown as { grantConsent: () => void }).grantConsent());
-      await network.settled();
+      await settled();
       expect(state.updates.map((u) => u.body)).toEqual([written("ALICE10", "1001")]);
       expect(JSON.parse((await stored()).local ?? "null")).toMatchObject({ c: "ALICE10", k: "1001" });
       expect(pageErrors).toEqual([]);

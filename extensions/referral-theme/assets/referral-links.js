@@ -5,6 +5,11 @@
  * share links and, when enabled, earnings and balances. All texts arrive through
  * data-text-* attributes (locales/en.default.json); the service's data is only
  * ever written with textContent or as attribute values.
+ *
+ * The app formats the amounts (the request names the storefront's locale and the
+ * shop's currency), so the page makes no Intl.NumberFormat: a page's first one
+ * loads the browser's number data, one long task on a phone. An app too old to
+ * format them gets its amounts shown as they came, with the currency's code.
  */
 (() => {
   'use strict';
@@ -38,32 +43,18 @@
       this.status.hidden = !message;
     }
 
-    money(value) {
-      const number = Number(value);
-      if (str(value) === '' || !isFinite(number)) return str(value);
-      try {
-        return new Intl.NumberFormat(this.t.locale || undefined, { style: 'currency', currency: this.t.currency }).format(number);
-      } catch {
-        return number.toFixed(2);
-      }
+    money(value, shown) {
+      return shown != null ? str(shown) : `${str(value)} ${str(this.t.currency)}`.trim();
     }
 
-    points(value, pointName) {
-      const number = Number(value);
-      let text = str(value) || '0';
-      if (isFinite(number)) {
-        try {
-          text = new Intl.NumberFormat(this.t.locale || undefined).format(number);
-        } catch {
-          // Keep the raw text.
-        }
-      }
-      return `${text} ${str(pointName) || this.t.textPoints}`;
+    points(value, pointName, shown) {
+      return `${str(shown) || str(value) || '0'} ${str(pointName) || this.t.textPoints}`;
     }
 
     load() {
       this.root.setAttribute('aria-busy', 'true');
-      fetch(this.t.endpoint, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      const ask = this.t.locale && this.t.currency ? `?${new URLSearchParams({ locale: this.t.locale, currency: this.t.currency })}` : '';
+      fetch(this.t.endpoint + ask, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
         // The body is read even on an error status, so the connection is released.
         .then((response) =>
           response.json().then((body) => {
@@ -87,6 +78,7 @@
       if (data.status !== 'ok') throw new Error('Unexpected answer');
 
       const ambassador = data.ambassador || {};
+      const shown = ambassador.display || {};
       const pointName = ambassador.pointName;
       const showBalances = t.showBalances === 'true';
       // Only web links are shown; anything else (javascript:, empty) is dropped.
@@ -94,8 +86,8 @@
 
       if (showBalances && data.ambassador) {
         const summary = el('dl', 'referral-links__summary');
-        this.stat(summary, t.textBalance, this.money(ambassador.balanceMoney || '0'), this.points(ambassador.balancePoints, pointName));
-        this.stat(summary, t.textPaid, this.money(ambassador.moneyPaid || '0'), this.points(ambassador.pointsPaid, pointName));
+        this.stat(summary, t.textBalance, this.money(ambassador.balanceMoney || '0', shown.balanceMoney), this.points(ambassador.balancePoints, pointName, shown.balancePoints));
+        this.stat(summary, t.textPaid, this.money(ambassador.moneyPaid || '0', shown.moneyPaid), this.points(ambassador.pointsPaid, pointName, shown.pointsPaid));
         this.stat(summary, t.textReferrals, str(ambassador.uniqueReferrals) || '0');
         this.root.appendChild(summary);
       }
@@ -173,7 +165,8 @@
 
       if (showBalances) {
         const earned = el('p', 'referral-links__earned', `${t.textEarned} `);
-        const amounts = `${this.money(link.totalMoneyEarned || '0')} · ${this.points(link.totalPointsEarned, pointName)}`;
+        const shown = link.display || {};
+        const amounts = `${this.money(link.totalMoneyEarned || '0', shown.totalMoneyEarned)} · ${this.points(link.totalPointsEarned, pointName, shown.totalPointsEarned)}`;
         earned.appendChild(el('strong', null, amounts));
         card.appendChild(earned);
       }

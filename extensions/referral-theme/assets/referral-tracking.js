@@ -21,6 +21,12 @@
  * allows analytics and marketing, now or later (visitorConsentCollected). Without
  * the API the embed runs at once, as before.
  *
+ * When: a landing from a share link (its code in the URL) is kept at once, since
+ * the visitor may soon leave. On any other page the check waits until the page
+ * has loaded and the browser is idle: the first use of localStorage on a page
+ * loads the shop's storage on the main thread, one long task during the page's
+ * own load, and nothing there is urgent.
+ *
  * The check runs on every page load, which is enough: attributes stay on the cart
  * when items are added later, and a new cart (after checkout, or a cart that
  * expired) gets the attributes on the next page the visitor opens.
@@ -41,7 +47,7 @@
 
   function localStore() {
     try {
-      var ls = window.localStorage;
+      var ls = localStorage;
       ls.setItem(KEY + '_probe', '1');
       ls.removeItem(KEY + '_probe');
       return {
@@ -73,7 +79,7 @@
   // Reads the body even of an error answer, so the connection is released.
   function json(response) {
     return response.json().then(function (body) {
-      if (!response.ok) throw new Error('HTTP ' + response.status);
+      if (!response.ok) throw new Error(response.status);
       return body;
     });
   }
@@ -115,10 +121,11 @@
   }
 
   var script = document.currentScript || document.getElementById('ReferralBridgeTracking');
+  var data = (script && script.dataset) || {};
+  var params, code;
 
   function track() {
   try {
-    var data = (script && script.dataset) || {};
     var days = Number(data.lifetimeDays) > 0 ? Number(data.lifetimeDays) : 30;
     var cartUrl = (data.cartUrl || '/cart').replace(/\/$/, '');
     var now = Date.now();
@@ -136,8 +143,6 @@
       kept = null;
     }
 
-    var params = new window.URLSearchParams(location.search);
-    var code = clean(params.get(data.codeParam || 'mbsy'));
     var campaign = code ? clean(params.get(data.campaignParam || 'campaignid')) : '';
     if (code && (!kept || kept.c === code || data.attribution === 'last_touch')) {
       kept = { c: code, k: campaign, x: now + days * 864e5, t: kept && kept.c === code && kept.k === campaign ? kept.t : '' };
@@ -147,8 +152,8 @@
     if (code && offers.length && (!campaign || offers.indexOf(campaign) >= 0)) {
       // Shopify keeps the code for checkout (a cookie set by the redirect answer); nothing else is needed from it.
       var root = (data.rootUrl || '/').replace(/\/?$/, '/');
+      // Same-origin requests carry the shop's cookies: fetch's default, here and below.
       fetch(root + 'discount/' + encodeURIComponent(code) + '?redirect=' + encodeURIComponent(location.pathname), {
-        credentials: 'same-origin',
         redirect: 'manual'
       }).then(function (response) {
         return response.text(); // releases the connection, even of an error answer
@@ -164,7 +169,7 @@
         store.set(JSON.stringify(kept), kept.x);
       }
     };
-    var request = { credentials: 'same-origin', headers: { Accept: 'application/json' } };
+    var request = { headers: { Accept: 'application/json' } };
 
     fetch(cartUrl + '.js', request)
       .then(json)
@@ -190,7 +195,16 @@
   }
 
   try {
-    whenAllowed(track);
+    params = new URLSearchParams(location.search);
+    code = clean(params.get(data.codeParam || 'mbsy'));
+    var run = function () { whenAllowed(track); };
+    var idle = function () {
+      if (window.requestIdleCallback) requestIdleCallback(run, { timeout: 2000 });
+      else setTimeout(run, 0);
+    };
+    if (code) run();
+    else if (document.readyState === 'complete') idle();
+    else window.addEventListener('load', idle);
   } catch {
     // Never break the theme.
   }
