@@ -100,7 +100,9 @@ export async function serveBuild(options: { buildIndex: string; cwd?: string; en
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
   try {
-    await waitUntilAnswering(url, { timeoutMs: 30_000, gaveUp: () => (child.exitCode !== null ? `The app exited during start-up (${child.exitCode})` : undefined) });
+    // An app that crashes is reported at once (gaveUp); one that is slow to start is waited for. Its start
+    // costs about 3 s of CPU, which took over 30 s on a 2-core machine running two test files and browsers.
+    await waitUntilAnswering(url, { timeoutMs: 90_000, gaveUp: () => (child.exitCode !== null ? `The app exited during start-up (${child.exitCode})` : undefined) });
   } catch (error) {
     throw new Error(`${(error as Error).message}:\n${output}`);
   }

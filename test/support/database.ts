@@ -1,7 +1,7 @@
-// A fresh database per test file, built by the app's migration runner (as `npm run setup` builds one),
-// on SQLite (default) or on the throwaway PostgreSQL of global-setup.ts.
+// A fresh database per test file, a copy of one the app's migration runner built for the run (as
+// `npm run setup` builds one), on SQLite (default) or on the throwaway PostgreSQL of global-setup.ts.
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync } from "node:fs";
 import { createAdapter, databaseKind } from "../../app/db/adapter.server";
 import { applyMigrations } from "../../app/db/migrate.server";
 
@@ -28,11 +28,31 @@ export async function createEmptyDatabase(options: { postgresServerUrl?: string;
   return `file:./${sqliteFolder}/${name}.sqlite`;
 }
 
-/** Creates a database from the migrations and returns its URL. */
-export async function createTestDatabase(options: { postgresServerUrl?: string; sqliteFolder: string }): Promise<string> {
+/** Creates a database from the migrations and returns its URL: the run's template (global-setup.ts). */
+export async function createMigratedDatabase(options: { postgresServerUrl?: string; sqliteFolder: string }): Promise<string> {
   const url = await createEmptyDatabase(options);
   await applyMigrations(url);
   return url;
+}
+
+/**
+ * A test file's database: a copy of the run's template, which the migrations
+ * built once (a file copy on SQLite, CREATE DATABASE ... TEMPLATE on
+ * PostgreSQL), instead of running every migration again for each file.
+ */
+export async function createTestDatabase(options: { templateUrl: string; postgresServerUrl?: string; sqliteFolder: string }): Promise<string> {
+  const { templateUrl, postgresServerUrl, sqliteFolder } = options;
+  const name = `t_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  if (postgresServerUrl && databaseKind(postgresServerUrl) === "postgresql") {
+    const template = new URL(templateUrl).pathname.slice(1);
+    await runScripts(postgresServerUrl, [`CREATE DATABASE "${name}" TEMPLATE "${template}"`]);
+    const url = new URL(postgresServerUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  }
+  const path = `${sqliteFolder}/${name}.sqlite`;
+  copyFileSync(templateUrl.slice("file:".length), path);
+  return `file:./${path}`;
 }
 
 /** Empties every table between tests of one file. */

@@ -11,6 +11,7 @@ process.env.SHOPIFY_APP_URL = "https://referral-bridge.test";
 process.env.WORKER_IN_PROCESS = "false";
 process.env.ALLOW_LOOPBACK_SERVICE = "true";
 process.env.DATABASE_URL = await createTestDatabase({
+  templateUrl: inject("templateDatabaseUrl"),
   postgresServerUrl: inject("postgresServerUrl") || undefined,
   sqliteFolder: inject("sqliteFolder"),
 });
