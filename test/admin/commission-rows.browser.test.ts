@@ -60,15 +60,36 @@ const rowCheckbox = (row: Locator) => row.locator("td").first().getByRole("check
 const pendingBoxes = () => page.locator("tbody").getByRole("checkbox", { disabled: false });
 /** The checked state of each pending row's checkbox, top to bottom. */
 const ticks = () => pendingBoxes().evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).checked));
-/** The positions (among pending rows) of the rows the page shows as selected (Polaris' selected look). */
+/**
+ * The positions (among pending rows) of the rows the page paints as selected:
+ * in Polaris' selected colour, or its hovered-selected one under the pointer.
+ */
 const selectedPositions = () =>
-  page
-    .locator("tbody tr")
-    .evaluateAll((rows) =>
-      rows
-        .filter((row) => !row.querySelector("input[type=checkbox]:disabled"))
-        .flatMap((row, at) => (row.classList.contains("Polaris-IndexTable__TableRow--selected") ? [at] : []))
-    );
+  page.locator("tbody tr").evaluateAll((rows) => {
+    const colourOf = (token: string) => {
+      const probe = document.body.appendChild(document.createElement("div"));
+      probe.style.backgroundColor = `var(${token})`;
+      const colour = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return colour;
+    };
+    const selected = [colourOf("--p-color-bg-surface-selected"), colourOf("--p-color-bg-surface-brand-hover")];
+    return rows
+      .filter((row) => !row.querySelector("input[type=checkbox]:disabled"))
+      .flatMap((row, at) => (selected.includes(getComputedStyle(row).backgroundColor) ? [at] : []));
+  });
+/** The background of each row's sticky cells (the first two and the last), when it differs from the row's. */
+const stickyCellsOffColour = () =>
+  page.locator("tbody tr").evaluateAll((rows) =>
+    rows.flatMap((row) => {
+      const cells = [...row.children];
+      const own = getComputedStyle(row).backgroundColor;
+      return [cells[0], cells[1], cells.at(-1)]
+        .map((cell) => getComputedStyle(cell!).backgroundColor)
+        .filter((colour) => colour !== own && colour !== "rgba(0, 0, 0, 0)")
+        .map((colour) => `${row.id}: ${colour} on ${own}`);
+    })
+  );
 
 async function shot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(artifactsDir, name) });
@@ -116,6 +137,7 @@ describeInBrowser("the Commissions page's rows in Chromium", () => {
     // THEN every pending row is ticked and shows as selected, and the bar says how many, with its bulk actions
     await expect.poll(ticks).toEqual(Array(pending).fill(true));
     expect(await selectedPositions()).toEqual([...Array(pending).keys()]);
+    expect(await stickyCellsOffColour()).toEqual([]);
     expect(await page.getByText(`${pending} selected`, { exact: true }).isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: "Approve", exact: true }).isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: /^Select all 25\+ commissions/ }).isVisible()).toBe(true);
