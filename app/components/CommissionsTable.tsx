@@ -4,7 +4,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, type RefObject } from "r
 import type { CommissionRow, DecisionRowResult } from "../admin/commissions.server";
 import { EmptyListState } from "./EmptyStates";
 import { useRowSelection } from "./row-selection";
-import { PINNED_CELL, SelectableRow } from "./SelectableRow";
+import { SelectableRow } from "./SelectableRow";
 import { formatAmount, formatDate, formatPoints } from "./format";
 import { CommissionStatusBadge, FraudBadge } from "./StatusBadges";
 
@@ -94,7 +94,7 @@ CommissionTableRow.displayName = "CommissionTableRow";
 const CommissionCells = memo(function CommissionCells({ row, result, busy, pointName, onDecide }: CellsProps) {
   return (
     <>
-      <IndexTable.Cell className={PINNED_CELL}>
+      <IndexTable.Cell>
         <Text as="span" variant="bodySm">
           {formatDate(row.createdAt)}
         </Text>
@@ -169,7 +169,7 @@ const CommissionCells = memo(function CommissionCells({ row, result, busy, point
           </Text>
         )}
       </IndexTable.Cell>
-      <IndexTable.Cell className={PINNED_CELL}>
+      <IndexTable.Cell>
         {row.status === "pending" ? (
           // Clicks on the buttons must not toggle the row's selection.
           <div onClick={(event) => event.stopPropagation()} role="presentation">

@@ -10,19 +10,11 @@ import type { MouseEvent, ReactNode } from "react";
 // them all. This row reads no context: a change of selection renders the
 // rows whose `selected` changed, and of each only this `<tr>` and its input.
 // The hover colour is CSS's `:hover` (admin.css), not a render.
-//
-// The selected colour is the app's rule too (admin.css): Polaris' rules for
-// its selected rows reach the row's cells through sibling combinators, so
-// selecting a row restyles all its cells; the app's reach only the cells
-// with a background of their own, the sticky ones (PINNED_CELL), and the
-// page's selection restyles a third as many elements.
 
 const ROW = "Polaris-IndexTable__TableRow";
 /** The app's rows, for admin.css. */
 const OWN = "rb-row";
-/** The class of a row's cells that stay in view when the table scrolls sideways (the first and the last), for the selected colour. */
-export const PINNED_CELL = "rb-pin";
-const CHECKBOX_CELL = `Polaris-IndexTable__TableCell Polaris-IndexTable__TableCell--first ${PINNED_CELL}`;
+const CHECKBOX_CELL = "Polaris-IndexTable__TableCell Polaris-IndexTable__TableCell--first";
 
 export interface SelectableRowProps {
   id: string;
@@ -34,12 +26,12 @@ export interface SelectableRowProps {
   label: string;
   /** Toggles the row at `position`; `range` (shift held) takes every row from the last one toggled. */
   onToggle(position: number, range: boolean): void;
-  /** The row's cells (IndexTable.Cell); the first and the last have the class PINNED_CELL. */
+  /** The row's cells (IndexTable.Cell). */
   children: ReactNode;
 }
 
 export function SelectableRow({ id, position, selected, disabled, label, onToggle, children }: SelectableRowProps) {
-  const className = `${OWN} ${ROW}${selected ? ` ${OWN}--selected` : ""}${disabled ? ` ${ROW}--disabled` : ""}`;
+  const className = `${OWN} ${ROW}${selected ? ` ${ROW}--selected` : ""}${disabled ? ` ${ROW}--disabled` : ""}`;
 
   // A click anywhere on the row toggles it, as on Polaris' rows, except on
   // the row's own links and buttons.
