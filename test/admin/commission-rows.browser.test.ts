@@ -33,6 +33,10 @@ async function open(pathname: string, viewport = { width: 1200, height: 900 }): 
   const network = watchNetwork(page);
   await page.goto(`${server.origin}${signed.pathname}${signed.search}`);
   await network.settled(200, 15_000);
+  // Hydrated: the table's effect has measured the checkbox column (a click on the server's HTML alone does nothing).
+  await page.waitForFunction(() => document.querySelector<HTMLElement>(".rb-commissions")?.style.getPropertyValue("--pc-checkbox-offset"), undefined, {
+    timeout: 30_000,
+  });
 }
 
 async function addPendingCommissions(count: number): Promise<void> {
