@@ -64,6 +64,7 @@ interface CellsProps {
 interface RowProps extends CellsProps {
   position: number;
   selected: boolean;
+  selectable: boolean;
   onToggle(position: number, range: boolean): void;
 }
 
@@ -74,13 +75,14 @@ interface RowProps extends CellsProps {
  * of selection renders only the rows whose `selected` changed, and of those
  * only the row and its checkbox, not its cells.
  */
-const CommissionTableRow = memo(function CommissionTableRow({ position, selected, onToggle, ...cells }: RowProps) {
+const CommissionTableRow = memo(function CommissionTableRow({ position, selected, selectable, onToggle, ...cells }: RowProps) {
   return (
     <SelectableRow
       id={cells.row.uid}
       position={position}
       selected={selected}
       disabled={cells.row.status !== "pending"}
+      selectable={selectable}
       label={`Select commission ${cells.row.uid}`}
       onToggle={onToggle}
     >
@@ -327,6 +329,7 @@ export function CommissionsTable({
             row={row}
             position={index}
             selected={selection.selected.has(row.uid)}
+            selectable={pendingCount > 0}
             result={results[row.uid]}
             busy={decidingUids.has(row.uid)}
             pointName={pointName}

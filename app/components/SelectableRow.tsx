@@ -22,6 +22,8 @@ export interface SelectableRowProps {
   selected: boolean;
   /** A row that can't be selected: its checkbox is disabled and a click does nothing. */
   disabled: boolean;
+  /** The table has a checkbox column (IndexTable's `selectable`); without it the row has no checkbox cell. */
+  selectable: boolean;
   /** The checkbox's accessible name: which row it selects. */
   label: string;
   /** Toggles the row at `position`; `range` (shift held) takes every row from the last one toggled. */
@@ -30,13 +32,15 @@ export interface SelectableRowProps {
   children: ReactNode;
 }
 
-export function SelectableRow({ id, position, selected, disabled, label, onToggle, children }: SelectableRowProps) {
-  const className = `${OWN} ${ROW}${selected ? ` ${ROW}--selected` : ""}${disabled ? ` ${ROW}--disabled` : ""}`;
+export function SelectableRow({ id, position, selected, disabled, selectable, label, onToggle, children }: SelectableRowProps) {
+  const className = `${OWN} ${ROW}${selected ? ` ${ROW}--selected` : ""}${disabled ? ` ${ROW}--disabled` : ""}${
+    selectable ? "" : ` ${ROW}--unclickable`
+  }`;
 
   // A click anywhere on the row toggles it, as on Polaris' rows, except on
   // the row's own links and buttons.
   const onRowClick = (event: MouseEvent<HTMLTableRowElement>) => {
-    if (disabled || (event.target as Element).closest("a, button, input")) return;
+    if (disabled || !selectable || (event.target as Element).closest("a, button, input")) return;
     onToggle(position, event.shiftKey);
   };
   // The checkbox's click (a pointer, or Space on the focused box) toggles it, with shift a range.
@@ -47,20 +51,22 @@ export function SelectableRow({ id, position, selected, disabled, label, onToggl
 
   return (
     <tr id={id} className={className} onClick={onRowClick} onMouseDown={keepTextUnselectedOnShift}>
-      <td className={CHECKBOX_CELL}>
-        <div className="Polaris-IndexTable-Checkbox__Wrapper">
-          <input
-            type="checkbox"
-            className="rb-row-checkbox"
-            aria-label={label}
-            checked={selected}
-            disabled={disabled}
-            onClick={onCheckboxClick}
-            // The state is the selection's: React keeps the box as `checked` says.
-            onChange={ignoreChange}
-          />
-        </div>
-      </td>
+      {selectable ? (
+        <td className={CHECKBOX_CELL}>
+          <div className="Polaris-IndexTable-Checkbox__Wrapper">
+            <input
+              type="checkbox"
+              className="rb-row-checkbox"
+              aria-label={label}
+              checked={selected}
+              disabled={disabled}
+              onClick={onCheckboxClick}
+              // The state is the selection's: React keeps the box as `checked` says.
+              onChange={ignoreChange}
+            />
+          </div>
+        </td>
+      ) : null}
       {children}
     </tr>
   );

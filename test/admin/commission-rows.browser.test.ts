@@ -27,13 +27,14 @@ let problems: string[];
 /** Added pending commissions; with the seed's five (two pending) the list has two pages of 25. */
 const ADDED = 30;
 
-async function open(pathname: string, viewport = { width: 1200, height: 900 }): Promise<void> {
+async function open(pathname: string, viewport = { width: 1200, height: 900 }, selectable = true): Promise<void> {
   await page.setViewportSize(viewport);
   const signed = new URL((await adminRequest(pathname)).url);
   const network = watchNetwork(page);
   await page.goto(`${server.origin}${signed.pathname}${signed.search}`);
   await network.settled(200, 15_000);
   // Hydrated: the table's effect has measured the checkbox column (a click on the server's HTML alone does nothing).
+  if (!selectable) return;
   await page.waitForFunction(() => document.querySelector<HTMLElement>(".rb-commissions")?.style.getPropertyValue("--pc-checkbox-offset"), undefined, {
     timeout: 30_000,
   });
@@ -231,6 +232,16 @@ describeInBrowser("the Commissions page's rows in Chromium", () => {
     expect(ledger.filter((c) => c.state === "approved").length).toBe(2 + 2);
     // The selection is cleared once the decision is sent.
     expect(await selectedPositions()).toEqual([]);
+  }, 60_000);
+
+  it("draws no checkbox column when nothing on the page can be selected", async () => {
+    // GIVEN the approved commissions alone (the seed's two): nothing to select
+    await open("/app/commissions?status=approved", undefined, false);
+    expect(await bodyRows().count()).toBe(2);
+    // THEN neither the header nor the rows have a checkbox, and every row has one cell a heading
+    expect(await page.getByRole("checkbox").count()).toBe(0);
+    const headings = await page.locator("thead th").count();
+    expect(await bodyRows().evaluateAll((rows) => rows.map((row) => row.children.length))).toEqual([headings, headings]);
   }, 60_000);
 
   it("keeps the checkbox and the first column in view when a narrow table scrolls sideways", async () => {
