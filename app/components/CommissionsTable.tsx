@@ -1,9 +1,10 @@
 import { useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, BlockStack, Button, IndexTable, InlineStack, Link, Text, type IndexTableProps } from "@shopify/polaris";
-import { memo, useCallback, useMemo, useRef } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, type RefObject } from "react";
 import type { CommissionRow, DecisionRowResult } from "../admin/commissions.server";
 import { EmptyListState } from "./EmptyStates";
 import { useRowSelection } from "./row-selection";
+import { SelectableRow } from "./SelectableRow";
 import { formatAmount, formatDate, formatPoints } from "./format";
 import { CommissionStatusBadge, FraudBadge } from "./StatusBadges";
 
@@ -63,18 +64,30 @@ interface CellsProps {
 interface RowProps extends CellsProps {
   position: number;
   selected: boolean;
+  selectable: boolean;
+  onToggle(position: number, range: boolean): void;
 }
 
 /**
- * One row. Memoised, with props that stay the same object between renders
- * (the loader's row, a stable callback): a change of selection renders only
- * the rows whose `selected` changed, and of those only the row, not its cells.
+ * One row: the app's own (SelectableRow), not IndexTable.Row, which renders
+ * every row again when select mode starts. Memoised, with props that stay the
+ * same object between renders (the loader's row, stable callbacks): a change
+ * of selection renders only the rows whose `selected` changed, and of those
+ * only the row and its checkbox, not its cells.
  */
-const CommissionTableRow = memo(function CommissionTableRow({ position, selected, ...cells }: RowProps) {
+const CommissionTableRow = memo(function CommissionTableRow({ position, selected, selectable, onToggle, ...cells }: RowProps) {
   return (
-    <IndexTable.Row id={cells.row.uid} position={position} selected={selected} disabled={cells.row.status !== "pending"}>
+    <SelectableRow
+      id={cells.row.uid}
+      position={position}
+      selected={selected}
+      disabled={cells.row.status !== "pending"}
+      selectable={selectable}
+      label={`Select commission ${cells.row.uid}`}
+      onToggle={onToggle}
+    >
       <CommissionCells {...cells} />
-    </IndexTable.Row>
+    </SelectableRow>
   );
 });
 // Kept in the minified build: the browser test counts the renders of this component.
@@ -215,7 +228,9 @@ export function CommissionsTable({
   const navigation = useNavigation();
   const ids = useMemo(() => rows.map((r) => (r.status === "pending" ? r.uid : null)), [rows]);
   const pendingCount = useMemo(() => ids.filter(Boolean).length, [ids]);
-  const { selection, onSelectionChange, clearSelection } = useRowSelection(ids);
+  const { selection, onSelectionChange, toggleRow, clearSelection } = useRowSelection(ids);
+  const tableRef = useRef<HTMLDivElement>(null);
+  useCheckboxColumnOffset(tableRef, rows.length > 0 && pendingCount > 0);
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
 
@@ -293,7 +308,7 @@ export function CommissionsTable({
   );
 
   return (
-    <div className="rb-commissions">
+    <div className="rb-commissions" ref={tableRef}>
       <IndexTable
         resourceName={RESOURCE_NAME}
         itemCount={rows.length}
@@ -314,13 +329,34 @@ export function CommissionsTable({
             row={row}
             position={index}
             selected={selection.selected.has(row.uid)}
+            selectable={pendingCount > 0}
             result={results[row.uid]}
             busy={decidingUids.has(row.uid)}
             pointName={pointName}
             onDecide={onDecide}
+            onToggle={toggleRow}
           />
         ))}
       </IndexTable>
     </div>
   );
+}
+
+/**
+ * The sticky second column sits right of the checkbox column, at Polaris'
+ * `--pc-checkbox-offset`; Polaris' own rows measure it, the app's rows do
+ * too: the first row's checkbox cell, at load and when the window resizes.
+ */
+function useCheckboxColumnOffset(tableRef: RefObject<HTMLDivElement>, selectable: boolean) {
+  useEffect(() => {
+    const table = tableRef.current;
+    if (!table || !selectable) return;
+    const measure = () => {
+      const cell = table.querySelector("tbody .Polaris-IndexTable__TableCell--first");
+      if (cell) table.style.setProperty("--pc-checkbox-offset", `${cell.getBoundingClientRect().width}px`);
+    };
+    measure();
+    window.addEventListener("resize", measure);
+    return () => window.removeEventListener("resize", measure);
+  }, [tableRef, selectable]);
 }

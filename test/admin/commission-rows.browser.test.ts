@@ -1,0 +1,271 @@
+// The Commissions page's rows in real Chromium, as a merchant uses them: what
+// the app's own rows (SelectableRow) must keep of Polaris' IndexTable rows.
+// Selecting the page, a click on a row, shift-click ranges, the keyboard, the
+// names a screen reader reads, and a bulk approval of the selected rows.
+import "./browser-env";
+import path from "node:path";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { getEnv } from "../../app/env.server";
+import { shopClient } from "../../app/connection/shop-client.server";
+import type { SandboxHandle } from "../../sandbox/server";
+import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
+import { resetDatabase } from "../support/database";
+import { connectShop, sandboxCommissions, startTestSandbox } from "../support/pipeline";
+import { installShop } from "../support/sessions";
+import { TEST_SHOP } from "../support/shopify-requests";
+import { adminRequest } from "./admin-requests";
+import { startSandboxAppServer, type AppServer } from "./app-server";
+
+let sandbox: SandboxHandle;
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+/** Added pending commissions; with the seed's five (two pending) the list has two pages of 25. */
+const ADDED = 30;
+
+async function open(pathname: string, viewport = { width: 1200, height: 900 }, selectable = true): Promise<void> {
+  await page.setViewportSize(viewport);
+  const signed = new URL((await adminRequest(pathname)).url);
+  const network = watchNetwork(page);
+  await page.goto(`${server.origin}${signed.pathname}${signed.search}`);
+  await network.settled(200, 15_000);
+  // Hydrated: the table's effect has measured the checkbox column (a click on the server's HTML alone does nothing).
+  if (!selectable) return;
+  await page.waitForFunction(() => document.querySelector<HTMLElement>(".rb-commissions")?.style.getPropertyValue("--pc-checkbox-offset"), undefined, {
+    timeout: 30_000,
+  });
+}
+
+async function addPendingCommissions(count: number): Promise<void> {
+  const access = await shopClient(prisma, TEST_SHOP, {
+    credentialsKey: getEnv().CREDENTIALS_KEY,
+    timeoutMs: 5_000,
+    network: { allowLoopback: true },
+  });
+  if (!access.ok) throw new Error(access.reason);
+  for (let i = 0; i < count; i += 1) {
+    await access.client.addCommission({
+      email: `ambassador${i}@example.com`,
+      autoCreate: true,
+      campaignUid: "1001",
+      amount: `${(5 + (i % 7)).toFixed(2)}`,
+      revenue: `${(50 + i).toFixed(2)}`,
+      customerEmail: `friend${i}@example.com`,
+      isApproved: false,
+    });
+  }
+}
+
+const bodyRows = () => page.locator("tbody tr");
+const rowCheckbox = (row: Locator) => row.locator("td").first().getByRole("checkbox");
+const pendingBoxes = () => page.locator("tbody").getByRole("checkbox", { disabled: false });
+/** The checked state of each pending row's checkbox, top to bottom. */
+const ticks = () => pendingBoxes().evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).checked));
+/**
+ * The positions (among pending rows) of the rows the page paints as selected:
+ * in Polaris' selected colour, or its hovered-selected one under the pointer.
+ */
+const selectedPositions = () =>
+  page.locator("tbody tr").evaluateAll((rows) => {
+    const colourOf = (token: string) => {
+      const probe = document.body.appendChild(document.createElement("div"));
+      probe.style.backgroundColor = `var(${token})`;
+      const colour = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return colour;
+    };
+    const selected = [colourOf("--p-color-bg-surface-selected"), colourOf("--p-color-bg-surface-brand-hover")];
+    return rows
+      .filter((row) => !row.querySelector("input[type=checkbox]:disabled"))
+      .flatMap((row, at) => (selected.includes(getComputedStyle(row).backgroundColor) ? [at] : []));
+  });
+/** The background of each row's sticky cells (the first two and the last), when it differs from the row's. */
+const stickyCellsOffColour = () =>
+  page.locator("tbody tr").evaluateAll((rows) =>
+    rows.flatMap((row) => {
+      const cells = [...row.children];
+      const own = getComputedStyle(row).backgroundColor;
+      return [cells[0], cells[1], cells.at(-1)]
+        .map((cell) => getComputedStyle(cell!).backgroundColor)
+        .filter((colour) => colour !== own && colour !== "rgba(0, 0, 0, 0)")
+        .map((colour) => `${row.id}: ${colour} on ${own}`);
+    })
+  );
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: path.join(artifactsDir, name) });
+}
+
+describeInBrowser("the Commissions page's rows in Chromium", () => {
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    // SELECT_ALL_BUILD_ROOT: another checkout, built, e.g. the commit before a change, to compare.
+    server = await startSandboxAppServer(process.env.SELECT_ALL_BUILD_ROOT);
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await sandbox?.close();
+  });
+
+  beforeEach(async () => {
+    sandbox.reset();
+    await resetDatabase();
+    await installShop();
+    await connectShop(sandbox, { campaignUids: "1001" });
+    await addPendingCommissions(ADDED);
+    ({ context, page, problems } = await openAdminBrowserPage(browser, { origins: ["http://127.0.0.1:"] }));
+  }, 60_000);
+
+  afterEach(async () => {
+    await context?.close();
+    expect(problems, server.output()).toEqual([]);
+  });
+
+  it("selects the page from the header: every pending row, with Polaris' selected look, and the bar counts them", async () => {
+    await open("/app/commissions");
+    const pending = await pendingBoxes().count();
+    expect(pending).toBeGreaterThan(10);
+    // The rows that can't be selected (approved, denied) have a disabled box.
+    expect(await page.locator("tbody").getByRole("checkbox", { disabled: true }).count()).toBe((await bodyRows().count()) - pending);
+
+    // WHEN the merchant clicks the header's checkbox (a real click in its middle, as the bench does)
+    const header = page.locator("thead input[type=checkbox]").first();
+    const box = (await header.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    // THEN every pending row is ticked and shows as selected, and the bar says how many, with its bulk actions
+    await expect.poll(ticks).toEqual(Array(pending).fill(true));
+    expect(await selectedPositions()).toEqual([...Array(pending).keys()]);
+    expect(await stickyCellsOffColour()).toEqual([]);
+    expect(await page.getByText(`${pending} selected`, { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Approve", exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: /^Select all 25\+ commissions/ }).isVisible()).toBe(true);
+    await shot("admin-commissions-rows-selected.png");
+
+    // WHEN the merchant clicks the bar's checkbox, THEN nothing is selected
+    await page.getByRole("checkbox", { name: /^(Select|Deselect) all 25 commissions$/ }).click({ force: true });
+    await expect.poll(ticks).toEqual(Array(pending).fill(false));
+    expect(await selectedPositions()).toEqual([]);
+  }, 60_000);
+
+  it("toggles a row by a click on it, and shift-click takes the range from the row last toggled", async () => {
+    await open("/app/commissions");
+    const pendingRows = page.locator("tbody tr").filter({ has: page.locator("input[type=checkbox]:not([disabled])") });
+    const cellOf = (at: number) => pendingRows.nth(at).locator("td").nth(1);
+
+    // A click on a row's text selects it; a second click clears it
+    await cellOf(3).click();
+    expect(await selectedPositions()).toEqual([3]);
+    await cellOf(3).click();
+    expect(await selectedPositions()).toEqual([]);
+
+    // The checkbox of row 2, then shift and the checkbox of row 6: rows 2 to 6
+    await rowCheckbox(pendingRows.nth(2)).click();
+    await rowCheckbox(pendingRows.nth(6)).click({ modifiers: ["Shift"] });
+    expect(await selectedPositions()).toEqual([2, 3, 4, 5, 6]);
+    // Shift-click on row 9's text: from row 6 (the last toggled) to 9
+    await cellOf(9).click({ modifiers: ["Shift"] });
+    expect(await selectedPositions()).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    // Shift-click on a selected row clears the range from row 9 to it
+    await cellOf(4).click({ modifiers: ["Shift"] });
+    expect(await selectedPositions()).toEqual([2, 3]);
+    // No text was selected on the way
+    expect(await page.evaluate(() => String(window.getSelection()))).toBe("");
+    await expect.poll(ticks).toEqual([...Array(await pendingBoxes().count()).keys()].map((at) => at === 2 || at === 3));
+
+    // A click on an approved row does nothing; a click on a row's link or button does not toggle it
+    await page.locator("tbody tr").filter({ hasText: "Approved" }).first().locator("td").nth(1).click();
+    expect(await selectedPositions()).toEqual([2, 3]);
+  }, 60_000);
+
+  it("names each row's checkbox for a screen reader, and the keyboard ticks it", async () => {
+    await open("/app/commissions");
+    const names = await page
+      .locator("tbody")
+      .getByRole("checkbox")
+      .evaluateAll((boxes) => boxes.map((box) => box.getAttribute("aria-label") ?? ""));
+    const uids = await bodyRows().evaluateAll((rows) => rows.map((row) => row.id));
+    // One name for each row, and it names that row's commission.
+    expect(names).toEqual(uids.map((uid) => `Select commission ${uid}`));
+    expect(new Set(names).size).toBe(names.length);
+
+    // The merchant tabs to the first pending row's box and presses Space
+    const first = rowCheckbox(page.locator("tbody tr").filter({ has: page.locator("input:not([disabled])") }).first());
+    await first.focus();
+    await page.keyboard.press("Space");
+    expect(await selectedPositions()).toEqual([0]);
+    // Tab moves on past the row's buttons to the next row's box; Space ticks it
+    for (let presses = 0; presses < 8; presses += 1) {
+      await page.keyboard.press("Tab");
+      const on = await page.evaluate(() => document.activeElement?.getAttribute("type"));
+      if (on === "checkbox") break;
+    }
+    await page.keyboard.press("Space");
+    expect(await selectedPositions()).toEqual([0, 1]);
+    expect(await page.getByText("2 selected", { exact: true }).isVisible()).toBe(true);
+    // Space again clears it
+    await page.keyboard.press("Space");
+    expect(await selectedPositions()).toEqual([0]);
+  }, 60_000);
+
+  it("approves the selected rows from the bar, and only them", async () => {
+    await open("/app/commissions");
+    const rowOf = (email: string) => page.locator("tbody tr").filter({ hasText: email });
+    await rowCheckbox(rowOf("ambassador0@example.com")).click();
+    await rowCheckbox(rowOf("ambassador1@example.com")).click();
+    expect(await page.getByText("2 selected", { exact: true }).isVisible()).toBe(true);
+
+    await page.getByRole("button", { name: "Approve", exact: true }).click();
+    await watchNetwork(page).settled(250, 15_000);
+    await expect.poll(() => page.getByText("2 commissions approved").isVisible(), { timeout: 10_000 }).toBe(true);
+    const ledger = await sandboxCommissions(sandbox);
+    const stateOf = (email: string) => ledger.filter((c) => c.affiliate_email === email).map((c) => c.state);
+    expect(stateOf("ambassador0@example.com")).toEqual(["approved"]);
+    expect(stateOf("ambassador1@example.com")).toEqual(["approved"]);
+    expect(stateOf("ambassador2@example.com")).toEqual(["pending"]);
+    expect(ledger.filter((c) => c.state === "approved").length).toBe(2 + 2);
+    // The selection is cleared once the decision is sent.
+    expect(await selectedPositions()).toEqual([]);
+  }, 60_000);
+
+  it("draws no checkbox column when nothing on the page can be selected", async () => {
+    // GIVEN the approved commissions alone (the seed's two): nothing to select
+    await open("/app/commissions?status=approved", undefined, false);
+    expect(await bodyRows().count()).toBe(2);
+    // THEN neither the header nor the rows have a checkbox, and every row has one cell a heading
+    expect(await page.getByRole("checkbox").count()).toBe(0);
+    const headings = await page.locator("thead th").count();
+    expect(await bodyRows().evaluateAll((rows) => rows.map((row) => row.children.length))).toEqual([headings, headings]);
+  }, 60_000);
+
+  it("keeps the checkbox and the first column in view when a narrow table scrolls sideways", async () => {
+    await open("/app/commissions", { width: 700, height: 900 });
+    const scroller = page.locator(".Polaris-IndexTable-ScrollContainer").first();
+    const firstRow = page.locator("tbody tr").first();
+    const before = {
+      box: (await firstRow.locator("td").nth(0).boundingBox())!,
+      date: (await firstRow.locator("td").nth(1).boundingBox())!,
+      customer: (await firstRow.locator("td").nth(3).boundingBox())!,
+    };
+    await scroller.evaluate((el) => (el.scrollLeft = 300));
+    await page.waitForTimeout(300);
+    const after = {
+      box: (await firstRow.locator("td").nth(0).boundingBox())!,
+      date: (await firstRow.locator("td").nth(1).boundingBox())!,
+      customer: (await firstRow.locator("td").nth(3).boundingBox())!,
+    };
+    expect(await scroller.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    // The checkbox and the date stay where they were, side by side; the other columns moved.
+    expect(after.box.x).toBe(before.box.x);
+    expect(after.date.x).toBe(before.date.x);
+    expect(after.date.x).toBeGreaterThanOrEqual(after.box.x + after.box.width - 1);
+    expect(after.customer.x).toBeLessThan(before.customer.x - 100);
+    await shot("admin-commissions-rows-narrow.png");
+  }, 60_000);
+});
