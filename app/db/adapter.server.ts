@@ -15,9 +15,27 @@ export function databaseKind(url: string): DatabaseKind {
   );
 }
 
+/**
+ * Each SQLite connection Prisma opens, as it opens: write-ahead logging lets
+ * the app and worker processes read while one writes; synchronous stays FULL
+ * so an acknowledged webhook survives a power cut; busy_timeout makes a second
+ * process wait for the lock instead of failing. Set on the connection before
+ * its first query (a PRAGMA sent later could land inside a transaction, where
+ * SQLite refuses to change the safety level).
+ */
+const SQLITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;";
+
+class TunedSqlite extends PrismaBetterSQLite3 {
+  override async connect() {
+    const connection = await super.connect();
+    await connection.executeScript(SQLITE_PRAGMAS);
+    return connection;
+  }
+}
+
 /** The driver adapter factory for a DATABASE_URL, shared by the app and the Prisma CLI. */
 export function createAdapter(url: string) {
-  const factory = databaseKind(url) === "postgresql" ? new PrismaPg({ connectionString: url }) : new PrismaBetterSQLite3({ url: url.slice("file:".length) });
+  const factory = databaseKind(url) === "postgresql" ? new PrismaPg({ connectionString: url }) : new TunedSqlite({ url: url.slice("file:".length) });
   // The benchmark's statement counts (DB_STATEMENT_COUNTS_DIR), off by default.
   return statementCountsEnabled() ? countingAdapterFactory(factory) : factory;
 }
