@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import prisma from "../../app/db.server";
-import { enqueueJob } from "../../app/queue/enqueue.server";
-import { CANCEL_ORDER_JOB } from "../../app/referrals/job-kinds";
 import { acknowledging } from "../../app/webhooks/acknowledgements";
 import { startInProcessWorker, stopInProcessWorker } from "../../app/wiring/in-process-worker.server";
 import { appWorker } from "../../app/wiring/jobs.server";
+import { jobStatusWithin, queueCancellation } from "../support/quick-jobs";
 import { connectShop, testPipeline, useTestSandbox } from "../support/pipeline";
-import { TEST_SHOP } from "../support/shopify-requests";
 
 // Acknowledgements first: a worker claims nothing while the process answers a
 // burst of order webhooks, for a bounded time (app/queue/worker.server.ts
@@ -19,28 +16,6 @@ vi.hoisted(() => {
 });
 const sandbox = useTestSandbox();
 
-/** A job that finishes at once when it runs: the cancellation of an order that was not referred. */
-async function queueCancellation(orderId: string): Promise<string> {
-  await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId, status: "not_referred" } });
-  await enqueueJob(prisma, CANCEL_ORDER_JOB, { shop: TEST_SHOP, subject: orderId, payload: { orderId } });
-  return (await prisma.job.findFirstOrThrow({ where: { kind: CANCEL_ORDER_JOB.name, key: { contains: orderId } }, select: { id: true } })).id;
-}
-
-async function jobStatus(id: string): Promise<string | undefined> {
-  return (await prisma.job.findUnique({ where: { id }, select: { status: true } }))?.status;
-}
-
-/** Polls until the job is done (its status then), or `ms` has passed (its status at that moment). */
-async function statusWithin(id: string, ms: number): Promise<string | undefined> {
-  const deadline = performance.now() + ms;
-  let status = await jobStatus(id);
-  while (status !== "done" && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    status = await jobStatus(id);
-  }
-  return status;
-}
-
 describe("a worker that holds back", () => {
   it("claims nothing while the process says so, and runs the job once it does not", async () => {
     await connectShop(sandbox);
@@ -49,9 +24,9 @@ describe("a worker that holds back", () => {
     worker.start();
     try {
       const job = await queueCancellation("5712347889123456001");
-      expect(await statusWithin(job, 400)).toBe("queued");
+      expect(await jobStatusWithin(job, 400)).toBe("queued");
       busy = false;
-      expect(await statusWithin(job, 5_000)).toBe("done");
+      expect(await jobStatusWithin(job, 5_000)).toBe("done");
     } finally {
       await worker.stop();
     }
@@ -65,12 +40,12 @@ describe("a worker that holds back", () => {
     worker.start();
     try {
       const first = await queueCancellation("5712347889123456002");
-      expect(await statusWithin(first, 10_000)).toBe("done");
+      expect(await jobStatusWithin(first, 10_000)).toBe("done");
       expect(performance.now() - started).toBeGreaterThanOrEqual(maxYieldMs);
       // Within the free spell that follows a full hold, the next job does not wait another maxYieldMs.
       const queuedAt = performance.now();
       const second = await queueCancellation("5712347889123456003");
-      expect(await statusWithin(second, maxYieldMs)).toBe("done");
+      expect(await jobStatusWithin(second, maxYieldMs)).toBe("done");
       expect(performance.now() - queuedAt).toBeLessThan(maxYieldMs);
     } finally {
       await worker.stop();
@@ -85,7 +60,7 @@ describe("the in-process worker's thread", () => {
     startInProcessWorker();
     // The thread is up once it has run a first job.
     const warm = await queueCancellation("5712347889123456004");
-    expect(await statusWithin(warm, 45_000)).toBe("done");
+    expect(await jobStatusWithin(warm, 45_000)).toBe("done");
   }, 90_000);
   afterAll(() => stopInProcessWorker(5_000));
 
@@ -97,10 +72,10 @@ describe("the in-process worker's thread", () => {
     const burst = Array.from({ length: 8 }, () => acknowledging(() => answered));
     const job = await queueCancellation("5712347889123456005");
     // A job queued with no burst runs in well under a second here; the hold lasts up to 2 s (maxYieldMs).
-    expect(await statusWithin(job, 1_500)).toBe("queued");
+    expect(await jobStatusWithin(job, 1_500)).toBe("queued");
     finish();
     await Promise.all(burst);
-    expect(await statusWithin(job, 10_000)).toBe("done");
+    expect(await jobStatusWithin(job, 10_000)).toBe("done");
   });
 
   it("goes on claiming while fewer webhooks than a burst are answered", async () => {
@@ -110,7 +85,7 @@ describe("the in-process worker's thread", () => {
     const under = Array.from({ length: 7 }, () => acknowledging(() => answered));
     try {
       const job = await queueCancellation("5712347889123456006");
-      expect(await statusWithin(job, 10_000)).toBe("done");
+      expect(await jobStatusWithin(job, 10_000)).toBe("done");
     } finally {
       finish();
       await Promise.all(under);

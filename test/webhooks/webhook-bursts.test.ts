@@ -5,14 +5,13 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { databaseKind } from "../../app/db/adapter.server";
-import { enqueueJob } from "../../app/queue/enqueue.server";
-import { CANCEL_ORDER_JOB } from "../../app/referrals/job-kinds";
 import { WEBHOOK_BURST_CHANNEL } from "../../app/wiring/webhook-bursts.server";
 import { inheritedEnv } from "../../scripts/lib/app-process";
 import { repoRoot, sandboxAppEnv, startTestAppServer, type AppServer } from "../admin/app-server";
 import { shopifyOrder } from "../support/orders";
+import { jobStatusWithin, queueCancellation } from "../support/quick-jobs";
 import { connectShop, useTestSandbox } from "../support/pipeline";
-import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
+import { signedWebhook } from "../support/shopify-requests";
 
 // On PostgreSQL (app processes and worker processes apart, as production
 // runs), an app process answering a burst of order webhooks says so on a
@@ -45,24 +44,6 @@ function deliver(id: number): Promise<number> {
   return fetch(signedWebhook({ topic: "orders/paid", body, url: `${server!.origin}/webhooks/orders/paid` })).then((response) => response.status);
 }
 
-/** A job that finishes at once when it runs: the cancellation of an order that was not referred. */
-async function queueCancellation(orderId: string): Promise<string> {
-  await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId, status: "not_referred" } });
-  await enqueueJob(prisma, CANCEL_ORDER_JOB, { shop: TEST_SHOP, subject: orderId, payload: { orderId } });
-  return (await prisma.job.findFirstOrThrow({ where: { kind: CANCEL_ORDER_JOB.name, key: { contains: orderId } }, select: { id: true } })).id;
-}
-
-async function statusWithin(id: string, ms: number): Promise<string | undefined> {
-  const deadline = performance.now() + ms;
-  let status: string | undefined;
-  do {
-    status = (await prisma.job.findUnique({ where: { id }, select: { status: true } }))?.status;
-    if (status === "done") return status;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  } while (performance.now() < deadline);
-  return status;
-}
-
 describe.skipIf(!onPostgres)("bursts of order webhooks across processes (PostgreSQL)", () => {
   it("an app process announces a burst, and not webhooks answered one at a time", async () => {
     await connectShop(sandbox);
@@ -85,7 +66,7 @@ describe.skipIf(!onPostgres)("bursts of order webhooks across processes (Postgre
     });
     // The worker is up (and listening) once it has run a first job.
     const warm = await queueCancellation("5712347889123457001");
-    expect(await statusWithin(warm, 30_000)).toBe("done");
+    expect(await jobStatusWithin(warm, 30_000)).toBe("done");
 
     let announcing = true;
     const announcer = (async () => {
@@ -98,10 +79,10 @@ describe.skipIf(!onPostgres)("bursts of order webhooks across processes (Postgre
       await new Promise((resolve) => setTimeout(resolve, 100));
       const job = await queueCancellation("5712347889123457002");
       // The worker polls every second without a burst; the hold lasts up to 2 s (maxYieldMs).
-      expect(await statusWithin(job, 1_500)).toBe("queued");
+      expect(await jobStatusWithin(job, 1_500)).toBe("queued");
       announcing = false;
       await announcer;
-      expect(await statusWithin(job, 10_000)).toBe("done");
+      expect(await jobStatusWithin(job, 10_000)).toBe("done");
     } finally {
       announcing = false;
       await announcer;

@@ -1,0 +1,27 @@
+import prisma from "../../app/db.server";
+import { enqueueJob } from "../../app/queue/enqueue.server";
+import { CANCEL_ORDER_JOB } from "../../app/referrals/job-kinds";
+import { TEST_SHOP } from "./shopify-requests";
+
+// A job that finishes at once when it runs (the cancellation of an order that
+// was not referred), for tests of when a worker takes jobs rather than of what
+// a job does.
+
+/** Queues the job for `orderId`; its id. */
+export async function queueCancellation(orderId: string): Promise<string> {
+  await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId, status: "not_referred" } });
+  await enqueueJob(prisma, CANCEL_ORDER_JOB, { shop: TEST_SHOP, subject: orderId, payload: { orderId } });
+  return (await prisma.job.findFirstOrThrow({ where: { kind: CANCEL_ORDER_JOB.name, key: { contains: orderId } }, select: { id: true } })).id;
+}
+
+/** Polls until the job is done (its status then), or `ms` has passed (its status at that moment). */
+export async function jobStatusWithin(id: string, ms: number): Promise<string | undefined> {
+  const deadline = performance.now() + ms;
+  let status: string | undefined;
+  do {
+    status = (await prisma.job.findUnique({ where: { id }, select: { status: true } }))?.status;
+    if (status === "done") return status;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  } while (performance.now() < deadline);
+  return status;
+}
