@@ -7,3 +7,13 @@ export const DEFAULT_SHOP_CONCURRENCY = 128;
  * it every third of this.
  */
 export const DEFAULT_LEASE_MS = 15_000;
+
+/**
+ * During a burst of order webhooks a worker keeps this many jobs running:
+ * the service's answers to a few jobs cost little CPU, and the claim takes
+ * shops in turn, so another shop's order is among the next taken.
+ */
+export const DEFAULT_BURST_CONCURRENCY = 4;
+
+/** A worker holds back at most this long in a row, then claims freely for as long. */
+export const DEFAULT_MAX_YIELD_MS = 5_000;

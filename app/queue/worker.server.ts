@@ -3,15 +3,15 @@ import type { Job } from "@prisma/client";
 import type { DatabaseKind } from "../db/adapter.server";
 import type { BackoffPolicy } from "./backoff";
 import { claimJobs, claimNextJob, releaseLeases, renewLease } from "./claim.server";
-import { DEFAULT_LEASE_MS, DEFAULT_SHOP_CONCURRENCY } from "./defaults";
+import { DEFAULT_BURST_CONCURRENCY, DEFAULT_LEASE_MS, DEFAULT_MAX_YIELD_MS, DEFAULT_SHOP_CONCURRENCY } from "./defaults";
 import type { JobRegistry, QueueContext } from "./registry";
 import { runJob, type RunOptions } from "./run-job.server";
 import { batchedSettles } from "./settle-batch.server";
 import { plainSql } from "../db/sql.server";
 import { onJobEnqueued } from "./wake";
 
-/** How often a worker that holds back (shouldYield) looks again. */
-const YIELD_CHECK_MS = 5;
+/** How often a worker held back by a burst (shouldYield) looks whether it is over. */
+const BURST_CHECK_MS = 10;
 
 export interface WorkerOptions {
   /** The database the jobs are in: the claim is one statement in its dialect. */
@@ -29,13 +29,15 @@ export interface WorkerOptions {
   backoff?: BackoffPolicy;
   onShopPaused?: RunOptions["onShopPaused"];
   /**
-   * True while the process has more urgent work (the in-process worker: order
-   * webhooks being answered). The worker then claims nothing, for at most
-   * `maxYieldMs` in a row; after a hold that long it claims freely for as
-   * long again, so that a load that never ends still leaves its jobs half the
-   * time. Jobs already running go on.
+   * True while the process has more urgent work (a burst of order webhooks
+   * being answered). The worker then keeps at most `burstConcurrency` jobs
+   * running, for at most `maxYieldMs` in a row; after a hold that long it
+   * claims freely for as long again, so that a load that never ends still
+   * leaves its jobs half the time. Jobs already running go on.
    */
   shouldYield?: () => boolean;
+  /** Jobs kept running during a burst (default 4): other shops' orders keep moving, and the acknowledgements keep the CPU. */
+  burstConcurrency?: number;
   maxYieldMs?: number;
 }
 
@@ -66,7 +68,8 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const heartbeatMs = options.heartbeatMs ?? Math.max(10, Math.floor(leaseMs / 3));
-  const maxYieldMs = options.maxYieldMs ?? 2_000;
+  const maxYieldMs = options.maxYieldMs ?? DEFAULT_MAX_YIELD_MS;
+  const burstConcurrency = Math.min(concurrency, options.burstConcurrency ?? DEFAULT_BURST_CONCURRENCY);
   const settle = batchedSettles(plainSql(ctx.db));
   let running = false;
   let loops: Promise<void>[] = [];
@@ -107,9 +110,9 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
     return true;
   }
 
-  function nap(): Promise<void> {
+  function nap(ms = pollIntervalMs): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, pollIntervalMs);
+      const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         sleepers.delete(done);
@@ -119,26 +122,29 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
     });
   }
 
+  /** When the current hold began, while a burst lasts. */
+  let holdingSince: number | undefined;
   /** When a hold that reached maxYieldMs lets the worker claim without holding back, until. */
   let claimFreelyUntil = 0;
-  async function giveWay(): Promise<void> {
-    const shouldYield = options.shouldYield;
-    if (!shouldYield || performance.now() < claimFreelyUntil) return;
-    const since = performance.now();
-    while (running && shouldYield()) {
-      if (performance.now() - since >= maxYieldMs) {
-        claimFreelyUntil = performance.now() + maxYieldMs;
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, YIELD_CHECK_MS));
+  /** Whether the worker holds back now: a burst under way, and the hold not yet maxYieldMs long. */
+  function holdingBack(): boolean {
+    const now = performance.now();
+    if (!options.shouldYield || now < claimFreelyUntil || !options.shouldYield()) {
+      holdingSince = undefined;
+      return false;
     }
+    holdingSince ??= now;
+    if (now - holdingSince < maxYieldMs) return true;
+    claimFreelyUntil = now + maxYieldMs;
+    holdingSince = undefined;
+    return false;
   }
 
-  /** Claims as many jobs as there are free slots, in one round trip, and starts them; how many it took. */
-  async function fill(): Promise<number> {
+  /** Claims up to `limit` jobs in one round trip and starts them; how many it took. */
+  async function fill(limit: number): Promise<number> {
     let jobs: Job[] = [];
     try {
-      jobs = await claimJobs(ctx.db, { database: options.database, workerId: id, leaseMs, now: ctx.now(), limit: concurrency - inFlight.size, perShop });
+      jobs = await claimJobs(ctx.db, { database: options.database, workerId: id, leaseMs, now: ctx.now(), limit, perShop });
     } catch (error) {
       ctx.logger.error({ err: error, workerId: id }, "worker could not claim jobs");
     }
@@ -155,16 +161,18 @@ export function createWorker<Ctx extends QueueContext>(ctx: Ctx, registry: JobRe
 
   async function pump(): Promise<void> {
     while (running) {
-      let free = concurrency - inFlight.size;
-      if (free >= batchMin || (free > 0 && inFlight.size === 0)) {
-        await giveWay();
-        if (!running) break;
-        free = concurrency - inFlight.size;
-        const taken = await fill();
+      const held = holdingBack();
+      const free = (held ? burstConcurrency : concurrency) - inFlight.size;
+      // Outside a burst a claim waits for a few free slots, so that one round trip takes several jobs.
+      if (free > 0 && (held || free >= batchMin || inFlight.size === 0)) {
+        const taken = await fill(free);
         if (taken === free) continue;
+        // Nothing more due: wait for a job to end, a new job, or the poll.
+        if (running) await nap();
+        continue;
       }
-      // Nothing due, or too few slots free: wait for a job to end, a new job, or the poll.
-      if (running) await nap();
+      // Too few slots free: wait for a job to end, a new job, the poll, or (held back, its few slots full) the burst's end.
+      if (running) await nap(held ? BURST_CHECK_MS : pollIntervalMs);
     }
     await Promise.all(inFlight);
   }

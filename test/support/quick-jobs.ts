@@ -1,11 +1,11 @@
 import prisma from "../../app/db.server";
 import { enqueueJob } from "../../app/queue/enqueue.server";
-import { CANCEL_ORDER_JOB } from "../../app/referrals/job-kinds";
+import { CANCEL_ORDER_JOB, RECORD_ORDER_JOB } from "../../app/referrals/job-kinds";
 import { TEST_SHOP } from "./shopify-requests";
 
-// A job that finishes at once when it runs (the cancellation of an order that
-// was not referred), for tests of when a worker takes jobs rather than of what
-// a job does.
+// For tests of when a worker takes jobs rather than of what a job does: a
+// job that finishes at once when it runs (the cancellation of an order that
+// was not referred), and how many order jobs run at once.
 
 /** Queues the job for `orderId`; its id. */
 export async function queueCancellation(orderId: string): Promise<string> {
@@ -24,4 +24,15 @@ export async function jobStatusWithin(id: string, ms: number): Promise<string | 
     await new Promise((resolve) => setTimeout(resolve, 20));
   } while (performance.now() < deadline);
   return status;
+}
+
+/** The most order jobs seen running at once within `ms` (polled every 20 ms). */
+export async function mostOrderJobsRunningWithin(ms: number): Promise<number> {
+  const deadline = performance.now() + ms;
+  let most = 0;
+  while (performance.now() < deadline) {
+    most = Math.max(most, await prisma.job.count({ where: { kind: RECORD_ORDER_JOB.name, status: "running" } }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return most;
 }
