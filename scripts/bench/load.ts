@@ -11,6 +11,8 @@ export interface LoadResult {
   latenciesMs: number[];
   wallMs: number;
   statuses: Record<number, number>;
+  /** When each answered request was sent (ms on the load generator's clock), in the order of latenciesMs. */
+  sentAtMs: number[];
 }
 
 /** A complete HTTP/1.1 request: orders/paid for `body`, signed the way Shopify signs it. */
@@ -78,6 +80,7 @@ function lane(socket: Socket, requests: Buffer[], result: LoadResult): Promise<v
         const { length, status } = responseLength(pending);
         if (length === 0) return;
         result.latenciesMs.push(performance.now() - sentAt);
+        result.sentAtMs.push(sentAt);
         result.statuses[status] = (result.statuses[status] ?? 0) + 1;
         pending = pending.subarray(length);
         send();
@@ -93,7 +96,7 @@ function lane(socket: Socket, requests: Buffer[], result: LoadResult): Promise<v
  * between them, as a round-robin load balancer spreads them.
  */
 export async function sendRequests(ports: number[], requests: Buffer[], concurrency: number): Promise<LoadResult> {
-  const result: LoadResult = { latenciesMs: [], wallMs: 0, statuses: {} };
+  const result: LoadResult = { latenciesMs: [], wallMs: 0, statuses: {}, sentAtMs: [] };
   const shares = Array.from({ length: concurrency }, (_, lane) => requests.filter((_, i) => i % concurrency === lane));
   const busy = shares.filter((share) => share.length > 0);
   const sockets = await Promise.all(busy.map((_, i) => openConnection(ports[i % ports.length]!)));

@@ -7,7 +7,8 @@
 // exactly once. Then the cost of the measured phase: CPU seconds by process
 // kind (and by thread), per accepted webhook and per recorded order, and the
 // database statements per webhook and per order (cost.ts). --cpu-profile
-// also profiles the app and worker processes and prints where their CPU went.
+// also profiles the app and worker processes and prints where their CPU went;
+// --timeline prints the acknowledgements' latency through the burst.
 // SQLite runs as `npm start` does: server.mjs with the worker in the same
 // process. PostgreSQL runs the production topology: a private cluster, two
 // app processes and two worker processes; the load generator spreads its
@@ -30,7 +31,7 @@ import { parentPid } from "./cpu";
 import { asRole, clearCounts, COUNTS_DIR, preparePostgresCounting, resetPostgresCounts, ROLES, threadCounts } from "./statements";
 
 const { values: flags, positionals } = parseArgs({
-  options: { db: { type: "string", default: "sqlite" }, "cpu-profile": { type: "boolean", default: false }, "warm-up": { type: "string", default: "3000" } },
+  options: { db: { type: "string", default: "sqlite" }, "cpu-profile": { type: "boolean", default: false }, timeline: { type: "boolean", default: false }, "warm-up": { type: "string", default: "3000" } },
   allowPositionals: true,
 });
 const onPostgres = flags.db === "postgresql";
@@ -86,6 +87,21 @@ function orders(count: number) {
   return Array.from({ length: count }, (_, i) =>
     shopifyOrder({ email: `bench-${i}-${randomBytes(3).toString("hex")}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }),
   );
+}
+
+/** --timeline: the burst's acknowledgements by when they were sent, 250 ms at a time (where in the burst the slow ones are). */
+function printTimeline(result: LoadResult) {
+  console.log("acknowledgements by when they were sent:");
+  const start = Math.min(...result.sentAtMs);
+  const windows = new Map<number, number[]>();
+  result.sentAtMs.forEach((at, i) => {
+    const w = Math.floor((at - start) / 250);
+    if (!windows.has(w)) windows.set(w, []);
+    windows.get(w)!.push(result.latenciesMs[i]!);
+  });
+  for (const [w, lat] of [...windows].sort((a, b) => a[0] - b[0])) {
+    console.log(`  ${(w * 0.25).toFixed(2)} s: ${String(lat.length).padStart(5)} sent, p50 ${percentile(lat, 50).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms`);
+  }
 }
 
 function summary(label: string, result: LoadResult) {
@@ -220,6 +236,7 @@ try {
   })();
   const queuedStart = Date.now();
   const queued = await sendRequests(appPorts, queuedRequests, C);
+  if (flags.timeline) printTimeline(queued);
   await recordedCount(DEMO_SHOP, WARM_UP + N);
   const costAfter = await readCost(measured, appDb);
   phase.to = costAfter.monotonic;
