@@ -28,6 +28,13 @@ export interface IntakeStore {
  */
 const CHECKPOINT_PAGES = 10_000;
 
+/**
+ * The thread's V8 heap: what it parses dies young, so a small young
+ * generation holds it (the default grows to tens of megabytes in a burst,
+ * resident in a process that must stay under 250 MB).
+ */
+const INTAKE_HEAP_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
 class SqliteWriteError extends Error {
   constructor(
     message: string,
@@ -56,7 +63,7 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
   function writer(): Worker {
     if (thread) return thread;
     const { entry, execArgv } = threadModule("sqlite-intake-thread", "app/referrals/sqlite-intake-thread.ts");
-    const started = new Worker(entry, { workerData: settings, execArgv });
+    const started = new Worker(entry, { workerData: settings, execArgv, resourceLimits: INTAKE_HEAP_LIMITS });
     started.unref();
     started.on("message", (answer: ThreadAnswer) => {
       const caller = waiting.get(answer.id);

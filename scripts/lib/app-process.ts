@@ -5,7 +5,7 @@
 // run the production build with NODE_ENV=development.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { applyMigrations } from "../../app/db/migrate.server";
 import { DEVELOPMENT_ONLY_SWITCHES } from "../../app/env.server";
@@ -85,6 +85,25 @@ export function inheritedEnv(): NodeJS.ProcessEnv {
 }
 
 /**
+ * How `npm start` runs the server: package.json's start script, read as
+ * `[NAME=value ...] node [flags] server.mjs`, so that a build served here
+ * has the memory settings production has.
+ */
+export function startCommand(cwd = process.cwd()): { env: Record<string, string>; nodeArgs: string[] } {
+  const script = String(JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")).scripts.start);
+  const words = script.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=\S*$/.test(words[0] ?? "")) {
+    const [name, value] = words.shift()!.split("=") as [string, string];
+    env[name] = value;
+  }
+  if (words.shift() !== "node" || words.at(-1) !== "server.mjs" || words.slice(0, -1).some((word) => !word.startsWith("--"))) {
+    throw new Error(`package.json's start script is not "[NAME=value ...] node [--flags] server.mjs": ${script}`);
+  }
+  return { env, nodeArgs: words.slice(0, -1) };
+}
+
+/**
  * Serves a build with server.mjs on a free loopback port, as production does,
  * and waits until it answers. SHOPIFY_APP_URL is set to its address.
  */
@@ -92,9 +111,10 @@ export async function serveBuild(options: { buildIndex: string; cwd?: string; en
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let output = "";
-  const child = spawn(process.execPath, [join(options.cwd ?? process.cwd(), "server.mjs"), options.buildIndex], {
+  const start = startCommand(options.cwd);
+  const child = spawn(process.execPath, [...start.nodeArgs, join(options.cwd ?? process.cwd(), "server.mjs"), options.buildIndex], {
     cwd: options.cwd,
-    env: { ...inheritedEnv(), ...options.env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url } as NodeJS.ProcessEnv,
+    env: { ...inheritedEnv(), ...start.env, ...options.env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk) => (output += chunk));

@@ -16,6 +16,8 @@ export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
 export interface AppServer {
   origin: string;
+  /** The server's process id. */
+  pid: number;
   output(): string;
   /** null while the process runs. */
   exitCode(): number | null;
@@ -84,6 +86,7 @@ export async function startAppServer(env: Record<string, string>, from = repoRoo
   const served = await serveBuild({ buildIndex: path.join(root, "build/index.js"), cwd: root, env: { ...env, NODE_ENV: nodeEnvFor(env) } });
   return {
     origin: served.url,
+    pid: served.process.pid!,
     output: served.output,
     exitCode: () => served.process.exitCode,
     terminate: () =>

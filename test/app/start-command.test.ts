@@ -1,0 +1,50 @@
+import "../admin/browser-env";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCommand } from "../../scripts/lib/app-process";
+import { startTestAppServer, type AppServer } from "../admin/app-server";
+
+// `npm start` bounds the server's memory (glibc's malloc arenas, V8's young
+// generation); the tests, the bench and the fault runs serve the build the
+// same way, read from package.json's start script.
+
+let server: AppServer | undefined;
+beforeAll(async () => {
+  server = await startTestAppServer();
+}, 120_000);
+afterAll(() => server?.stop());
+
+const procFile = (pid: number, name: string) => readFileSync(`/proc/${pid}/${name}`, "latin1").split("\0");
+
+describe("the start command", () => {
+  it("bounds the process's memory", () => {
+    const { env, nodeArgs } = startCommand();
+    expect(env.MALLOC_ARENA_MAX).toMatch(/^\d+$/);
+    expect(nodeArgs.some((flag) => flag.startsWith("--max-semi-space-size="))).toBe(true);
+  });
+
+  it("is how a served build runs", () => {
+    const { env, nodeArgs } = startCommand();
+    const environment = procFile(server!.pid, "environ");
+    for (const [name, value] of Object.entries(env)) expect(environment).toContain(`${name}=${value}`);
+    const commandLine = procFile(server!.pid, "cmdline");
+    for (const flag of nodeArgs) expect(commandLine).toContain(flag);
+    expect(commandLine.indexOf(nodeArgs[0]!)).toBeLessThan(commandLine.findIndex((word) => word.endsWith("server.mjs")));
+  });
+
+  it("refuses a start script it cannot read as [NAME=value ...] node [--flags] server.mjs", () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "start-command-"));
+    try {
+      for (const start of ["node server.mjs && echo done", "tsx server.mjs", "node --inspect app.mjs"]) {
+        writeFileSync(path.join(folder, "package.json"), JSON.stringify({ scripts: { start } }));
+        expect(() => startCommand(folder)).toThrow(/start script/);
+      }
+      writeFileSync(path.join(folder, "package.json"), JSON.stringify({ scripts: { start: "A=1 B_C=two node --x=1 --y server.mjs" } }));
+      expect(startCommand(folder)).toEqual({ env: { A: "1", B_C: "two" }, nodeArgs: ["--x=1", "--y"] });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
