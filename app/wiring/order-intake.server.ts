@@ -19,8 +19,15 @@ export function intakeStoreFor(databaseUrl: string): IntakeStore {
   // A batch commits while the next one is planned: two connections, and one spare for a reconciliation's batch.
   if (databaseKind(databaseUrl) === "postgresql") {
     const sql = createPlainSql(databaseUrl, { poolSize: 3 });
-    announceWebhookBursts(sql);
-    return postgresIntakeStore(sql);
+    const stopAnnouncing = announceWebhookBursts(sql);
+    const store = postgresIntakeStore(sql);
+    return {
+      ...store,
+      close() {
+        stopAnnouncing();
+        return store.close();
+      },
+    };
   }
   return sqliteIntakeStore(databaseUrl.slice("file:".length));
 }
