@@ -29,9 +29,15 @@ function masterKey(base64Key: string): Buffer {
   return key;
 }
 
+const derivedKeys = new Map<string, Buffer>();
+
 /** A key of its own for each use of CREDENTIALS_KEY: "seal" (encryption at rest), "hash" (keyed hashes of redacted people) and "log" (the pseudonyms of log lines). */
 export function derivedKey(base64Key: string, use: "seal" | "hash" | "log"): Buffer {
-  return Buffer.from(hkdfSync("sha256", masterKey(base64Key), Buffer.alloc(0), `referral-bridge/${use}/v1`, 32));
+  // Derived once per key and use: every order's job opens its shop's sealed token.
+  const name = `${use}\n${base64Key}`;
+  let key = derivedKeys.get(name);
+  if (!key) derivedKeys.set(name, (key = Buffer.from(hkdfSync("sha256", masterKey(base64Key), Buffer.alloc(0), `referral-bridge/${use}/v1`, 32))));
+  return key;
 }
 
 const aad = ({ shop, column }: SealContext) => Buffer.from(`referral-bridge\n${column}\n${shop}`, "utf8");
