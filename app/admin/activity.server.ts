@@ -43,7 +43,8 @@ export interface ActivityRow {
   revenue: string | null;
   currency: string | null;
   commissionState: string | null;
-  createdAt: string;
+  /** When the buyer placed the order (when the app stored it, for a row from before placedAt was kept). */
+  placedAt: string;
   recordedAt: string | null;
   /** The order's recording job is held until the shop is fixed (e.g. no campaign chosen). */
   heldReason: string | null;
@@ -82,7 +83,7 @@ function rowOf(record: OrderRecord, job: Job | undefined): ActivityRow {
     revenue: record.revenue,
     currency: record.currency,
     commissionState: record.commissionState,
-    createdAt: record.createdAt.toISOString(),
+    placedAt: (record.placedAt ?? record.createdAt).toISOString(),
     recordedAt: record.recordedAt?.toISOString() ?? null,
     heldReason: status === "queued" && job?.status === "paused" ? job.lastError : null,
     nextAttemptAt: status === "queued" && job?.status === "queued" && job.attempts > 0 ? job.runAt.toISOString() : null,
@@ -103,13 +104,13 @@ export async function statusCounts(db: PrismaClient, shop: string): Promise<Reco
   return counts;
 }
 
-/** One page of the shop's order records, newest first. */
+/** One page of the shop's order records, the last placed first (the (shop, placedAt, status) index, decision 021). */
 export async function listActivity(ctx: Pick<AdminContext, "db">, shop: string, query: ActivityQuery) {
   const where = { shop, ...(query.status ? { status: query.status } : {}) };
   const [records, total, counts] = await Promise.all([
     ctx.db.orderRecord.findMany({
       where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      orderBy: [{ placedAt: "desc" }, { id: "desc" }],
       skip: (query.page - 1) * ACTIVITY_PAGE_SIZE,
       take: ACTIVITY_PAGE_SIZE,
     }),

@@ -88,7 +88,7 @@ export function ActivityTable({ rows, shop, emptyState }: { rows: ActivityRow[];
                 </Text>
               </Link>
               <Text as="span" variant="bodySm" tone="subdued">
-                {formatDate(row.createdAt)}
+                {formatDate(row.placedAt)}
               </Text>
             </BlockStack>
           </IndexTable.Cell>

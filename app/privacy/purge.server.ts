@@ -43,15 +43,37 @@ export interface PurgeCounts {
   reportsDeleted: number;
 }
 
-async function inBatches(nextIds: () => Promise<string[]>, change: (ids: string[]) => Promise<number>, options: { batch: number; maxBatches: number }): Promise<number> {
+/** A step's batches: `maxBatches` counts down, so a step that goes shop by shop keeps one bound. */
+type Budget = { batch: number; maxBatches: number };
+
+async function inBatches(nextIds: () => Promise<string[]>, change: (ids: string[]) => Promise<number>, budget: Budget): Promise<number> {
   let changed = 0;
-  for (let round = 0; round < options.maxBatches; round += 1) {
+  while (budget.maxBatches > 0) {
+    budget.maxBatches -= 1;
     const ids = await nextIds();
     if (ids.length === 0) break;
     changed += await change(ids);
-    if (ids.length < options.batch) break;
+    if (ids.length < budget.batch) break;
   }
   return changed;
+}
+
+/**
+ * The shops with finished jobs, one index seek each: the finished jobs are
+ * read shop by shop through the (status, shop, runAt) index, as no index on
+ * jobs leads with runAt (decision 021).
+ */
+async function shopsWithFinishedJobs(db: PrismaClient): Promise<string[]> {
+  const shops: string[] = [];
+  for (;;) {
+    const next = await db.job.findFirst({
+      where: { status: "done", ...(shops.length > 0 ? { shop: { gt: shops[shops.length - 1]! } } : {}) },
+      orderBy: { shop: "asc" },
+      select: { shop: true },
+    });
+    if (!next) return shops;
+    shops.push(next.shop);
+  }
 }
 
 const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
@@ -59,7 +81,7 @@ const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
 /** One purge over every shop, as of `now`. */
 export async function purgeExpired(db: PrismaClient, now: Date, options: { batch?: number; maxBatches?: number } = {}): Promise<PurgeCounts> {
   const batch = options.batch ?? PURGE_BATCH;
-  const size = { batch, maxBatches: options.maxBatches ?? PURGE_MAX_BATCHES };
+  const size = (): Budget => ({ batch, maxBatches: options.maxBatches ?? PURGE_MAX_BATCHES });
   const before = (ms: number) => new Date(now.getTime() - ms);
 
   const orderCutoff = before(UNREFERRED_ORDER_PERSONAL_DATA_MS);
@@ -72,30 +94,38 @@ export async function purgeExpired(db: PrismaClient, now: Date, options: { batch
   const orderRecordsCleared = await inBatches(
     async () => ids(await db.orderRecord.findMany({ where: unreferredPersonal, select: { id: true }, take: batch })),
     async (batchIds) => (await db.orderRecord.updateMany({ where: { id: { in: batchIds }, ...unreferredPersonal }, data: { browserIp: null, heldEvent: null } })).count,
-    size,
+    size(),
   );
 
   const signalCutoff = { createdAt: { lt: before(PIXEL_SIGNAL_MS) } };
   const pixelSignalsDeleted = await inBatches(
     async () => ids(await db.pixelSignal.findMany({ where: signalCutoff, select: { id: true }, take: batch })),
     async (batchIds) => (await db.pixelSignal.deleteMany({ where: { id: { in: batchIds }, ...signalCutoff } })).count,
-    size,
+    size(),
   );
 
-  // A done job's runAt is when its last attempt became due (the (status, runAt) index).
-  const finished = { status: "done", runAt: { lt: before(FINISHED_JOB_MS) }, kind: { notIn: KEPT_JOB_KINDS } };
-  const finishedJobsDeleted = await inBatches(
-    async () => ids(await db.job.findMany({ where: finished, select: { id: true }, take: batch })),
-    async (batchIds) => (await db.job.deleteMany({ where: { id: { in: batchIds }, ...finished } })).count,
-    size,
-  );
+  // A done job's runAt is when its last attempt became due.
+  const shops = await shopsWithFinishedJobs(db);
+  const finishedBudget = size();
+  let finishedJobsDeleted = 0;
+  for (const shop of shops) {
+    const finished = { status: "done", shop, runAt: { lt: before(FINISHED_JOB_MS) }, kind: { notIn: KEPT_JOB_KINDS } };
+    finishedJobsDeleted += await inBatches(
+      async () => ids(await db.job.findMany({ where: finished, select: { id: true }, take: batch })),
+      async (batchIds) => (await db.job.deleteMany({ where: { id: { in: batchIds }, ...finished } })).count,
+      finishedBudget,
+    );
+  }
 
-  const sentTriggers = { status: "done", runAt: { lt: before(FINISHED_JOB_MS) }, kind: FLOW_TRIGGER_JOB.name, payload: { not: EMPTIED_PAYLOAD } };
-  await inBatches(
-    async () => ids(await db.job.findMany({ where: sentTriggers, select: { id: true }, take: batch })),
-    async (batchIds) => (await db.job.updateMany({ where: { id: { in: batchIds }, ...sentTriggers }, data: { payload: EMPTIED_PAYLOAD } })).count,
-    size,
-  );
+  const triggersBudget = size();
+  for (const shop of shops) {
+    const sentTriggers = { status: "done", shop, runAt: { lt: before(FINISHED_JOB_MS) }, kind: FLOW_TRIGGER_JOB.name, payload: { not: EMPTIED_PAYLOAD } };
+    await inBatches(
+      async () => ids(await db.job.findMany({ where: sentTriggers, select: { id: true }, take: batch })),
+      async (batchIds) => (await db.job.updateMany({ where: { id: { in: batchIds }, ...sentTriggers }, data: { payload: EMPTIED_PAYLOAD } })).count,
+      triggersBudget,
+    );
+  }
 
   const reportExpired = {
     completedAt: { lt: before(DATA_REQUEST_REPORT_MS) },
@@ -110,7 +140,7 @@ export async function purgeExpired(db: PrismaClient, now: Date, options: { batch
           data: { status: "expired", report: null, email: null, customerId: null, ordersRequested: "[]", statusDetail: "The report and who asked were deleted 30 days after it was made." },
         })
       ).count,
-    size,
+    size(),
   );
 
   return { orderRecordsCleared, pixelSignalsDeleted, finishedJobsDeleted, reportsDeleted };

@@ -6,7 +6,7 @@ import { notifyJobEnqueued } from "../queue/wake";
 import type { Logger } from "../logger.server";
 import { derivedKey, openToken, sealToken, type SealContext } from "../crypto/sealing.server";
 import { enqueueJob } from "../queue/enqueue.server";
-import { jobsOfOrders } from "../referrals/job-kinds";
+import { keysOfOrderJobs } from "../referrals/job-kinds";
 import { SERVICE_EVENT_JOB } from "../service-events/job-kinds";
 import { readCustomerRedact, type CustomerIdentity } from "./compliance-payloads";
 import { customerOrderRecordsWhere, serviceEventIdsByEmail } from "./customer-rows.server";
@@ -27,7 +27,8 @@ export function subjectHash(shop: string, who: CustomerIdentity, key: string): s
 /** The jobs that carry this customer's data: their orders' jobs, their events' jobs, their data requests' jobs. */
 function customerJobsWhere(shop: string, orderIds: string[], eventIds: string[], requestIds: string[]): Prisma.JobWhereInput {
   const keys = [...eventIds.map((id) => jobKey(shop, SERVICE_EVENT_JOB.name, id)), ...requestIds.map((id) => jobKey(shop, PRIVACY_EXPORT_JOB.name, id))];
-  return { shop, OR: [{ key: { in: keys } }, jobsOfOrders(shop, orderIds)] };
+  // No empty list among the conditions (it would be "1=0" and keep SQLite from reading each one through the key's index); none at all matches nothing.
+  return { shop, OR: [...(keys.length > 0 ? [{ key: { in: keys } }] : []), ...keysOfOrderJobs(shop, orderIds)] };
 }
 
 /** A stored service event with the person taken out: the row and its event_id stay, so a replayed event is still refused. */

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Logger } from "../logger.server";
+import { jobsOfShop } from "../queue/shop-jobs.server";
 
 /**
  * shop/redact (48 hours after uninstall): everything the app keeps for the
@@ -9,7 +10,7 @@ import type { Logger } from "../logger.server";
 export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop: string; webhookId: string | null }) {
   const where = { shop: hook.shop };
   const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs, pixelSignals, commissionBulkRuns, shareLinks, flowActionRuns] = await db.$transaction([
-    db.job.deleteMany({ where }),
+    db.job.deleteMany({ where: jobsOfShop(hook.shop) }),
     db.orderRecord.deleteMany({ where }),
     db.serviceEvent.deleteMany({ where }),
     db.dataRequest.deleteMany({ where }),

@@ -2,6 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { plainSql, type Statement } from "../db/sql.server";
 import type { SqlValue } from "../db/sql-dialect";
 import type { ReferralClient } from "../referral-api";
+import { emailKey } from "./email-key";
 import { addressKey, type BuyerFacts } from "./order-event";
 import type { CodeDirectory, CodeOwner, OwnerProfile } from "./code-directory.server";
 import type { GuardFacts, ReferrerSide } from "./guard";
@@ -57,8 +58,10 @@ function guardStatement(input: GuardInput): Statement {
   const returning = settings.modes.returning_customer !== "off";
   if (buyer.customerId) values.customerId = buyer.customerId;
   const byId = returning && buyer.customerId ? `(SELECT COUNT(*) FROM "OrderRecord" WHERE ${others} AND "customerId" = :customerId)` : "0";
-  const byEmail = returning
-    ? `(SELECT COUNT(*) FROM "OrderRecord" WHERE ${others} AND "email" IN ${inList("email", variants(buyer.email), values)}${
+  const buyerKey = emailKey(buyer.email);
+  if (buyerKey) values.emailKey = buyerKey;
+  const byEmail = returning && buyerKey
+    ? `(SELECT COUNT(*) FROM "OrderRecord" WHERE ${others} AND "emailKey" = :emailKey${
         // Orders the first count has already counted are left out.
         buyer.customerId ? ` AND ("customerId" IS NULL OR "customerId" <> :customerId)` : ""
       })`
@@ -70,15 +73,15 @@ function guardStatement(input: GuardInput): Statement {
   const withShortCode = byCode ? upToLimit(`"shortCode" IN ${inList("short", codes, values)}`) : "0";
   const withCoupon = byCode ? upToLimit(`"couponCode" IN ${inList("coupon", codes, values)}`) : "0";
   const counts = `SELECT 'counts' AS "row", ${byId} AS "byId", ${byEmail} AS "byEmail", ${fromIp} AS "fromIp", ${withShortCode} AS "withShortCode", ${withCoupon} AS "withCoupon", NULL AS "customerId", NULL AS "browserIp"`;
-  if (!input.owner) return { sql: counts, values };
-  const own = `SELECT 'own' AS "row", 0, 0, 0, 0, 0, "customerId", "browserIp" FROM "OrderRecord" WHERE ${others} AND "email" IN ${inList("owner", variants(input.owner.email), values)} LIMIT ${OWN_ORDERS_READ}`;
+  const ownerKey = emailKey(input.owner?.email);
+  if (!ownerKey) return { sql: counts, values };
+  values.ownerKey = ownerKey;
+  const own = `SELECT 'own' AS "row", 0, 0, 0, 0, 0, "customerId", "browserIp" FROM "OrderRecord" WHERE ${others} AND "emailKey" = :ownerKey LIMIT ${OWN_ORDERS_READ}`;
   return { sql: `${counts} UNION ALL SELECT * FROM (${own}) AS own`, values };
 }
 
 /** The referrer's own orders read for their customer ids and IPs: enough to know them, however many they placed. */
 const OWN_ORDERS_READ = 200;
-
-const variants = (email: string) => [...new Set([email, email.toLowerCase()])];
 
 type GuardRow = { row: "counts" | "own"; byId: unknown; byEmail: unknown; fromIp: unknown; withShortCode: unknown; withCoupon: unknown; customerId: string | null; browserIp: string | null };
 

@@ -86,11 +86,18 @@ export const recordJobKey = (shop: string, orderId: string) => jobKey(shop, RECO
 
 /** Every job of these orders: their recording, their cancellation and their refunds. */
 export function jobsOfOrders(shop: string, orderIds: readonly string[]): Prisma.JobWhereInput {
-  return {
-    shop,
-    OR: [
-      { key: { in: orderIds.flatMap((id) => [recordJobKey(shop, id), jobKey(shop, CANCEL_ORDER_JOB.name, id)]) } },
-      ...orderIds.map((id) => ({ key: { startsWith: jobKey(shop, REFUND_ORDER_JOB.name, `${id}:`) } })),
-    ],
-  };
+  return { shop, OR: keysOfOrderJobs(shop, orderIds) };
+}
+
+/** The keys of these orders' jobs, as conditions to OR together: each one is read through the key's index. */
+export function keysOfOrderJobs(shop: string, orderIds: readonly string[]): Prisma.JobWhereInput[] {
+  if (orderIds.length === 0) return [];
+  return [
+    { key: { in: orderIds.flatMap((id) => [recordJobKey(shop, id), jobKey(shop, CANCEL_ORDER_JOB.name, id)]) } },
+    // The range lets SQLite use the key's index (its LIKE ignores case, so startsWith alone cannot); startsWith keeps the match exact whatever the collation.
+    ...orderIds.map((id) => {
+      const prefix = jobKey(shop, REFUND_ORDER_JOB.name, `${id}:`);
+      return { key: { startsWith: prefix, gte: prefix, lt: `${prefix}\uffff` } };
+    }),
+  ];
 }

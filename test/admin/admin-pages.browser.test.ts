@@ -168,6 +168,7 @@ describeInBrowser("admin pages in Chromium", () => {
             currency: "USD",
             status: "recorded",
             commissionState: "pending",
+            placedAt: createdAt,
             createdAt,
             recordedAt: createdAt,
           },
