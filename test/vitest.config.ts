@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { databaseFreeGlobs } from "./support/database-free";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -8,6 +9,8 @@ export default defineConfig({
   root,
   test: {
     include: ["test/**/*.test.ts"],
+    // On PostgreSQL, only the files that use the database: the others would run what the SQLite pass ran.
+    exclude: process.env.TEST_DATABASE === "postgresql" ? [...configDefaults.exclude, ...databaseFreeGlobs()] : configDefaults.exclude,
     globalSetup: ["test/support/global-setup.ts"],
     setupFiles: ["test/support/setup.ts"],
     testTimeout: 20_000,
