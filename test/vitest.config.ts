@@ -1,20 +1,38 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import databaseFree from "./support/database-free.json" with { type: "json" };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const onPostgres = process.env.TEST_DATABASE === "postgresql";
+// Vitest's default (one fewer than the cores) runs the files one at a time on a 2-core machine; each
+// file has its own database and ports, and most of a file's time is spent waiting on its servers.
+const maxWorkers = Math.max(2, availableParallelism() - 1);
+const BROWSER = "test/**/*.browser.test.ts";
 
+/** What every project has (vitest hands a project none of the root's test options, nor `--exclude`). */
+const common = { root, setupFiles: ["test/support/setup.ts"], testTimeout: 20_000, hookTimeout: 60_000, pool: "forks" as const, maxWorkers };
+
+// A worker keeps its process for the next database-free file only when that file comes next in the
+// queue: they run first, as a group of their own, instead of scattered among the others by size.
+const later = { groupOrder: 1 };
+
+// Three projects, so that a run can name them (`--project database`):
+// - database: the files that use the database, but the browser's;
+// - browser: the files that drive Chromium (*.browser.test.ts);
+// - database-free: the files of support/database-free.json. They run one after another in the same process,
+//   which keeps what they load from node_modules, and on PostgreSQL they are left out: they would
+//   run there what the SQLite pass ran.
 export default defineConfig({
   root,
   test: {
-    include: ["test/**/*.test.ts"],
+    // Once for the whole run: the built app, and the database each file's own is copied from.
     globalSetup: ["test/support/global-setup.ts"],
-    setupFiles: ["test/support/setup.ts"],
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
-    pool: "forks",
-    // Vitest's default (one fewer than the cores) runs the files one at a time on a 2-core machine; each
-    // file has its own database and ports, and most of a file's time is spent waiting on its servers.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    maxWorkers,
+    projects: [
+      { test: { ...common, name: "database", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, BROWSER, ...databaseFree], sequence: later } },
+      { test: { ...common, name: "browser", include: [BROWSER], exclude: [...configDefaults.exclude, ...databaseFree], sequence: later } },
+      ...(onPostgres ? [] : [{ test: { ...common, name: "database-free", include: databaseFree, isolate: false, sequence: { groupOrder: 0 } } }]),
+    ],
   },
 });

@@ -1,8 +1,22 @@
-import { afterEach, beforeEach, inject, vi } from "vitest";
-import { createTestDatabase } from "./database";
+import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, expect, inject, vi } from "vitest";
+import { isDatabaseFree, NO_DATABASE_URL } from "./database-free";
 import { takeDeprecatedUses } from "./deprecated-fields";
 
-// Every test file gets its own database and the environment of a test run.
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+/** A copy of the run's template. Imported here only: a database-free file does without loading the database drivers. */
+async function ownDatabase(): Promise<string> {
+  const { createTestDatabase } = await import("./database");
+  return createTestDatabase({
+    templateUrl: inject("templateDatabaseUrl"),
+    postgresServerUrl: inject("postgresServerUrl") || undefined,
+    sqliteFolder: inject("sqliteFolder"),
+  });
+}
+
+// Every test file gets its own database (those of database-free.ts none) and the environment of a test run.
 process.env.NODE_ENV = "test";
 process.env.LOG_LEVEL ??= "silent";
 process.env.SHOPIFY_API_KEY = "test-api-key";
@@ -10,11 +24,7 @@ process.env.SHOPIFY_API_SECRET = "test-api-secret";
 process.env.SHOPIFY_APP_URL = "https://referral-bridge.test";
 process.env.WORKER_IN_PROCESS = "false";
 process.env.ALLOW_LOOPBACK_SERVICE = "true";
-process.env.DATABASE_URL = await createTestDatabase({
-  templateUrl: inject("templateDatabaseUrl"),
-  postgresServerUrl: inject("postgresServerUrl") || undefined,
-  sqliteFolder: inject("sqliteFolder"),
-});
+process.env.DATABASE_URL = isDatabaseFree(relative(repoRoot, expect.getState().testPath!)) ? NO_DATABASE_URL : await ownDatabase();
 globalThis.__referralBridgePrisma = undefined;
 globalThis.__referralBridgeIntake = undefined;
 
