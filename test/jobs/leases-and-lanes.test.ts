@@ -35,15 +35,16 @@ describe("leases", () => {
     await connectShop(sandbox);
     const { ctx } = testPipeline({ timeoutMs: 5_000 });
     const orderId = await receiveOrder();
-    await sandboxFaults(sandbox, { latencyMs: 1_200, operations: ["event/record"] });
+    await sandboxFaults(sandbox, { latencyMs: 2_500, operations: ["event/record"] });
 
-    const slow = appWorker(ctx, { workerId: "slow", leaseMs: 300, heartbeatMs: 50 });
+    // A lease ten heartbeats long: a process starved of the CPU for most of a second (a busy machine) still renews it in time.
+    const slow = appWorker(ctx, { workerId: "slow", leaseMs: 1_000, heartbeatMs: 100 });
     const running = slow.drain();
-    // GIVEN the call is under way for four lease lengths
+    // GIVEN the call is under way for more than two lease lengths
     const rivalClaims: unknown[] = [];
-    for (let i = 0; i < 10; i++) {
-      await sleep(100);
-      rivalClaims.push(await claimNextJob(prisma, { database: testDatabaseKind(), workerId: "rival", leaseMs: 300, now: new Date() }));
+    for (let i = 0; i < 20; i++) {
+      await sleep(110);
+      rivalClaims.push(await claimNextJob(prisma, { database: testDatabaseKind(), workerId: "rival", leaseMs: 1_000, now: new Date() }));
     }
     // THEN nobody else took it, and it was sent once
     expect(await running).toBe(1);
