@@ -40,7 +40,8 @@ export function SelectionBar({ selection, itemCount, resourceName, hasMore, allS
 
   // `indeterminate` is a property, not an attribute.
   useEffect(() => {
-    if (box.current) box.current.indeterminate = open && !wholePage;
+    const some = open && !wholePage;
+    if (box.current && box.current.indeterminate !== some) box.current.indeterminate = some;
   }, [open, wholePage]);
 
   // The bar covers the header's box when it opens: a keyboard user's focus

@@ -5,6 +5,11 @@ import { useState, useSyncExternalStore } from "react";
 // never the table that holds them (Polaris' IndexTable, its headings and its
 // sticky header). Each row reads whether it is selected, the bar reads the
 // whole selection; both through useSyncExternalStore.
+//
+// A change to the whole page (its box, "select all") shows in the bar at
+// once, and in the rows in the frame after: the merchant sees the click
+// answered (the bar and its count) without waiting for every row to restyle
+// and repaint. A click on one row shows in that row at once.
 
 export interface RowSelection {
   selected: ReadonlySet<string>;
@@ -17,6 +22,9 @@ const NONE: RowSelection = { selected: new Set(), all: false };
 export interface RowSelectionStore {
   current(): RowSelection;
   subscribe(listener: () => void): () => void;
+  /** The selection as the rows show it: the same, or, just after a change to the whole page, the one before until the next frame. */
+  shown(): RowSelection;
+  subscribeRows(listener: () => void): () => void;
   /** The page's rows: `ids[position]` is the row's id, or null for a row that can't be selected. */
   setIds(ids: readonly (string | null)[]): void;
   /** Every selectable row of the page is selected (or every page is). */
@@ -34,13 +42,25 @@ export interface RowSelectionStore {
 
 export function createRowSelection(): RowSelectionStore {
   let state = NONE;
+  let shown = NONE;
   let ids: readonly (string | null)[] = [];
   let lastToggled: number | null = null;
+  let rowsLater: number | null = null;
   const listeners = new Set<() => void>();
-  const set = (next: RowSelection) => {
+  const rowListeners = new Set<() => void>();
+  const showInRows = () => {
+    rowsLater = null;
+    if (shown === state) return;
+    shown = state;
+    for (const listener of rowListeners) listener();
+  };
+  const set = (next: RowSelection, rows: "now" | "after the next paint") => {
     if (next === state) return;
     state = next;
     for (const listener of listeners) listener();
+    if (rows === "now" || typeof window === "undefined") showInRows();
+    // requestAnimationFrame runs before the next paint, the timeout after it.
+    else rowsLater ??= requestAnimationFrame(() => setTimeout(showInRows, 0));
   };
   const selectable = () => ids.filter((id): id is string => id !== null);
   const wholePage = () => {
@@ -54,18 +74,23 @@ export function createRowSelection(): RowSelectionStore {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    shown: () => shown,
+    subscribeRows(listener) {
+      rowListeners.add(listener);
+      return () => rowListeners.delete(listener);
+    },
     setIds(next) {
       ids = next;
     },
     wholePage,
     togglePage() {
-      set(wholePage() ? NONE : { selected: new Set(selectable()), all: false });
+      set(wholePage() ? NONE : { selected: new Set(selectable()), all: false }, "after the next paint");
     },
     selectAll() {
-      set({ selected: new Set(selectable()), all: true });
+      set({ selected: new Set(selectable()), all: true }, "after the next paint");
     },
     selectPage() {
-      set({ selected: new Set(selectable()), all: false });
+      set({ selected: new Set(selectable()), all: false }, "after the next paint");
     },
     toggleRow(position, range) {
       const from = range ? lastToggled : null;
@@ -81,10 +106,10 @@ export function createRowSelection(): RowSelectionStore {
         if (selecting) next.add(each);
         else next.delete(each);
       }
-      set({ selected: next, all: false });
+      set({ selected: next, all: false }, "now");
     },
     clear() {
-      set(NONE);
+      set(NONE, "after the next paint");
     },
   };
 }
@@ -103,11 +128,11 @@ export function useSelection(store: RowSelectionStore): RowSelection {
   return useSyncExternalStore(store.subscribe, store.current, nothing);
 }
 
-/** Whether one row is selected: renders the caller only when that changes. */
+/** Whether one row shows as selected: renders the caller only when that changes. */
 export function useRowSelected(store: RowSelectionStore, id: string): boolean {
   return useSyncExternalStore(
-    store.subscribe,
-    () => store.current().selected.has(id),
+    store.subscribeRows,
+    () => store.shown().selected.has(id),
     () => false
   );
 }
