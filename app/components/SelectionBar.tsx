@@ -64,7 +64,7 @@ export function SelectionBar({ selection, itemCount, resourceName, hasMore, allS
   return (
     <div className="rb-selection-bar" ref={root}>
       <div className={`Polaris-IndexTable__BulkActionsWrapper${open ? " Polaris-IndexTable__BulkActionsWrapperVisible" : ""}`}>
-        <InlineStack gap="400" blockAlign="center" wrap={false}>
+        <InlineStack gap="400" blockAlign="center">
           <div className="Polaris-BulkActions__BulkActionsSelectAllWrapper">
             <label className="Polaris-CheckableButton">
               <input

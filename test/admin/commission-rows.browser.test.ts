@@ -183,7 +183,7 @@ describeInBrowser("the Commissions page's rows in Chromium", () => {
         for (const record of records) {
           for (const node of [...record.addedNodes, ...record.removedNodes]) if (node instanceof Element) w.__changed.push(describe(node));
         }
-      }).observe(document.body, { childList: true, subtree: true });
+      }).observe(document.querySelector(".rb-commissions")!, { childList: true, subtree: true });
     });
     const header = (await page.locator("thead input[type=checkbox]").first().boundingBox())!;
     await page.mouse.click(header.x + header.width / 2, header.y + header.height / 2);
@@ -209,6 +209,28 @@ describeInBrowser("the Commissions page's rows in Chromium", () => {
     await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
     await expect.poll(ticks).toEqual(Array(await pendingBoxes().count()).fill(false));
     await shot("admin-commissions-bar-scrolled.png");
+  }, 60_000);
+
+  it("shows the whole bar on a phone: its count and actions wrap, inside the screen", async () => {
+    await open("/app/commissions", { width: 390, height: 844 });
+    await page.locator("thead input[type=checkbox]").first().click({ force: true });
+    await page.getByRole("button", { name: "Select all 25+ commissions", exact: true }).click();
+    await shot("admin-commissions-bar-phone.png");
+    const inScreen = async (name: string | RegExp) => {
+      const box = (await page.getByRole("button", { name, exact: true }).boundingBox())!;
+      return box.x >= 0 && box.x + box.width <= 390;
+    };
+    expect(await inScreen("Approve all matching")).toBe(true);
+    expect(await inScreen("Deny all matching")).toBe(true);
+    expect(await inScreen("Undo")).toBe(true);
+    // Nothing of the bar is cut off: each of its parts shows whole
+    const clipped = await page.locator(".Polaris-IndexTable__BulkActionsWrapper").filter({ visible: true }).evaluate((bar) => {
+      const outer = bar.getBoundingClientRect();
+      return [...bar.querySelectorAll("button, input, span")]
+        .map((part) => part.getBoundingClientRect())
+        .filter((r) => r.width > 0 && (r.bottom > outer.bottom + 1 || r.right > outer.right + 1)).length;
+    });
+    expect(clipped).toBe(0);
   }, 60_000);
 
   it("selects every matching commission on every page from the bar, and Undo goes back to the page", async () => {
