@@ -3,7 +3,8 @@ import { Badge, BlockStack, Button, IndexTable, InlineStack, Link, Text, type In
 import { memo, useCallback, useEffect, useMemo, useRef, type RefObject } from "react";
 import type { CommissionRow, DecisionRowResult } from "../admin/commissions.server";
 import { EmptyListState } from "./EmptyStates";
-import { useRowSelection } from "./row-selection";
+import { useRowSelected, useRowSelectionStore, type RowSelectionStore } from "./row-selection";
+import { SelectionBar, type BarAction } from "./SelectionBar";
 import { SelectableRow } from "./SelectableRow";
 import { formatAmount, formatDate, formatPoints } from "./format";
 import { CommissionStatusBadge, FraudBadge } from "./StatusBadges";
@@ -63,19 +64,20 @@ interface CellsProps {
 
 interface RowProps extends CellsProps {
   position: number;
-  selected: boolean;
+  selection: RowSelectionStore;
   selectable: boolean;
-  onToggle(position: number, range: boolean): void;
 }
 
 /**
  * One row: the app's own (SelectableRow), not IndexTable.Row, which renders
- * every row again when select mode starts. Memoised, with props that stay the
- * same object between renders (the loader's row, stable callbacks): a change
- * of selection renders only the rows whose `selected` changed, and of those
- * only the row and its checkbox, not its cells.
+ * every row again when select mode starts. It reads its own selection from
+ * the store, and is memoised with props that stay the same object between
+ * renders (the loader's row, stable callbacks): a change of selection
+ * renders only the rows whose box changed, and of those only the row and its
+ * checkbox, not its cells.
  */
-const CommissionTableRow = memo(function CommissionTableRow({ position, selected, selectable, onToggle, ...cells }: RowProps) {
+const CommissionTableRow = memo(function CommissionTableRow({ position, selection, selectable, ...cells }: RowProps) {
+  const selected = useRowSelected(selection, cells.row.uid);
   return (
     <SelectableRow
       id={cells.row.uid}
@@ -84,7 +86,7 @@ const CommissionTableRow = memo(function CommissionTableRow({ position, selected
       disabled={cells.row.status !== "pending"}
       selectable={selectable}
       label={`Select commission ${cells.row.uid}`}
-      onToggle={onToggle}
+      onToggle={selection.toggleRow}
     >
       <CommissionCells {...cells} />
     </SelectableRow>
@@ -228,7 +230,7 @@ export function CommissionsTable({
   const navigation = useNavigation();
   const ids = useMemo(() => rows.map((r) => (r.status === "pending" ? r.uid : null)), [rows]);
   const pendingCount = useMemo(() => ids.filter(Boolean).length, [ids]);
-  const { selection, onSelectionChange, toggleRow, clearSelection } = useRowSelection(ids);
+  const selection = useRowSelectionStore(ids);
   const tableRef = useRef<HTMLDivElement>(null);
   useCheckboxColumnOffset(tableRef, rows.length > 0 && pendingCount > 0);
   const rowsRef = useRef(rows);
@@ -248,9 +250,9 @@ export function CommissionsTable({
       form.set("decision", decision);
       for (const row of rowsRef.current) if (uids.has(row.uid)) form.append("commissions", selectionValue(row));
       submit(form, { method: "post" });
-      clearSelection();
+      selection.clear();
     },
-    [submit, clearSelection]
+    [submit, selection]
   );
   const decideAll = useCallback(
     (decision: Decision) => {
@@ -259,44 +261,25 @@ export function CommissionsTable({
       form.set("decision", decision);
       form.set("filters", filterQuery);
       submit(form, { method: "post" });
-      clearSelection();
+      selection.clear();
     },
-    [submit, clearSelection, filterQuery]
+    [submit, selection, filterQuery]
   );
   const onDecide = useCallback((decision: Decision, row: CommissionRow) => decide(decision, new Set([row.uid])), [decide]);
 
-  // The bulk actions stay the same objects while the selection changes:
-  // Polaris measures their widths (a layout of the whole table) whenever
-  // they change.
-  const selectedRef = useRef(selection.selected);
-  selectedRef.current = selection.selected;
-  const acrossPages = selection.all && hasMore;
-  const promotedBulkActions = useMemo(
-    () =>
-      acrossPages
-        ? [
-            {
-              content: "Approve all matching",
-              onAction: () => decideAll("approve"),
-              disabled: bulkBusy,
-            },
-            {
-              content: "Deny all matching",
-              onAction: () => decideAll("deny"),
-              disabled: bulkBusy,
-            },
-          ]
-        : [
-            {
-              content: "Approve",
-              onAction: () => decide("approve", selectedRef.current),
-            },
-            {
-              content: "Deny",
-              onAction: () => decide("deny", selectedRef.current),
-            },
-          ],
-    [acrossPages, bulkBusy, decide, decideAll]
+  const pageActions = useMemo<BarAction[]>(
+    () => [
+      { content: "Approve", onAction: () => decide("approve", selection.current().selected) },
+      { content: "Deny", onAction: () => decide("deny", selection.current().selected) },
+    ],
+    [decide, selection]
+  );
+  const allActions = useMemo<BarAction[]>(
+    () => [
+      { content: "Approve all matching", onAction: () => decideAll("approve"), disabled: bulkBusy },
+      { content: "Deny all matching", onAction: () => decideAll("deny"), disabled: bulkBusy },
+    ],
+    [decideAll, bulkBusy]
   );
   const emptyState = useMemo(
     () => (
@@ -306,18 +289,31 @@ export function CommissionsTable({
     ),
     [emptyAction]
   );
+  const selectable = rows.length > 0 && pendingCount > 0;
 
+  // Polaris' IndexTable draws the header's checkbox (unticked: the table is
+  // never told of a selection, so it never renders again for one), the
+  // sticky columns, the loading panel and the empty state. The selection, the
+  // rows' boxes and the bar over the header are the app's.
   return (
     <div className="rb-commissions" ref={tableRef}>
+      {selectable ? (
+        <SelectionBar
+          selection={selection}
+          itemCount={rows.length}
+          resourceName={RESOURCE_NAME}
+          hasMore={hasMore && !bulkBusy}
+          allSelectedText="Every pending commission matching these filters is selected, on every page."
+          actions={pageActions}
+          allActions={allActions}
+        />
+      ) : null}
       <IndexTable
         resourceName={RESOURCE_NAME}
         itemCount={rows.length}
         selectable={pendingCount > 0}
-        selectedItemsCount={selection.all ? "All" : selection.selected.size}
-        onSelectionChange={onSelectionChange}
-        hasMoreItems={hasMore && pendingCount > 0 && !bulkBusy}
-        paginatedSelectAllText="Every pending commission matching these filters is selected, on every page."
-        promotedBulkActions={promotedBulkActions}
+        selectedItemsCount={0}
+        onSelectionChange={selection.togglePage}
         loading={deciding}
         lastColumnSticky
         emptyState={emptyState}
@@ -328,13 +324,12 @@ export function CommissionsTable({
             key={row.uid}
             row={row}
             position={index}
-            selected={selection.selected.has(row.uid)}
+            selection={selection}
             selectable={pendingCount > 0}
             result={results[row.uid]}
             busy={decidingUids.has(row.uid)}
             pointName={pointName}
             onDecide={onDecide}
-            onToggle={toggleRow}
           />
         ))}
       </IndexTable>

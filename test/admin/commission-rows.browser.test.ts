@@ -1,7 +1,8 @@
 // The Commissions page's rows in real Chromium, as a merchant uses them: what
-// the app's own rows (SelectableRow) must keep of Polaris' IndexTable rows.
-// Selecting the page, a click on a row, shift-click ranges, the keyboard, the
-// names a screen reader reads, and a bulk approval of the selected rows.
+// the app's own rows (SelectableRow) and selection bar (SelectionBar) must
+// keep of Polaris' IndexTable. Selecting the page, a click on a row,
+// shift-click ranges, the keyboard, the names a screen reader reads, the
+// bar's count and its bulk actions, "select all" across pages.
 import "./browser-env";
 import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
@@ -61,6 +62,8 @@ async function addPendingCommissions(count: number): Promise<void> {
 }
 
 const bodyRows = () => page.locator("tbody tr");
+/** The bar's "N selected", where it shows (Polaris keeps a hidden bar of its own in the table). */
+const barCount = () => page.getByText(/^\d+ selected$/).filter({ visible: true });
 const rowCheckbox = (row: Locator) => row.locator("td").first().getByRole("checkbox");
 const pendingBoxes = () => page.locator("tbody").getByRole("checkbox", { disabled: false });
 /** The checked state of each pending row's checkbox, top to bottom. */
@@ -148,10 +151,125 @@ describeInBrowser("the Commissions page's rows in Chromium", () => {
     expect(await page.getByRole("button", { name: /^Select all 25\+ commissions/ }).isVisible()).toBe(true);
     await shot("admin-commissions-rows-selected.png");
 
-    // WHEN the merchant clicks the bar's checkbox, THEN nothing is selected
-    await page.getByRole("checkbox", { name: /^(Select|Deselect) all 25 commissions$/ }).click({ force: true });
+    // The bar's own box, over the header's, says the whole page is selected
+    const barBox = page.getByRole("checkbox", { name: "Deselect all 25 commissions", exact: true });
+    expect(await barBox.isChecked()).toBe(true);
+
+    // WHEN the merchant clicks the bar's checkbox, THEN nothing is selected, and the header's box is back
+    await barBox.click();
     await expect.poll(ticks).toEqual(Array(pending).fill(false));
     expect(await selectedPositions()).toEqual([]);
+    expect(await barCount().isVisible()).toBe(false);
+    expect(await page.getByRole("button", { name: "Approve", exact: true }).isVisible()).toBe(false);
+    const headerCentre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest("thead") !== null, headerCentre)).toBe(true);
+
+    // A row, then the bar's box: the rest of the page is selected (the box showed "some")
+    await rowCheckbox(page.locator("tbody tr").filter({ has: page.locator("input:not([disabled])") }).nth(1)).click();
+    expect(await page.getByText("1 selected", { exact: true }).isVisible()).toBe(true);
+    const someBox = page.getByRole("checkbox", { name: "Select all 25 commissions", exact: true });
+    expect(await someBox.evaluate((input) => (input as HTMLInputElement).indeterminate)).toBe(true);
+    await someBox.click();
+    await expect.poll(ticks).toEqual(Array(pending).fill(true));
+  }, 60_000);
+
+  it("selects the page without adding or removing an element: the bar is already there, and only shows", async () => {
+    await open("/app/commissions");
+    await page.evaluate(() => {
+      const w = window as unknown as { __changed: string[] };
+      w.__changed = [];
+      const describe = (node: Node) => (node instanceof Element ? `${node.nodeName}.${String(node.className).slice(0, 60)}` : "");
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of [...record.addedNodes, ...record.removedNodes]) if (node instanceof Element) w.__changed.push(describe(node));
+        }
+      }).observe(document.querySelector(".rb-commissions")!, { childList: true, subtree: true });
+    });
+    const header = (await page.locator("thead input[type=checkbox]").first().boundingBox())!;
+    await page.mouse.click(header.x + header.width / 2, header.y + header.height / 2);
+    await expect.poll(() => barCount().isVisible()).toBe(true);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __changed: string[] }).__changed)).toEqual([]);
+  }, 60_000);
+
+  it("keeps the bar in view at the top of the window while the table scrolls under it", async () => {
+    await open("/app/commissions", { width: 1200, height: 600 });
+    await page.locator("thead input[type=checkbox]").first().click({ force: true });
+    await page.mouse.wheel(0, 900);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(600);
+    const bar = barCount();
+    await expect.poll(async () => (await bar.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
+    expect((await bar.boundingBox())!.y).toBeLessThan(40);
+    // Its box is on top there, and clears the selection
+    const barBox = page.getByRole("checkbox", { name: "Deselect all 25 commissions", exact: true });
+    const at = (await barBox.boundingBox())!;
+    expect(await page.evaluate(({ x, y }) => (document.elementFromPoint(x, y) as HTMLInputElement | null)?.ariaLabel, { x: at.x + at.width / 2, y: at.y + at.height / 2 })).toBe(
+      "Deselect all 25 commissions"
+    );
+    await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
+    await expect.poll(ticks).toEqual(Array(await pendingBoxes().count()).fill(false));
+    await shot("admin-commissions-bar-scrolled.png");
+  }, 60_000);
+
+  it("shows the whole bar on a phone: its count and actions wrap, inside the screen", async () => {
+    await open("/app/commissions", { width: 390, height: 844 });
+    await page.locator("thead input[type=checkbox]").first().click({ force: true });
+    await page.getByRole("button", { name: "Select all 25+ commissions", exact: true }).click();
+    await shot("admin-commissions-bar-phone.png");
+    const inScreen = async (name: string | RegExp) => {
+      const box = (await page.getByRole("button", { name, exact: true }).boundingBox())!;
+      return box.x >= 0 && box.x + box.width <= 390;
+    };
+    expect(await inScreen("Approve all matching")).toBe(true);
+    expect(await inScreen("Deny all matching")).toBe(true);
+    expect(await inScreen("Undo")).toBe(true);
+    // Nothing of the bar is cut off: each of its parts shows whole
+    const clipped = await page.locator(".Polaris-IndexTable__BulkActionsWrapper").filter({ visible: true }).evaluate((bar) => {
+      const outer = bar.getBoundingClientRect();
+      return [...bar.querySelectorAll("button, input, span")]
+        .map((part) => part.getBoundingClientRect())
+        .filter((r) => r.width > 0 && (r.bottom > outer.bottom + 1 || r.right > outer.right + 1)).length;
+    });
+    expect(clipped).toBe(0);
+  }, 60_000);
+
+  it("selects every matching commission on every page from the bar, and Undo goes back to the page", async () => {
+    await open("/app/commissions");
+    const pending = await pendingBoxes().count();
+    await page.locator("thead input[type=checkbox]").first().click({ force: true });
+    await page.getByRole("button", { name: "Select all 25+ commissions", exact: true }).click();
+    const everyPage = page.getByText("Every pending commission matching these filters is selected, on every page.");
+    expect(await everyPage.isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Approve all matching" }).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Deny all matching" }).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Approve", exact: true }).isVisible()).toBe(false);
+    await shot("admin-commissions-bar-every-page.png");
+
+    // Undo: back to this page's rows, still selected
+    await page.getByRole("button", { name: "Undo", exact: true }).click();
+    expect(await everyPage.isVisible()).toBe(false);
+    expect(await page.getByText(`${pending} selected`, { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Approve", exact: true }).isVisible()).toBe(true);
+    expect(await ticks()).toEqual(Array(pending).fill(true));
+  }, 60_000);
+
+  it("selects the page from the keyboard: Space on the header's box, focus on the bar's box, Space again clears it", async () => {
+    await open("/app/commissions");
+    const header = page.locator("thead input[type=checkbox]").first();
+    await header.focus();
+    // Tab and back, so the focus is the keyboard's (as a merchant tabbing there)
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");
+    expect(await header.evaluate((box) => box === document.activeElement)).toBe(true);
+    await page.keyboard.press("Space");
+    await expect.poll(ticks).toEqual(Array(await pendingBoxes().count()).fill(true));
+    // The bar covers the header's box: the focus moved to the bar's box, visible and named
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute("aria-label"));
+    expect(await focused()).toBe("Deselect all 25 commissions");
+    await page.keyboard.press("Space");
+    await expect.poll(ticks).toEqual(Array(await pendingBoxes().count()).fill(false));
+    // And back to the header's box once the bar is gone
+    expect(await header.evaluate((box) => box === document.activeElement)).toBe(true);
   }, 60_000);
 
   it("toggles a row by a click on it, and shift-click takes the range from the row last toggled", async () => {

@@ -301,12 +301,13 @@ describeInBrowser("commissions page in Chromium", () => {
     // WHEN the merchant selects all of them, on every page, and approves
     await page.getByRole("button", { name: /^Select all 25\+ commissions/ }).click();
     await expect
-      .poll(() => page.getByText("Every pending commission matching these filters is selected").first().isVisible())
+      .poll(() => page.getByText("Every pending commission matching these filters is selected").first().isVisible(), { timeout: 10_000 })
       .toBe(true);
     await page.getByRole("button", { name: "Approve all matching" }).click();
     await watchNetwork(page).settled(250, 15_000);
     // THEN a job does it, and the page shows its progress
-    await expect.poll(() => page.getByText("Approving every matching pending commission").isVisible()).toBe(true);
+    // The page shows it once it has reloaded its data after the action: seconds on a busy machine.
+    await expect.poll(() => page.getByText("Approving every matching pending commission").isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await prisma.job.count({ where: { kind: "commissions.bulk-decide", status: "queued" } })).toBe(1);
     await shot("admin-commissions-bulk-running.png");
     await testPipeline().drain();
