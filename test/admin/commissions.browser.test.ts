@@ -256,8 +256,13 @@ describeInBrowser("commissions page in Chromium", () => {
     });
     const html = await bare.newPage();
     await html.route("**/*", (route) => (route.request().url().startsWith(server.origin) ? route.continue() : route.abort()));
-    const signed = new URL((await adminRequest("/app/commissions")).url);
-    await html.goto(`${server.origin}${signed.pathname}${signed.search}`);
+    // The page waits 200 ms for the service before it is sent with a skeleton in the table's place (SERVICE_GRACE_MS);
+    // on a busy machine the sandbox can be later than that, so the HTML is asked for again until it holds the table.
+    for (let attempt = 1; ; attempt++) {
+      const signed = new URL((await adminRequest("/app/commissions")).url);
+      await html.goto(`${server.origin}${signed.pathname}${signed.search}`);
+      if ((await html.locator("thead").count()) > 0 || attempt === 5) break;
+    }
     await html.screenshot({ path: path.join(artifactsDir, "admin-commissions-server-html.png") });
     const headerBox = async (p: Page) => p.locator("thead").first().boundingBox();
     const firstRowBox = async (p: Page) => p.locator("tbody tr").first().boundingBox();
