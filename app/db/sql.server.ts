@@ -198,10 +198,14 @@ const utcTypes = {
     oid === TIMESTAMP_OID ? (text: string) => new Date(`${text.replace(" ", "T")}Z`) : pg.types.getTypeParser(oid, format),
 };
 
-/** PostgreSQL: a small pool of its own, beside Prisma's. */
-function postgresSql(url: string, poolSize: number): PlainSql {
+/**
+ * PostgreSQL: a small pool of its own, beside Prisma's. `keepIdle` keeps its
+ * connections open however long they sit idle (pg closes them after 10 s),
+ * for a pool whose first use after a quiet spell must not wait to connect.
+ */
+function postgresSql(url: string, poolSize: number, keepIdle: boolean): PlainSql {
   let pool: ReturnType<typeof newPool> | undefined;
-  const newPool = () => new pg.Pool({ connectionString: url, max: poolSize, types: utcTypes, allowExitOnIdle: true });
+  const newPool = () => new pg.Pool({ connectionString: url, max: poolSize, types: utcTypes, allowExitOnIdle: true, ...(keepIdle ? { idleTimeoutMillis: 0 } : {}) });
   const connections = () => (pool ??= newPool());
   return {
     kind: "postgresql",
@@ -260,8 +264,10 @@ function postgresSql(url: string, poolSize: number): PlainSql {
   };
 }
 
-export function createPlainSql(url: string, options: { lockWaitMs?: number; poolSize?: number } = {}): PlainSql {
-  return databaseKind(url) === "postgresql" ? postgresSql(url, options.poolSize ?? 4) : sqliteSql(url.slice("file:".length), options.lockWaitMs ?? 5_000);
+export function createPlainSql(url: string, options: { lockWaitMs?: number; poolSize?: number; keepIdle?: boolean } = {}): PlainSql {
+  return databaseKind(url) === "postgresql"
+    ? postgresSql(url, options.poolSize ?? 4, options.keepIdle ?? false)
+    : sqliteSql(url.slice("file:".length), options.lockWaitMs ?? 5_000);
 }
 
 const byClient = new WeakMap<object, PlainSql>();

@@ -31,6 +31,8 @@ declare module "pg" {
     connectionString: string;
     max?: number;
     allowExitOnIdle?: boolean;
+    /** How long a connection may sit idle before the pool closes it; 0: never (pg's default is 10 s). */
+    idleTimeoutMillis?: number;
     /** The parsers of this pool's values, instead of the driver's global ones. */
     types?: { getTypeParser: TypeParser };
   }

@@ -17,8 +17,9 @@ import { announceWebhookBursts } from "./webhook-bursts.server";
 
 export function intakeStoreFor(databaseUrl: string): IntakeStore {
   // A batch commits while the next one is planned: two connections, and one spare for a reconciliation's batch.
+  // Kept open when idle: a burst after a quiet spell would otherwise wait for its first batches to connect.
   if (databaseKind(databaseUrl) === "postgresql") {
-    const sql = createPlainSql(databaseUrl, { poolSize: 3 });
+    const sql = createPlainSql(databaseUrl, { poolSize: 3, keepIdle: true });
     const stopAnnouncing = announceWebhookBursts(sql);
     const store = postgresIntakeStore(sql);
     return {
