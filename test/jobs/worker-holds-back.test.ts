@@ -8,10 +8,8 @@ import { createWorker, type WorkerOptions } from "../../app/queue/worker.server"
 import { acknowledging } from "../../app/webhooks/acknowledgements";
 import { startInProcessWorker, stopInProcessWorker } from "../../app/wiring/in-process-worker.server";
 import { appWorker } from "../../app/wiring/jobs.server";
-import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import { testDatabaseKind } from "../support/database";
-import { shopifyOrder } from "../support/orders";
-import { jobStatusWithin, mostOrderJobsRunningWithin, queueCancellation } from "../support/quick-jobs";
+import { jobStatusWithin, mostOrderJobsRunningWithin, queueCancellation, storeReferredOrders } from "../support/quick-jobs";
 import { clearSandboxFaults, connectShop, sandboxFaults, testPipeline, useTestSandbox } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
 
@@ -144,10 +142,7 @@ describe("the in-process worker's thread", () => {
     const answered = new Promise<void>((resolve) => (finish = resolve));
     const burst = Array.from({ length: 8 }, () => acknowledging(() => answered));
     try {
-      for (let i = 0; i < 12; i++) {
-        const order = shopifyOrder({ id: 5_712_347_889_300 + i, email: `burst-${i}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
-        await storeOrderWebhook({ topic: "ORDERS_PAID", shop: TEST_SHOP, payload: order, webhookId: null, triggeredAt: null });
-      }
+      await storeReferredOrders(12, 5_712_347_889_300);
       const during = await mostOrderJobsRunningWithin(1_500);
       expect(during).toBeGreaterThan(0);
       expect(during).toBeLessThanOrEqual(4); // DEFAULT_BURST_CONCURRENCY

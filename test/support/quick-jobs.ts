@@ -1,6 +1,8 @@
 import prisma from "../../app/db.server";
 import { enqueueJob } from "../../app/queue/enqueue.server";
 import { CANCEL_ORDER_JOB, RECORD_ORDER_JOB } from "../../app/referrals/job-kinds";
+import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
+import { shopifyOrder } from "./orders";
 import { TEST_SHOP } from "./shopify-requests";
 
 // For tests of when a worker takes jobs rather than of what a job does: a
@@ -35,4 +37,12 @@ export async function mostOrderJobsRunningWithin(ms: number): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return most;
+}
+
+/** Stores `count` referred orders paid, ids from `firstId`: a job each that calls the referral service. */
+export async function storeReferredOrders(count: number, firstId: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const order = shopifyOrder({ id: firstId + i, email: `burst-${i}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+    await storeOrderWebhook({ topic: "ORDERS_PAID", shop: TEST_SHOP, payload: order, webhookId: null, triggeredAt: null });
+  }
 }

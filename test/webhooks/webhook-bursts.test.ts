@@ -9,10 +9,9 @@ import { WEBHOOK_BURST_CHANNEL } from "../../app/wiring/webhook-bursts.server";
 import { inheritedEnv } from "../../scripts/lib/app-process";
 import { repoRoot, sandboxAppEnv, startTestAppServer, type AppServer } from "../admin/app-server";
 import { shopifyOrder } from "../support/orders";
-import { jobStatusWithin, mostOrderJobsRunningWithin, queueCancellation } from "../support/quick-jobs";
+import { jobStatusWithin, mostOrderJobsRunningWithin, queueCancellation, storeReferredOrders } from "../support/quick-jobs";
 import { clearSandboxFaults, connectShop, sandboxFaults, useTestSandbox } from "../support/pipeline";
-import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
-import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
+import { signedWebhook } from "../support/shopify-requests";
 
 // On PostgreSQL (app processes and worker processes apart, as production
 // runs), an app process answering a burst of order webhooks says so on a
@@ -81,10 +80,7 @@ describe.skipIf(!onPostgres)("bursts of order webhooks across processes (Postgre
     })();
     try {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      for (let i = 0; i < 12; i++) {
-        const order = shopifyOrder({ id: 5_712_347_889_400 + i, email: `burst-${i}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
-        await storeOrderWebhook({ topic: "ORDERS_PAID", shop: TEST_SHOP, payload: order, webhookId: null, triggeredAt: null });
-      }
+      await storeReferredOrders(12, 5_712_347_889_400);
       const during = await mostOrderJobsRunningWithin(1_500);
       expect(during).toBeGreaterThan(0);
       expect(during).toBeLessThanOrEqual(4); // DEFAULT_BURST_CONCURRENCY
