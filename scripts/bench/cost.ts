@@ -25,8 +25,18 @@ interface Reading {
   postgres?: Awaited<ReturnType<typeof postgresCounts>>;
 }
 
+type CpuReading = Omit<Reading, "recorded" | "postgres">;
+
 /** CPU first, at this moment; then the orders recorded and, on PostgreSQL, the server's statement counts. */
 export async function readCost(topology: Topology, db: PrismaClient): Promise<Reading> {
+  const reading = readCpu(topology);
+  const recorded = await db.orderRecord.count({ where: { status: "recorded" } });
+  const postgres = topology.onPostgres ? await postgresCounts(db) : undefined;
+  return { ...reading, recorded, postgres };
+}
+
+/** The CPU of each process kind and of the app and worker processes' threads, at this moment. */
+export function readCpu(topology: Topology): CpuReading {
   const at = Date.now();
   const monotonic = monotonicMicros();
   const cpu = cpuSeconds({
@@ -38,15 +48,20 @@ export async function readCost(topology: Topology, db: PrismaClient): Promise<Re
   // This process only: its children are the kinds above.
   cpu["load generator"] = threadSeconds(process.pid).process;
   const threads = new Map([...topology.apps, ...topology.workers].map((pid) => [pid, threadSeconds(pid)]));
-  const recorded = await db.orderRecord.count({ where: { status: "recorded" } });
-  const postgres = topology.onPostgres ? await postgresCounts(db) : undefined;
-  return { at, monotonic, cpu, threads, recorded, postgres };
+  return { at, monotonic, cpu, threads };
 }
 
 const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
 
 /** A process's threads over the phase, grouped: the main thread, JS threads named by the statements they sent, the rest by kernel name. */
-function threadLines(pid: number, before: Reading, after: Reading, counts: ThreadStatementCounts[], perOrder: (seconds: number) => string): string[] {
+function threadLines(
+  pid: number,
+  before: CpuReading,
+  after: CpuReading,
+  counts: ThreadStatementCounts[],
+  perOrder: (seconds: number) => string,
+  { unit = "order", statements = true } = {},
+): string[] {
   const start = new Map(before.threads.get(pid)?.threads.map((t) => [t.tid, t.seconds]));
   const end = after.threads.get(pid);
   if (!end) return [];
@@ -67,7 +82,7 @@ function threadLines(pid: number, before: Reading, after: Reading, counts: Threa
     const group = groups.get(name) ?? { seconds: 0, threads: [], statements: "" };
     group.seconds += seconds;
     group.threads.push(`${thread.tid}:${seconds.toFixed(2)}`);
-    if (sources.length > 0) group.statements = sources.map(([source, n]) => `${n} ${source} statements`).join(", ");
+    if (statements && sources.length > 0) group.statements = sources.map(([source, n]) => `${n} ${source} statements`).join(", ");
     groups.set(name, group);
   }
   const living = sum([...groups.values()].map((g) => g.seconds));
@@ -76,7 +91,7 @@ function threadLines(pid: number, before: Reading, after: Reading, counts: Threa
     .sort((a, b) => b[1].seconds - a[1].seconds)
     .map(
       ([name, g]) =>
-        `    ${name.padEnd(30)} ${fixed(g.seconds).padStart(8)} s ${perOrder(g.seconds).padStart(8)} ms/order` +
+        `    ${name.padEnd(30)} ${fixed(g.seconds).padStart(8)} s ${perOrder(g.seconds).padStart(8)} ms/${unit}` +
         `   ${g.threads.length} thread${g.threads.length > 1 ? "s" : ""}${g.statements ? `; ${g.statements}` : ""}`,
     );
   lines.push(`    ${"threads that ended".padEnd(30)} ${fixed(processSeconds - living).padStart(8)} s`);
@@ -178,4 +193,32 @@ export function printCost(options: {
     if (after.postgres!.evicted > 0) console.log(`  WARNING: pg_stat_statements dropped ${after.postgres!.evicted} entries; its counts are short`);
   }
   return figures;
+}
+
+/**
+ * The burst alone, from its first webhook sent to its last answered: the CPU
+ * each process kind (and each thread of the app processes) spent per
+ * answered webhook, and how much of the machine's cores that was. When the
+ * kinds together keep every core busy, the acknowledgements cannot come
+ * faster than the cores over their CPU per webhook, however the app divides
+ * its work between threads.
+ */
+export function printBurstCost(options: { topology: Topology; before: CpuReading; after: CpuReading; webhooks: number; cores: number; counts: ThreadStatementCounts[] }): void {
+  const { topology, before, after, webhooks, cores } = options;
+  const wallSeconds = (after.at - before.at) / 1000;
+  const kinds = Object.keys(after.cpu).filter((kind) => !(kind === "worker" && topology.workers.length === 0));
+  const cpu = (kind: string) => (after.cpu[kind] ?? 0) - (before.cpu[kind] ?? 0);
+  const perWebhook = (seconds: number) => fixed((seconds * 1000) / webhooks, 3);
+  const all = sum(kinds.map(cpu));
+  console.log(`\nthe burst alone (${wallSeconds.toFixed(2)} s, ${webhooks} webhooks answered): CPU per answered webhook, by process kind:`);
+  for (const kind of kinds) console.log(`  ${kind.padEnd(18)} ${perWebhook(cpu(kind)).padStart(7)} ms   (${fixed(cpu(kind))} s)`);
+  const busy = all / (cores * wallSeconds);
+  console.log(
+    `  ${"all".padEnd(18)} ${perWebhook(all).padStart(7)} ms: ${fixed(busy * 100, 0)}% of the ${cores} cores over the burst; ` +
+      `at this CPU per webhook the ${cores} cores answer at most ${fixed((cores * webhooks) / all, 0)} a second`,
+  );
+  for (const pid of topology.apps) {
+    console.log(`  app process ${pid} during the burst, by thread (ms per answered webhook):`);
+    for (const line of threadLines(pid, before, after, options.counts, perWebhook, { unit: "webhook", statements: false }).slice(0, -1)) console.log(line);
+  }
 }

@@ -93,15 +93,17 @@ function lane(socket: Socket, requests: Buffer[], result: LoadResult): Promise<v
 /**
  * Sends every request with `concurrency` connections, each waiting for its
  * answer before the next. With several ports the connections alternate
- * between them, as a round-robin load balancer spreads them.
+ * between them, as a round-robin load balancer spreads them. `onClockStart`
+ * is called as the clock starts, the connections open.
  */
-export async function sendRequests(ports: number[], requests: Buffer[], concurrency: number): Promise<LoadResult> {
+export async function sendRequests(ports: number[], requests: Buffer[], concurrency: number, onClockStart?: () => void): Promise<LoadResult> {
   const result: LoadResult = { latenciesMs: [], wallMs: 0, statuses: {}, sentAtMs: [] };
   const shares = Array.from({ length: concurrency }, (_, lane) => requests.filter((_, i) => i % concurrency === lane));
   const busy = shares.filter((share) => share.length > 0);
   const sockets = await Promise.all(busy.map((_, i) => openConnection(ports[i % ports.length]!)));
   // Let the server take the connections in before the clock starts.
   await new Promise((resolve) => setTimeout(resolve, 100));
+  onClockStart?.();
   const started = performance.now();
   await Promise.all(busy.map((share, i) => lane(sockets[i]!, share, result)));
   result.wallMs = performance.now() - started;

@@ -6,7 +6,10 @@
 // process's peak resident memory. Checks that every order was recorded
 // exactly once. Then the cost of the measured phase: CPU seconds by process
 // kind (and by thread), per accepted webhook and per recorded order, and the
-// database statements per webhook and per order (cost.ts). --cpu-profile
+// database statements per webhook and per order (cost.ts); and the burst's
+// alone: the CPU per answered webhook of every process on the machine, the
+// share of the cores it kept busy, and so the most the cores could answer
+// at that cost. --cpu-profile
 // also profiles the app and worker processes and prints where their CPU went;
 // --timeline prints the acknowledgements' latency through the burst.
 // SQLite runs as `npm start` does: server.mjs with the worker in the same
@@ -25,7 +28,7 @@ import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, startApp, type S
 import { generatePrismaClient } from "../lib/prisma-client";
 import { shopifyOrder } from "../lib/sample-orders";
 import { percentile, sendRequests, signedOrderRequest, type LoadResult } from "./load";
-import { printCost, readCost, type Topology } from "./cost";
+import { printBurstCost, printCost, readCost, readCpu, type Topology } from "./cost";
 import { printProfiles } from "./profiles";
 import { parentPid } from "./cpu";
 import { asRole, clearCounts, COUNTS_DIR, preparePostgresCounting, resetPostgresCounts, ROLES, threadCounts } from "./statements";
@@ -235,7 +238,9 @@ try {
     }
   })();
   const queuedStart = Date.now();
-  const queued = await sendRequests(appPorts, queuedRequests, C);
+  let burstStart = readCpu(measured);
+  const queued = await sendRequests(appPorts, queuedRequests, C, () => (burstStart = readCpu(measured)));
+  const burstEnd = readCpu(measured);
   if (flags.timeline) printTimeline(queued);
   await recordedCount(DEMO_SHOP, WARM_UP + N);
   const costAfter = await readCost(measured, appDb);
@@ -276,6 +281,7 @@ try {
   console.log(`peak resident memory: ${peaks.map((p) => `${p.name} ${p.mb === undefined ? "?" : `${p.mb.toFixed(0)} MB`}`).join(", ")}`);
   const underMemory = peaks.every((p) => p.mb !== undefined && p.mb < 250);
   printCost({ topology: measured, before: costBefore, after: costAfter, countsBefore, countsAfter, webhooks: webhooksInPhase });
+  printBurstCost({ topology: measured, before: burstStart, after: burstEnd, webhooks: queued.statuses[200] ?? 0, cores: availableParallelism(), counts: countsAfter });
   // Issue 30's targets, which differ by mode.
   const targets: [string, boolean][] = onPostgres
     ? [
