@@ -193,7 +193,9 @@ function readBody(req: IncomingMessage, done: (rawBody: Buffer | null) => void) 
     chunks.push(chunk);
   });
   req.on("end", () => {
-    if (!over) done(Buffer.concat(chunks, size));
+    // A body that came in one chunk (most do) is used as it is: the chunk has a buffer of its own, of its
+    // exact size, which crosses to the intake's thread as it is, where a copy would come from an 8 KB pool slab that crosses whole.
+    if (!over) done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
   });
 }
 
