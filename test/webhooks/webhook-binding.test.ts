@@ -80,11 +80,11 @@ function raw(path: string, headers: [string, string][], body: Buffer | null, opt
 /**
  * Raw HTTP on a socket, for a body that arrives slowly: the headers (a
  * Content-Length of `total`), then `chunk` bytes every `everyMs` until the
- * server answers or all was sent. What was sent when the answer came, and
+ * server answers or all was sent (spaces, or `body`'s bytes in turn). What was sent when the answer came, and
  * whether the server let the connection go within 3 s of answering (if not,
  * this side closes it).
  */
-function trickle(path: string, headers: [string, string][], options: { total: number; chunk: number; everyMs: number }) {
+function trickle(path: string, headers: [string, string][], options: { total: number; chunk: number; everyMs: number; body?: Buffer }) {
   return new Promise<{ status: number; text: string; sent: number; answeredAfterMs: number; serverClosed: boolean }>((resolve, reject) => {
     const { hostname, port } = new URL(server.origin);
     const socket = connect(Number(port), hostname);
@@ -98,7 +98,7 @@ function trickle(path: string, headers: [string, string][], options: { total: nu
     const pump = setInterval(() => {
       if (!Number.isNaN(answeredAfterMs) || sent >= options.total || socket.destroyed) return clearInterval(pump);
       const size = Math.min(options.chunk, options.total - sent);
-      socket.write(Buffer.alloc(size, 0x20));
+      socket.write(options.body ? options.body.subarray(sent, sent + size) : Buffer.alloc(size, 0x20));
       sent += size;
     }, options.everyMs);
     socket.on("data", (data: Buffer) => {
@@ -160,6 +160,18 @@ describe("what the headers say, before the body is read", () => {
     }
     expect(await prisma.job.count()).toBe(0);
   }, 60_000);
+
+  it("stores a signed order whose body arrives in pieces, byte for byte (its 64-bit id exact)", async () => {
+    const id = 9_007_199_254_740_993n; // 2^53 + 1: a double would round it
+    const raw = JSON.stringify(order(1)).replace('"id":1,', `"id":${id},`).replace('"admin_graphql_api_id":"gid://shopify/Order/1"', `"admin_graphql_api_id":"gid://shopify/Order/${id}"`);
+    expect(raw).toContain(`"id":${id},`);
+    const signed = signedWebhook({ topic: "orders/paid", raw, url: `${server.origin}/webhooks/orders/paid` });
+    const headers = [...signed.headers.entries()].filter(([name]) => name !== "content-length");
+    const body = Buffer.from(raw);
+    const answer = await trickle("/webhooks/orders/paid", headers, { total: body.length, chunk: Math.ceil(body.length / 3), everyMs: 30, body });
+    expect(answer.status).toBe(200);
+    expect(await prisma.orderRecord.findMany({ where: { shop: TEST_SHOP }, select: { orderId: true } })).toEqual([{ orderId: String(id) }]);
+  });
 
   it("reads the body of an installed shop's delivery, once the headers are sound", async () => {
     const answer = await trickle("/webhooks/orders/paid", shopifyHeaders("/webhooks/orders/paid"), { total: 64 * 1024, chunk: 16 * 1024, everyMs: 25 });
