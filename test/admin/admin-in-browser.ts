@@ -52,11 +52,11 @@ export interface AdminInBrowser {
   shopify: ShopifyAdminStandIn;
   server: AppServer;
   browser: Browser;
-  /** The test's page, and its browser context. */
-  page: Page;
-  context: BrowserContext;
-  /** Opens the test's page (with `openPage: "in each test"`); its errors fail the test like the page opened before it. */
-  openPage(viewport?: Viewport): Promise<void>;
+  /** The test's page (the last it opened), and its browser context: a test file takes them in a beforeEach of its own. */
+  readonly page: Page;
+  readonly context: BrowserContext;
+  /** Opens the test's page (with `openPage: "in each test"`); its errors fail the test like those of a page opened before it. */
+  openPage(viewport?: Viewport): Promise<Page>;
   /** The URL the Shopify admin opens an app page at: with a fresh session token. */
   signedUrl(pathname: string, origin?: string): Promise<string>;
   /** Opens an app page as the admin does, and waits until its requests are done. */
@@ -74,7 +74,8 @@ const DEFAULT_VIEWPORT: Viewport = { width: 1200, height: 900 };
  * Registers the hooks that start and stop it all (beforeAll, afterAll) and
  * make each test's world (beforeEach); after each test, the page is closed
  * and any of its errors (uncaught, or written to its console) fails the test.
- * Each handle returned stands for the current one (test/support/current.ts).
+ * The sandbox, the stand-in, the server and the browser returned stand for
+ * the file's (test/support/current.ts); `page` and `context` are the test's.
  */
 export function useAdminInBrowser(options: AdminInBrowserOptions = {}): AdminInBrowser {
   const { viewport = DEFAULT_VIEWPORT, seed, appEnv = {}, pageReaches = "the app", openPage = "before each test", reset = "before each test" } = options;
@@ -91,10 +92,12 @@ export function useAdminInBrowser(options: AdminInBrowserOptions = {}): AdminInB
     shopify: current("Shopify's Admin API stand-in (shopifyAdmin: true)", () => shopify),
     server: current("The served app", () => server),
     browser: current("The browser", () => browser),
-    page: current("The test's page", () => pages.at(-1)?.page),
-    context: current("The test's browser context", () => pages.at(-1)?.context),
   };
-  const { page } = handles;
+  const opened = (): AdminBrowserPage => {
+    const last = pages.at(-1);
+    if (!last) throw new Error("The test's page is used before it is opened (in beforeEach, or by openPage)");
+    return last;
+  };
 
   const resetWorld = async () => {
     sandbox!.reset();
@@ -120,9 +123,10 @@ export function useAdminInBrowser(options: AdminInBrowserOptions = {}): AdminInB
     await sandbox?.close();
   });
 
-  async function newPage(size = viewport): Promise<void> {
+  async function newPage(size = viewport): Promise<Page> {
     const origins = { "the app": [server!.origin], "the app and the service": [server!.origin, sandbox!.baseUrl], "every loopback server": ["http://127.0.0.1:"] }[pageReaches];
     pages.push(await openAdminBrowserPage(browser!, { origins, viewport: size }));
+    return opened().page;
   }
 
   beforeEach(async () => {
@@ -144,15 +148,23 @@ export function useAdminInBrowser(options: AdminInBrowserOptions = {}): AdminInB
 
   return {
     ...handles,
+    get page() {
+      return opened().page;
+    },
+    get context() {
+      return opened().context;
+    },
     openPage: (size) => newPage(size),
     signedUrl,
     async open(pathname, origin) {
+      const { page } = opened();
       const url = await signedUrl(pathname, origin);
       const network = watchNetwork(page);
       await page.goto(url);
       await network.settled(200, 15_000);
     },
     async shot(name, tallest = Infinity) {
+      const { page } = opened();
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       await page.setViewportSize({ width: viewport.width, height: Math.min(tallest, Math.max(viewport.height, height)) });
       await page.waitForTimeout(250);

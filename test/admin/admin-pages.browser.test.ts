@@ -3,6 +3,7 @@
 // load here: its stand-in (test/support/app-bridge-standin.ts) plays the
 // admin's save bar, as the settings forms save from it.
 import "./browser-env";
+import type { Page } from "playwright-core";
 import { beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { DEFAULT_SCOPES, getEnv } from "../../app/env.server";
@@ -15,10 +16,12 @@ import { TEST_SHOP } from "../support/shopify-requests";
 import { useAdminInBrowser } from "./admin-in-browser";
 import { failedOrder, receiveOrder, recordOf } from "./fixtures";
 
-const { sandbox, page, open, shot } = useAdminInBrowser({
+const admin = useAdminInBrowser({
   seed: () => installShop(),
   pageReaches: "the app and the service",
 });
+const { sandbox, open, shot } = admin;
+let page: Page;
 let pipeline: TestPipeline;
 /** The page's requests, watched from the moment it opens, so a submission's request is counted however soon it starts. */
 let network: ReturnType<typeof watchNetwork>;
@@ -33,6 +36,7 @@ const eventually = <T,>(read: () => T | Promise<T>) => expect.poll(read, { timeo
 
 describeInBrowser("admin pages in Chromium", () => {
   beforeEach(async () => {
+    ({ page } = admin);
     pipeline = testPipeline();
     network = watchNetwork(page);
     // App Bridge's stand-in: routed after the page's own routes, so it answers first.

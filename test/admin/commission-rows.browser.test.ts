@@ -5,8 +5,8 @@
 // bar's count and its bulk actions, "select all" across pages.
 import "./browser-env";
 import path from "node:path";
-import type { Locator } from "playwright-core";
-import { expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { beforeEach, expect, it } from "vitest";
 import { artifactsDir, describeInBrowser, watchNetwork } from "../support/browser";
 import { sandboxCommissions } from "../support/pipeline";
 import { useAdminInBrowser } from "./admin-in-browser";
@@ -21,7 +21,11 @@ const admin = useAdminInBrowser({
   buildFrom: process.env.SELECT_ALL_BUILD_ROOT,
   pageReaches: "every loopback server",
 });
-const { sandbox, page } = admin;
+const { sandbox } = admin;
+let page: Page;
+beforeEach(() => {
+  ({ page } = admin);
+});
 
 async function open(pathname: string, viewport = { width: 1200, height: 900 }, selectable = true): Promise<void> {
   await page.setViewportSize(viewport);

@@ -4,8 +4,8 @@
 // across pages running as a job with its progress on the page.
 import "./browser-env";
 import path from "node:path";
-import type { Page } from "playwright-core";
-import { expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { artifactsDir, describeInBrowser, watchNetwork } from "../support/browser";
 import { sandboxCommissions, testPipeline } from "../support/pipeline";
@@ -26,8 +26,13 @@ const admin = useAdminInBrowser({
   // The layout test puts a slow proxy of its own in front of the app.
   pageReaches: "every loopback server",
 });
-const { sandbox, server, browser, page, context, open } = admin;
+const { sandbox, server, browser, open } = admin;
 const shot = (name: string) => admin.shot(name, 3_000);
+let page: Page;
+let context: BrowserContext;
+beforeEach(() => {
+  ({ page, context } = admin);
+});
 
 /**
  * Clicks the header's "select all" checkbox like a person (real mouse

@@ -7,11 +7,12 @@ import { useAdminInBrowser } from "../admin/admin-in-browser";
 import { artifactsDir, describeInBrowser } from "../support/browser";
 import { installShop } from "../support/sessions";
 
-const { page, open } = useAdminInBrowser({ seed: () => installShop() });
+const admin = useAdminInBrowser({ seed: () => installShop() });
 
 describeInBrowser("Settings: data retention", () => {
   it("shows every retention period at the end of the page, read-only", async () => {
-    await open("/app/settings");
+    await admin.open("/app/settings");
+    const { page } = admin;
 
     const card = page.getByRole("region", { name: "Data retention" });
     await expect.poll(() => card.isVisible(), { timeout: 10_000, message: (await page.content()).slice(0, 3000) }).toBe(true);

@@ -1,9 +1,10 @@
 /**
  * A handle that stands for whatever `now()` returns when it is used: a test
- * file's server, started in beforeAll, or a test's page, opened in beforeEach.
- * A test file takes it once, at the top, and uses it like the thing itself:
- * its properties are read and written through, its methods run on it, and
- * `instanceof` sees its class (Playwright checks that a page is a Page).
+ * file's sandbox or server, started in beforeAll. A test file takes it once,
+ * at the top, and uses it like the thing itself: its properties are read and
+ * written through, its methods run on it. It is a different object from the
+ * thing, so it suits what lives as long as the file; a test's own page is not
+ * one (a map keyed by the page would see the same key in every test).
  */
 export function current<T extends object>(what: string, now: () => T | undefined): T {
   const target = (): T => {
@@ -18,6 +19,5 @@ export function current<T extends object>(what: string, now: () => T | undefined
       return typeof value === "function" ? value.bind(it) : value;
     },
     set: (_, property, value) => Reflect.set(target(), property, value),
-    getPrototypeOf: () => Reflect.getPrototypeOf(target()),
   });
 }
