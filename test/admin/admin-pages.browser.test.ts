@@ -3,53 +3,28 @@
 // load here: its stand-in (test/support/app-bridge-standin.ts) plays the
 // admin's save bar, as the settings forms save from it.
 import "./browser-env";
-import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { DEFAULT_SCOPES, getEnv } from "../../app/env.server";
 import { ensureInboundEndpoint } from "../../app/service-events/endpoint.server";
-import type { SandboxHandle } from "../../sandbox/server";
 import { standInAppBridge } from "../support/app-bridge-standin";
-import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
+import { describeInBrowser, watchNetwork } from "../support/browser";
 import { installShop } from "../support/sessions";
-import { connectShop, sandboxCommissions, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
-import { resetDatabase } from "../support/database";
+import { connectShop, sandboxCommissions, testPipeline, type TestPipeline } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
-import { adminRequest } from "./admin-requests";
-import { startSandboxAppServer, type AppServer } from "./app-server";
+import { useAdminInBrowser } from "./admin-in-browser";
 import { failedOrder, receiveOrder, recordOf } from "./fixtures";
 
-let sandbox: SandboxHandle;
-let server: AppServer;
-let browser: Browser;
-let context: BrowserContext;
+const admin = useAdminInBrowser({
+  seed: () => installShop(),
+  pageReaches: "the app and the service",
+});
+const { sandbox, open, shot } = admin;
 let page: Page;
 let pipeline: TestPipeline;
-let problems: string[];
 /** The page's requests, watched from the moment it opens, so a submission's request is counted however soon it starts. */
 let network: ReturnType<typeof watchNetwork>;
-const VIEWPORT = { width: 1200, height: 900 };
-
-/**
- * A picture of the whole page. The viewport grows to the page's height first:
- * a full-page capture of a scrolled page shows Polaris's sticky table headers
- * in the middle of the table.
- */
-async function shot(name: string): Promise<void> {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: VIEWPORT.width, height: Math.max(VIEWPORT.height, height) });
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: path.join(artifactsDir, name) });
-  await page.setViewportSize(VIEWPORT);
-}
-
-/** Opens an app page the way the Shopify admin does: with a fresh session token in the URL. */
-async function open(pathname: string): Promise<void> {
-  const signed = new URL((await adminRequest(pathname)).url);
-  await page.goto(`${server.origin}${signed.pathname}${signed.search}`);
-  await network.settled(200, 15_000);
-}
 
 /** Waits for a submission's answer and the page's reload of its data. */
 async function settle(): Promise<void> {
@@ -60,32 +35,12 @@ async function settle(): Promise<void> {
 const eventually = <T,>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
 describeInBrowser("admin pages in Chromium", () => {
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    server = await startSandboxAppServer();
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await sandbox?.close();
-  });
-
   beforeEach(async () => {
-    sandbox.reset();
-    await resetDatabase();
-    await installShop();
+    ({ page } = admin);
     pipeline = testPipeline();
-    // Only the app and the sandbox answer, and App Bridge's stand-in (routed last, so it answers first).
-    ({ context, page, problems } = await openAdminBrowserPage(browser, { origins: [server.origin, sandbox.baseUrl], viewport: VIEWPORT }));
     network = watchNetwork(page);
+    // App Bridge's stand-in: routed after the page's own routes, so it answers first.
     await standInAppBridge(page, { granted: DEFAULT_SCOPES.split(",") });
-  });
-
-  afterEach(async () => {
-    await context?.close();
-    expect(problems, server.output()).toEqual([]);
   });
 
   it("takes a merchant from install to a tracked program", async () => {

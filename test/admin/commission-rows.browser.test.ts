@@ -5,60 +5,36 @@
 // bar's count and its bulk actions, "select all" across pages.
 import "./browser-env";
 import path from "node:path";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import prisma from "../../app/db.server";
-import { getEnv } from "../../app/env.server";
-import { shopClient } from "../../app/connection/shop-client.server";
-import type { SandboxHandle } from "../../sandbox/server";
-import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
-import { resetDatabase } from "../support/database";
-import { connectShop, sandboxCommissions, startTestSandbox } from "../support/pipeline";
-import { installShop } from "../support/sessions";
-import { TEST_SHOP } from "../support/shopify-requests";
-import { adminRequest } from "./admin-requests";
-import { startSandboxAppServer, type AppServer } from "./app-server";
+import type { Locator, Page } from "playwright-core";
+import { beforeEach, expect, it } from "vitest";
+import { artifactsDir, describeInBrowser, watchNetwork } from "../support/browser";
+import { sandboxCommissions } from "../support/pipeline";
+import { useAdminInBrowser } from "./admin-in-browser";
+import { connectWithPendingCommissions } from "./fixtures";
 
-let sandbox: SandboxHandle;
-let server: AppServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let problems: string[];
 /** Added pending commissions; with the seed's five (two pending) the list has two pages of 25. */
 const ADDED = 30;
 
+const admin = useAdminInBrowser({
+  seed: ({ sandbox }) => connectWithPendingCommissions(sandbox, ADDED),
+  // SELECT_ALL_BUILD_ROOT: another checkout, built, e.g. the commit before a change, to compare.
+  buildFrom: process.env.SELECT_ALL_BUILD_ROOT,
+  pageReaches: "every loopback server",
+});
+const { sandbox } = admin;
+let page: Page;
+beforeEach(() => {
+  ({ page } = admin);
+});
+
 async function open(pathname: string, viewport = { width: 1200, height: 900 }, selectable = true): Promise<void> {
   await page.setViewportSize(viewport);
-  const signed = new URL((await adminRequest(pathname)).url);
-  const network = watchNetwork(page);
-  await page.goto(`${server.origin}${signed.pathname}${signed.search}`);
-  await network.settled(200, 15_000);
+  await admin.open(pathname);
   // Hydrated: the table's effect has measured the checkbox column (a click on the server's HTML alone does nothing).
   if (!selectable) return;
   await page.waitForFunction(() => document.querySelector<HTMLElement>(".rb-commissions")?.style.getPropertyValue("--pc-checkbox-offset"), undefined, {
     timeout: 30_000,
   });
-}
-
-async function addPendingCommissions(count: number): Promise<void> {
-  const access = await shopClient(prisma, TEST_SHOP, {
-    credentialsKey: getEnv().CREDENTIALS_KEY,
-    timeoutMs: 5_000,
-    network: { allowLoopback: true },
-  });
-  if (!access.ok) throw new Error(access.reason);
-  for (let i = 0; i < count; i += 1) {
-    await access.client.addCommission({
-      email: `ambassador${i}@example.com`,
-      autoCreate: true,
-      campaignUid: "1001",
-      amount: `${(5 + (i % 7)).toFixed(2)}`,
-      revenue: `${(50 + i).toFixed(2)}`,
-      customerEmail: `friend${i}@example.com`,
-      isApproved: false,
-    });
-  }
 }
 
 const bodyRows = () => page.locator("tbody tr");
@@ -104,33 +80,6 @@ async function shot(name: string): Promise<void> {
 }
 
 describeInBrowser("the Commissions page's rows in Chromium", () => {
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    // SELECT_ALL_BUILD_ROOT: another checkout, built, e.g. the commit before a change, to compare.
-    server = await startSandboxAppServer(process.env.SELECT_ALL_BUILD_ROOT);
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await sandbox?.close();
-  });
-
-  beforeEach(async () => {
-    sandbox.reset();
-    await resetDatabase();
-    await installShop();
-    await connectShop(sandbox, { campaignUids: "1001" });
-    await addPendingCommissions(ADDED);
-    ({ context, page, problems } = await openAdminBrowserPage(browser, { origins: ["http://127.0.0.1:"] }));
-  }, 60_000);
-
-  afterEach(async () => {
-    await context?.close();
-    expect(problems, server.output()).toEqual([]);
-  });
-
   it("selects the page from the header: every pending row, with Polaris' selected look, and the bar counts them", async () => {
     await open("/app/commissions");
     const pending = await pendingBoxes().count();

@@ -4,66 +4,35 @@
 // across pages running as a job with its progress on the page.
 import "./browser-env";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { getEnv } from "../../app/env.server";
-import { shopClient } from "../../app/connection/shop-client.server";
-import type { SandboxHandle } from "../../sandbox/server";
-import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
-import { resetDatabase } from "../support/database";
-import { connectShop, sandboxCommissions, startTestSandbox, testPipeline } from "../support/pipeline";
-import { installShop } from "../support/sessions";
+import { artifactsDir, describeInBrowser, watchNetwork } from "../support/browser";
+import { sandboxCommissions, testPipeline } from "../support/pipeline";
 import { nthIndexOf, startSlowDocumentProxy } from "../support/slow-document";
-import { TEST_SHOP } from "../support/shopify-requests";
 import { adminRequest } from "./admin-requests";
-import { startSandboxAppServer, type AppServer } from "./app-server";
+import { useAdminInBrowser } from "./admin-in-browser";
+import { connectWithPendingCommissions } from "./fixtures";
 
-let sandbox: SandboxHandle;
-let server: AppServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let problems: string[];
 const VIEWPORT = { width: 1200, height: 900 };
 /** The added pending commissions; with the seed's five the list has seven pages of 25. */
 const ADDED = 150;
 
-async function open(pathname: string, origin = server.origin): Promise<void> {
-  const signed = new URL((await adminRequest(pathname)).url);
-  const network = watchNetwork(page);
-  await page.goto(`${origin}${signed.pathname}${signed.search}`);
-  await network.settled(200, 15_000);
-}
-
-async function shot(name: string): Promise<void> {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: VIEWPORT.width, height: Math.min(3_000, Math.max(VIEWPORT.height, height)) });
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: path.join(artifactsDir, name) });
-  await page.setViewportSize(VIEWPORT);
-}
-
-async function addPendingCommissions(count: number): Promise<void> {
-  const access = await shopClient(prisma, TEST_SHOP, {
-    credentialsKey: getEnv().CREDENTIALS_KEY,
-    timeoutMs: 5_000,
-    network: { allowLoopback: true },
-  });
-  if (!access.ok) throw new Error(access.reason);
-  const { client } = access;
-  for (let i = 0; i < count; i += 1) {
-    await client.addCommission({
-      email: `ambassador${i}@example.com`,
-      autoCreate: true,
-      campaignUid: "1001",
-      amount: `${(5 + (i % 7)).toFixed(2)}`,
-      revenue: `${(50 + i).toFixed(2)}`,
-      customerEmail: `friend${i}@example.com`,
-      isApproved: false,
-    });
-  }
-}
+const admin = useAdminInBrowser({
+  viewport: VIEWPORT,
+  seed: ({ sandbox }) => connectWithPendingCommissions(sandbox, ADDED),
+  // SELECT_ALL_BUILD_ROOT: another checkout, built, e.g. the commit before a change, to compare.
+  buildFrom: process.env.SELECT_ALL_BUILD_ROOT,
+  // The layout test puts a slow proxy of its own in front of the app.
+  pageReaches: "every loopback server",
+});
+const { sandbox, server, browser, open } = admin;
+const shot = (name: string) => admin.shot(name, 3_000);
+let page: Page;
+let context: BrowserContext;
+beforeEach(() => {
+  ({ page, context } = admin);
+});
 
 /**
  * Clicks the header's "select all" checkbox like a person (real mouse
@@ -149,33 +118,6 @@ function countRowRendersInit() {
 }
 
 describeInBrowser("commissions page in Chromium", () => {
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    // SELECT_ALL_BUILD_ROOT: another checkout, built, e.g. the commit before a change, to compare.
-    server = await startSandboxAppServer(process.env.SELECT_ALL_BUILD_ROOT);
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await sandbox?.close();
-  });
-
-  beforeEach(async () => {
-    sandbox.reset();
-    await resetDatabase();
-    await installShop();
-    await connectShop(sandbox, { campaignUids: "1001" });
-    await addPendingCommissions(ADDED);
-    ({ context, page, problems } = await openAdminBrowserPage(browser, { origins: ["http://127.0.0.1:"], viewport: VIEWPORT }));
-  }, 60_000);
-
-  afterEach(async () => {
-    await context?.close();
-    expect(problems, server.output()).toEqual([]);
-  });
-
   it("times select all of a page of 25 rows at 4× CPU throttling (INP's 200 ms with SELECT_ALL_BUDGET_MS=200)", async () => {
     // Three cold loads; on each, after a second of quiet, "select all" then "select none".
     const selectAll: number[] = [];

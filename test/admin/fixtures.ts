@@ -1,10 +1,14 @@
 // Orders in the states the admin pages act on, made by the real pipeline
-// against the sandbox (no hand-written job rows).
+// against the sandbox (no hand-written job rows), and the service's pending
+// commissions, added through the shop's own client.
 import prisma from "../../app/db.server";
+import { shopClient } from "../../app/connection/shop-client.server";
+import { getEnv } from "../../app/env.server";
 import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { shopifyOrder, type OrderOptions } from "../support/orders";
-import { clearSandboxFaults, sandboxFaults, type TestPipeline } from "../support/pipeline";
+import { clearSandboxFaults, connectShop, sandboxFaults, type TestPipeline } from "../support/pipeline";
+import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
 let nextOrder = 8_200_000;
 
@@ -54,3 +58,26 @@ export const recordOf = (orderId: string, shop = TEST_SHOP) =>
 
 export const recordJobOf = (orderId: string, shop = TEST_SHOP) =>
   prisma.job.findUniqueOrThrow({ where: { key: `${shop}:order.record:${orderId}` } });
+
+/** The shop installed and connected (campaign 1001), and `count` pending commissions added to the service's, one ambassador and friend each. */
+export async function connectWithPendingCommissions(sandbox: SandboxHandle, count: number): Promise<void> {
+  await installShop();
+  await connectShop(sandbox, { campaignUids: "1001" });
+  const access = await shopClient(prisma, TEST_SHOP, {
+    credentialsKey: getEnv().CREDENTIALS_KEY,
+    timeoutMs: 5_000,
+    network: { allowLoopback: true },
+  });
+  if (!access.ok) throw new Error(access.reason);
+  for (let i = 0; i < count; i += 1) {
+    await access.client.addCommission({
+      email: `ambassador${i}@example.com`,
+      autoCreate: true,
+      campaignUid: "1001",
+      amount: `${(5 + (i % 7)).toFixed(2)}`,
+      revenue: `${(50 + i).toFixed(2)}`,
+      customerEmail: `friend${i}@example.com`,
+      isApproved: false,
+    });
+  }
+}

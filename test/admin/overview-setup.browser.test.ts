@@ -5,82 +5,43 @@
 // App Bridge, one attention banner however many things need attention, and
 // the support link.
 import "./browser-env";
-import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import type { SandboxHandle } from "../../sandbox/server";
-import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
-import { resetDatabase } from "../support/database";
-import { clearSandboxFaults, connectShop, sandboxFaults, startTestSandbox } from "../support/pipeline";
-import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
+import { describeInBrowser } from "../support/browser";
+import { clearSandboxFaults, connectShop, sandboxFaults } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
-import { adminRequest } from "./admin-requests";
 import { appBridgeCalls, appExtensions, standInAppBridge, type ExtensionInfo } from "../support/app-bridge-standin";
-import { sandboxAppEnv, startAppServer, type AppServer } from "./app-server";
+import { useAdminInBrowser } from "./admin-in-browser";
 
-let sandbox: SandboxHandle;
-let shopify: ShopifyAdminStandIn;
-let standIn: { origin: string; close(): Promise<void> };
-let server: AppServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let problems: string[];
-const VIEWPORT = { width: 1200, height: 900 };
 const API_KEY = "test-api-key";
 
-async function shot(name: string): Promise<void> {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: VIEWPORT.width, height: Math.max(VIEWPORT.height, height) });
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: path.join(artifactsDir, name) });
-  await page.setViewportSize(VIEWPORT);
-}
+const admin = useAdminInBrowser({
+  shopifyAdmin: true,
+  appEnv: { SUPPORT_CONTACT: "help@referral-bridge.example" },
+  seed: async ({ sandbox, shopify }) => {
+    await clearSandboxFaults(sandbox);
+    // The live theme's settings say the embed is off; App Bridge, where it answers, says what is placed.
+    shopify.themeSettingsData = JSON.stringify({ current: { blocks: {} } });
+  },
+});
+const { sandbox, shopify, open, shot } = admin;
+beforeAll(() => shopify.setBucket(100_000, 50_000));
+let page: Page;
+beforeEach(() => {
+  ({ page } = admin);
+});
 
 /** Opens the Overview as the admin does; with App Bridge's stand-in when `extensions` is given. */
 async function openOverview(extensions?: ExtensionInfo[] | "fails"): Promise<void> {
   if (extensions) await standInAppBridge(page, { extensions });
-  const signed = new URL((await adminRequest("/app")).url);
-  const network = watchNetwork(page);
-  await page.goto(`${server.origin}${signed.pathname}${signed.search}`);
-  await network.settled(200, 15_000);
+  await open("/app");
   await expect.poll(() => page.getByRole("heading", { level: 1, name: "Overview" }).isVisible()).toBe(true);
 }
 
 const step = (title: string) => page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: title }) });
 
 describeInBrowser("the Overview's setup guide and attention banner", () => {
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    shopify = new ShopifyAdminStandIn();
-    shopify.setBucket(100_000, 50_000);
-    standIn = await shopify.serve();
-    server = await startAppServer({ ...sandboxAppEnv(), SHOPIFY_ADMIN_API_ORIGIN: standIn.origin, SUPPORT_CONTACT: "help@referral-bridge.example" });
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await standIn?.close();
-    await sandbox?.close();
-  });
-
-  beforeEach(async () => {
-    sandbox.reset();
-    await clearSandboxFaults(sandbox);
-    await resetDatabase();
-    // The live theme's settings say the embed is off; App Bridge, where it answers, says what is placed.
-    shopify.themeSettingsData = JSON.stringify({ current: { blocks: {} } });
-    ({ context, page, problems } = await openAdminBrowserPage(browser, { origins: [server.origin], viewport: VIEWPORT }));
-  });
-
-  afterEach(async () => {
-    await context?.close();
-    expect(problems, server.output()).toEqual([]);
-  });
-
   it("shows each extension's placement as App Bridge reports it, and links to where each is placed", async () => {
     await connectShop(sandbox, { campaignUids: "1001" });
     await openOverview(appExtensions({ embed: true, thankYou: true }));

@@ -4,36 +4,27 @@
 // test/support/app-bridge-standin.ts; Shopify's Admin API by its stand-in.
 import "./browser-env";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { DEFAULT_SCOPES } from "../../app/env.server";
-import type { SandboxHandle } from "../../sandbox/server";
 import { standInAppBridge, type AppBridgeStandIn } from "../support/app-bridge-standin";
-import { artifactsDir, describeInBrowser, launchBrowser, openAdminBrowserPage, watchNetwork } from "../support/browser";
-import { resetDatabase } from "../support/database";
-import { connectShop, startTestSandbox } from "../support/pipeline";
-import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
+import { artifactsDir, describeInBrowser, watchNetwork } from "../support/browser";
+import { connectShop } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
-import { adminRequest } from "./admin-requests";
-import { sandboxAppEnv, startAppServer, type AppServer } from "./app-server";
+import { useAdminInBrowser } from "./admin-in-browser";
 
-let sandbox: SandboxHandle;
-let shopify: ShopifyAdminStandIn;
-let served: Awaited<ReturnType<ShopifyAdminStandIn["serve"]>>;
-let server: AppServer;
-let browser: Browser;
-let context: BrowserContext;
+const admin = useAdminInBrowser({
+  shopifyAdmin: true,
+  seed: async ({ sandbox, shopify }) => {
+    await connectShop(sandbox);
+    shopify.grantedScopes = DEFAULT_SCOPES.split(",");
+  },
+  pageReaches: "the app and the service",
+});
+const { shopify, open } = admin;
 let page: Page;
 let appBridge: AppBridgeStandIn;
-let problems: string[];
-
-async function open(pathname: string): Promise<void> {
-  const signed = new URL((await adminRequest(pathname)).url);
-  const network = watchNetwork(page);
-  await page.goto(`${server.origin}${signed.pathname}${signed.search}`);
-  await network.settled(200, 15_000);
-}
 
 const settle = () => watchNetwork(page).settled(250, 15_000);
 const saveBar = () => page.getByRole("region", { name: "Unsaved changes" });
@@ -43,27 +34,8 @@ const shopRow = () => prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP }
 const eventually = <T,>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
 
 describeInBrowser("App Bridge's save bar on the admin's forms", () => {
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    shopify = new ShopifyAdminStandIn();
-    served = await shopify.serve();
-    server = await startAppServer({ ...sandboxAppEnv(), SHOPIFY_ADMIN_API_ORIGIN: served.origin });
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await served?.close();
-    await sandbox?.close();
-  });
-
   beforeEach(async () => {
-    sandbox.reset();
-    await resetDatabase();
-    await connectShop(sandbox);
-    shopify.grantedScopes = DEFAULT_SCOPES.split(",");
-    ({ context, page, problems } = await openAdminBrowserPage(browser, { origins: [server.origin, sandbox.baseUrl] }));
+    ({ page } = admin);
     // Registered last, so it answers first: App Bridge's address gets the stand-in.
     appBridge = await standInAppBridge(page, {
       granted: DEFAULT_SCOPES.split(","),
@@ -72,11 +44,6 @@ describeInBrowser("App Bridge's save bar on the admin's forms", () => {
         shopify.grantedScopes = scopes;
       },
     });
-  });
-
-  afterEach(async () => {
-    await context?.close();
-    expect(problems, server.output()).toEqual([]);
   });
 
   it("shows the save bar for a changed settings form, discards, blocks leaving, and saves", async () => {

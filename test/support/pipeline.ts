@@ -9,6 +9,7 @@ import { shopClient } from "../../app/connection/shop-client.server";
 import { CodeDirectory } from "../../app/referrals/code-directory.server";
 import { appJobContext, appWorker, type AppJobContext } from "../../app/wiring/jobs.server";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
+import { current } from "./current";
 import { installShop } from "./sessions";
 import { resetDatabase } from "./database";
 import { TEST_SHOP } from "./shopify-requests";
@@ -106,20 +107,14 @@ export async function sandboxRequests(sandbox: SandboxHandle, operation: string)
  * beforeAll), so tests use it like the handle itself.
  */
 export function useTestSandbox(): SandboxHandle {
-  let current: SandboxHandle | undefined;
+  let sandbox: SandboxHandle | undefined;
   beforeAll(async () => {
-    current = await startTestSandbox();
+    sandbox = await startTestSandbox();
   });
-  afterAll(() => current?.close());
+  afterAll(() => sandbox?.close());
   beforeEach(async () => {
-    current!.reset();
+    sandbox!.reset();
     await resetDatabase();
   });
-  return new Proxy({} as SandboxHandle, {
-    get(_, property) {
-      if (!current) throw new Error("The test sandbox is used before beforeAll started it");
-      const value = Reflect.get(current, property, current);
-      return typeof value === "function" ? value.bind(current) : value;
-    },
-  });
+  return current("The test sandbox", () => sandbox);
 }
