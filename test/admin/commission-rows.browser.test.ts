@@ -21,7 +21,7 @@ const admin = useAdminInBrowser({
   buildFrom: process.env.SELECT_ALL_BUILD_ROOT,
   pageReaches: "every loopback server",
 });
-const { sandbox } = admin;
+const { sandbox, browser } = admin;
 let page: Page;
 beforeEach(() => {
   ({ page } = admin);
