@@ -155,6 +155,13 @@ function batchStatementText(targets: Batch["targets"]): string {
   return `WITH ${inserts.join(", ")} ${targets.map((_, t) => `SELECT "id" FROM "new${t}"`).join(" UNION ALL ")}`;
 }
 
+/**
+ * A text as PostgreSQL can hold it: U+0000 becomes U+FFFD (the replacement
+ * character), where sent as it is it would fail the batch's statement, and
+ * with it every other webhook of the batch, at every delivery.
+ */
+const storable = (value: Value): Value => (typeof value === "string" && value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value);
+
 /** The batch's rows, table by table and column by column: the parameters of batchStatementText. */
 function batchColumns(batch: Batch): Value[][] {
   const columns = batch.targets.map(({ columns }, t) => Array.from({ length: columns.length + (t === 0 ? 0 : 1) }, (): Value[] => []));
@@ -164,7 +171,7 @@ function batchColumns(batch: Batch): Value[][] {
       if (k > 0 && t <= group[0]![0]) throw new Error("A row of the intake waits for its group's first row, which must be of an earlier table");
       let c = 0;
       if (t > 0) arrays[c++]!.push(k === 0 ? null : (group[0]![1][0] as string));
-      for (const value of values) arrays[c++]!.push(value);
+      for (const value of values) arrays[c++]!.push(storable(value));
     });
   }
   return columns.flat() as unknown as Value[][];

@@ -1,5 +1,5 @@
 import "../admin/browser-env";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { startAppServer, testAppEnv, type AppServer } from "../admin/app-server";
 import { resetDatabase } from "../support/database";
@@ -19,9 +19,12 @@ let server: AppServer;
 
 beforeAll(async () => {
   server = await startAppServer({ ...testAppEnv(), TZ: "Asia/Kolkata" });
+}, 60_000);
+
+beforeEach(async () => {
   await resetDatabase();
   await installShop();
-}, 60_000);
+});
 
 afterAll(() => server?.stop());
 
@@ -90,4 +93,18 @@ it("stores each order and job of a mixed batch once, with exact ids and times", 
   expect(JSON.parse(recordJob(ORDER_C).payload)).toMatchObject({ orderId: String(ORDER_C), event: { params: { email: `buyer-${ORDER_C}@example.com` } } });
   const refund = jobs.find((j) => j.kind === "order.refund")!;
   expect(JSON.parse(refund.payload)).toMatchObject({ orderId: String(ORDER_B), refundId: String(REFUND), amount: "30.00" });
+});
+
+it("stores the rest of a batch when one order carries a text PostgreSQL cannot hold (a NUL character)", async () => {
+  // An order name is the shop's to choose; a text column on PostgreSQL cannot hold U+0000, SQLite's can.
+  const odd = { ...referred(ORDER_A), name: "#10\u000001" };
+  const answers = await Promise.all([
+    deliver("orders/paid", odd, "wh-odd"),
+    ...[ORDER_B, ORDER_C].map((id) => deliver("orders/paid", referred(id), `wh-${id}`)),
+  ]);
+  expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+  const records = await prisma.orderRecord.findMany({ orderBy: { orderId: "asc" } });
+  expect(records.map((r) => r.orderId)).toEqual([String(ORDER_A), String(ORDER_B), String(ORDER_C)]);
+  expect(records[0]!.orderName).toMatch(/^#10.01$/);
+  expect(await prisma.job.count()).toBe(3);
 });
