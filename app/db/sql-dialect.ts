@@ -7,6 +7,8 @@ export interface SqlDialect {
   placeholder(index: number): string;
   time(date: Date): SqlValue;
   flag(value: boolean): SqlValue;
+  /** A list can be bound as one parameter (an array), e.g. for unnest($1::text[]). */
+  arrayParams: boolean;
 }
 
 /** The last answer of `format`, kept: the rows of a batch share a few instants, so most calls repeat the one before. */
@@ -26,10 +28,19 @@ export const SQLITE: SqlDialect = {
   time: (date) => sqliteTimeAt(date.getTime()),
   /** As Prisma stores a Boolean in SQLite. */
   flag: (value) => (value ? 1 : 0),
+  arrayParams: false,
 };
+
+const postgresTimeAt = lastOfInstant((ms) => new Date(ms).toISOString());
 
 export const POSTGRES: SqlDialect = {
   placeholder: (index) => `$${index + 1}`,
-  time: (date) => date,
+  /**
+   * UTC text, which a timestamp(3) column (Prisma's, UTC without a zone)
+   * takes as it is. A Date would reach the server as pg writes it, in the
+   * process's local time with an offset that such a column ignores.
+   */
+  time: (date) => postgresTimeAt(date.getTime()),
   flag: (value) => value,
+  arrayParams: true,
 };

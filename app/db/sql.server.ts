@@ -24,8 +24,13 @@ export interface PlainSql {
   readonly dialect: SqlDialect;
   /** The rows of one statement (a SELECT, or a write with RETURNING). */
   rows<T extends SqlRow = SqlRow>(statement: Statement): Promise<T[]>;
-  /** The rows of a statement already bound the database's way ($1... or ?). */
-  boundRows(text: string, params: unknown[]): Promise<SqlRow[]>;
+  /**
+   * The rows of a statement already bound the database's way ($1... or ?).
+   * `prepare`: PostgreSQL keeps the statement parsed and planned on each
+   * connection, for a text sent again and again (SQLite prepares every
+   * statement once anyway).
+   */
+  boundRows(text: string, params: unknown[], options?: { prepare?: boolean }): Promise<SqlRow[]>;
   /** One write on its own; how many rows it changed. */
   run(statement: Statement): Promise<number>;
   /**
@@ -34,12 +39,6 @@ export interface PlainSql {
    * skipped. Which groups were applied.
    */
   applyGroups(groups: Statement[][]): Promise<boolean[]>;
-  /**
-   * PostgreSQL only: `work` in one transaction on one connection of the
-   * pool, with statements already bound ($1...). SQLite has no need of it:
-   * its writers (the intake's thread) hold their own connection.
-   */
-  transaction<T>(work: (query: (text: string, params: unknown[]) => Promise<{ rows: SqlRow[]; changed: number }>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -180,9 +179,6 @@ function sqliteSql(path: string, lockWaitMs: number): PlainSql {
       return withLock(() => st.run(...params).changes);
     },
     applyGroups: (groups) => withLock(() => inTransaction(groups)),
-    transaction() {
-      throw new Error("PlainSql.transaction is for PostgreSQL; SQLite writes in one synchronous call (applyGroups)");
-    },
     async close() {
       db?.close();
       db = undefined;
@@ -207,14 +203,40 @@ function postgresSql(url: string, poolSize: number, keepIdle: boolean): PlainSql
   let pool: ReturnType<typeof newPool> | undefined;
   const newPool = () => new pg.Pool({ connectionString: url, max: poolSize, types: utcTypes, allowExitOnIdle: true, ...(keepIdle ? { idleTimeoutMillis: 0 } : {}) });
   const connections = () => (pool ??= newPool());
+  const names = new Map<string, string>();
+  const preparedName = (text: string) => {
+    let name = names.get(text);
+    if (!name) names.set(text, (name = `prepared_${names.size}`));
+    return name;
+  };
+  async function inTransaction<T>(work: (query: (text: string, params: unknown[]) => Promise<{ changed: number }>) => Promise<T>): Promise<T> {
+    const client = await connections().connect();
+    try {
+      countStatements("plain", 2);
+      await client.query("BEGIN");
+      const result = await work(async (text, params) => {
+        countStatements("plain");
+        const answer = await client.query(text, params);
+        return { changed: answer.rowCount ?? 0 };
+      });
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
   return {
     kind: "postgresql",
     dialect: POSTGRES,
     rows<T extends SqlRow>(s: Statement) {
       return this.boundRows(...bindNamed(s, "postgresql")) as Promise<T[]>;
     },
-    async boundRows(text, params) {
+    async boundRows(text, params, options) {
       countStatements("plain");
+      if (options?.prepare) return (await connections().query({ name: preparedName(text), text, values: params })).rows;
       return (await connections().query(text, params)).rows;
     },
     async run(s) {
@@ -222,27 +244,8 @@ function postgresSql(url: string, poolSize: number, keepIdle: boolean): PlainSql
       const [text, params] = bindNamed(s, "postgresql");
       return (await connections().query(text, params)).rowCount ?? 0;
     },
-    async transaction(work) {
-      const client = await connections().connect();
-      try {
-        countStatements("plain", 2);
-        await client.query("BEGIN");
-        const result = await work(async (text, params) => {
-          countStatements("plain");
-          const answer = await client.query(text, params);
-          return { rows: answer.rows, changed: answer.rowCount ?? 0 };
-        });
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
     applyGroups(groups) {
-      return this.transaction(async (query) => {
+      return inTransaction(async (query) => {
         const applied: boolean[] = [];
         for (const group of groups) {
           let ok = true;

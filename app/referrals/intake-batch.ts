@@ -33,7 +33,8 @@ export interface Batch {
 
 export interface IntakeDatabase {
   dialect: SqlDialect;
-  select(sql: string, params: Value[]): Row[] | Promise<Row[]>;
+  /** Params are values, or on a dialect with arrayParams, lists of values. */
+  select(sql: string, params: (Value | Value[])[]): Row[] | Promise<Row[]>;
   /** Inserts the batch in one transaction; for each group, whether its first row was new. */
   insert(batch: Batch): boolean[] | Promise<boolean[]>;
 }
@@ -54,19 +55,38 @@ const offlineSessionId = (shop: string) => `offline_${shop}`;
 const SETTING_COLUMNS = Object.keys(PIPELINE_DEFAULTS) as (keyof PipelineSettings)[];
 
 async function shopStates(db: IntakeDatabase, shops: string[]): Promise<Map<string, ShopState>> {
+  const rows = db.dialect.arrayParams ? await shopRowsAtOnce(db, shops) : await shopRowsApart(db, shops);
+  const byShop = new Map(rows.map((row) => [String(row.shop), row]));
+  return new Map(
+    shops.map((shop) => {
+      const row = byShop.get(shop);
+      const stored = Object.fromEntries(SETTING_COLUMNS.map((c) => [c, row?.[c] ?? PIPELINE_DEFAULTS[c]])) as Record<keyof PipelineSettings, string>;
+      return [shop, { hasSession: row?.hasSession === true, settings: readPipelineSettings(stored) }];
+    }),
+  );
+}
+
+/** The Shop table's settings columns (no other table read with it has columns of these names). */
+const SETTINGS = SETTING_COLUMNS.map((c) => `"${c}"`).join(", ");
+
+/**
+ * PostgreSQL: one statement whatever the number of shops (its text never
+ * changes, so the server keeps it prepared), each shop's settings (null
+ * without a Shop row) and whether its offline session exists.
+ */
+const SHOPS_BY_ARRAY = `SELECT s."shop", ${SETTINGS}, EXISTS (SELECT 1 FROM "Session" WHERE "Session"."id" = s."sessionId") AS "hasSession"
+FROM unnest($1::text[], $2::text[]) AS s("shop", "sessionId") LEFT JOIN "Shop" ON "Shop"."shop" = s."shop"`;
+
+const shopRowsAtOnce = (db: IntakeDatabase, shops: string[]) => db.select(SHOPS_BY_ARRAY, [shops, shops.map(offlineSessionId)]);
+
+/** SQLite: the Shop rows, then the sessions (two prepared statements on the thread's own connection). */
+async function shopRowsApart(db: IntakeDatabase, shops: string[]): Promise<Row[]> {
   const marks = shops.map((_, i) => db.dialect.placeholder(i)).join(", ");
-  const columns = SETTING_COLUMNS.map((c) => `"${c}"`).join(", ");
-  const settings = await db.select(`SELECT "shop", ${columns} FROM "Shop" WHERE "shop" IN (${marks})`, shops);
+  const settings = await db.select(`SELECT "shop", ${SETTINGS} FROM "Shop" WHERE "shop" IN (${marks})`, shops);
   const sessions = await db.select(`SELECT "id" FROM "Session" WHERE "id" IN (${marks})`, shops.map(offlineSessionId));
   const settingsByShop = new Map(settings.map((row) => [String(row.shop), row]));
   const sessionIds = new Set(sessions.map((row) => String(row.id)));
-  return new Map(
-    shops.map((shop) => {
-      const row = settingsByShop.get(shop);
-      const stored = Object.fromEntries(SETTING_COLUMNS.map((c) => [c, row?.[c] ?? PIPELINE_DEFAULTS[c]])) as Record<keyof PipelineSettings, string>;
-      return [shop, { hasSession: sessionIds.has(offlineSessionId(shop)), settings: readPipelineSettings(stored) }];
-    }),
-  );
+  return shops.map((shop) => ({ ...settingsByShop.get(shop), shop, hasSession: sessionIds.has(offlineSessionId(shop)) }));
 }
 
 const processTag = randomBytes(5).toString("hex");

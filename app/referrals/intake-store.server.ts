@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
-import type { PlainSql, SqlRow } from "../db/sql.server";
+import { Prisma } from "@prisma/client";
+import type { PlainSql } from "../db/sql.server";
 import { threadModule } from "../threads/thread-module";
 import { intakeBatch, POSTGRES, type Batch, type IntakeDatabase, type Row, type Value } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
@@ -110,50 +111,94 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
   };
 }
 
-/** Bind parameters per statement: PostgreSQL takes at most 65,535. */
-const MAX_PARAMS = 60_000;
+/** The type of each column the intake writes, on PostgreSQL: what an array of its values is cast to. */
+const POSTGRES_TYPES: Record<string, string> = { String: "text", DateTime: "timestamp(3)", Boolean: "boolean", Int: "integer" };
 
-type Query = (text: string, params: unknown[]) => Promise<{ rows: SqlRow[] }>;
+function columnTypes(table: string, columns: string[]): string[] {
+  const fields = Prisma.dmmf.datamodel.models.find((m) => m.name === table)?.fields ?? [];
+  return columns.map((column) => {
+    const type = POSTGRES_TYPES[fields.find((f) => f.name === column)?.type ?? ""];
+    if (!type) throw new Error(`The intake cannot write ${table}.${column}: not a column of a type it knows`);
+    return type;
+  });
+}
 
 /**
- * Inserts rows of a batch with one multi-row INSERT per table (and per
- * MAX_PARAMS); the ids (each row's first value) of the rows that were new.
- * A row that conflicts with an earlier one, stored or in the same statement,
- * is skipped as ON CONFLICT DO NOTHING skips it.
+ * The statement that stores a whole batch on PostgreSQL: one INSERT per
+ * table inside one statement (so one round trip, and one implicit
+ * transaction: all its rows or none), each table's rows sent column by
+ * column as arrays and spread back into rows by unnest. Its text depends
+ * only on the columns, so the server parses and plans it once per
+ * connection, where a multi-row VALUES made it parse, plan and bind a
+ * parameter for every value of every row. A row that is not the first of
+ * its group carries in "after" the id of that first row, and is inserted
+ * only when the first row was (a delivery whose record exists already is a
+ * repeat). A conflicting row, stored or earlier in the same batch, is
+ * skipped as ON CONFLICT DO NOTHING skips it. It returns the ids of the
+ * rows that were new.
  */
-async function insertMany(query: Query, batch: Batch, rows: [sqlIndex: number, params: Value[]][]): Promise<Set<unknown>> {
-  const fresh = new Set<unknown>();
-  for (const [index, { table, columns }] of batch.targets.entries()) {
-    const ofTable = rows.filter(([sql]) => sql === index).map(([, params]) => params);
-    const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
-    for (let from = 0; from < ofTable.length; from += perStatement) {
-      const chunk = ofTable.slice(from, from + perStatement);
-      const tuples = chunk.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(", ")})`);
-      const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${tuples.join(", ")} ON CONFLICT DO NOTHING RETURNING "id"`;
-      for (const row of (await query(sql, chunk.flat())).rows) fresh.add(row.id);
-    }
+function batchStatementText(targets: Batch["targets"]): string {
+  let param = 0;
+  const arrays = (types: string[]) => types.map((type) => `$${++param}::${type}[]`).join(", ");
+  const inserts = targets.map(({ table, columns }, t) => {
+    const names = columns.map((c) => `"${c}"`).join(", ");
+    const types = columnTypes(table, columns);
+    const rows =
+      t === 0
+        ? `SELECT ${names} FROM unnest(${arrays(types)}) AS r(${names})`
+        : `SELECT ${names} FROM unnest(${arrays(["text", ...types])}) AS r("after", ${names}) WHERE r."after" IS NULL OR r."after" IN (${targets
+            .slice(0, t)
+            .map((_, earlier) => `SELECT "id" FROM "new${earlier}"`)
+            .join(" UNION ALL ")})`;
+    return `"new${t}" AS (INSERT INTO "${table}" (${names}) ${rows} ON CONFLICT DO NOTHING RETURNING "id")`;
+  });
+  return `WITH ${inserts.join(", ")} ${targets.map((_, t) => `SELECT "id" FROM "new${t}"`).join(" UNION ALL ")}`;
+}
+
+/**
+ * A text as PostgreSQL can hold it: U+0000 becomes U+FFFD (the replacement
+ * character), where sent as it is it would fail the batch's statement, and
+ * with it every other webhook of the batch, at every delivery.
+ */
+const storable = (value: Value): Value => (typeof value === "string" && value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value);
+
+/** The batch's rows, table by table and column by column: the parameters of batchStatementText. */
+function batchColumns(batch: Batch): Value[][] {
+  const columns = batch.targets.map(({ columns }, t) => Array.from({ length: columns.length + (t === 0 ? 0 : 1) }, (): Value[] => []));
+  for (const group of batch.groups) {
+    group.forEach(([t, values], k) => {
+      const arrays = columns[t]!;
+      if (k > 0 && t <= group[0]![0]) throw new Error("A row of the intake waits for its group's first row, which must be of an earlier table");
+      let c = 0;
+      if (t > 0) arrays[c++]!.push(k === 0 ? null : (group[0]![1][0] as string));
+      for (const value of values) arrays[c++]!.push(storable(value));
+    });
   }
-  return fresh;
+  return columns.flat() as unknown as Value[][];
 }
 
 /**
  * PostgreSQL on a pool of its own (not Prisma's, which the app's pages
- * share), so that a commit never queues behind other work of the process:
- * the reads, then the inserts in one transaction of two round trips whatever
- * the batch's size (a round trip per row made a batch of 200 webhooks cost 400).
+ * share), so that a commit never queues behind other work of the process: a
+ * batch is two statements whatever its size, the shops' state then the rows
+ * (batchStatementText), both kept prepared by the server.
  */
 export function postgresIntakeStore(sql: PlainSql): IntakeStore {
+  const texts = new Map<string, string>();
+  const batchText = (targets: Batch["targets"]) => {
+    const key = targets.map(({ table, columns }) => `${table}:${columns.join(",")}`).join(";");
+    let text = texts.get(key);
+    if (!text) texts.set(key, (text = batchStatementText(targets)));
+    return text;
+  };
   const database: IntakeDatabase = {
     dialect: POSTGRES,
-    select: async (text, params) => (await sql.boundRows(text, params)) as Row[],
-    insert: (batch) =>
-      sql.transaction(async (query) => {
-        // A group's first row decides whether the delivery is new; its other rows follow only then.
-        const firstIsNew = await insertMany(query, batch, batch.groups.flatMap((group) => group.slice(0, 1)));
-        const fresh = batch.groups.map((group) => group.length > 0 && firstIsNew.has(group[0]![1][0]));
-        await insertMany(query, batch, batch.groups.flatMap((group, i) => (fresh[i] ? group.slice(1) : [])));
-        return fresh;
-      }),
+    select: async (text, params) => (await sql.boundRows(text, params, { prepare: true })) as Row[],
+    async insert(batch) {
+      const rows = await sql.boundRows(batchText(batch.targets), batchColumns(batch), { prepare: true });
+      const fresh = new Set(rows.map((row) => row.id));
+      return batch.groups.map((group) => group.length > 0 && fresh.has(group[0]![1][0]));
+    },
   };
   return {
     intake: (hooks) => intakeBatch(database, hooks),

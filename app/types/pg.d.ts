@@ -21,10 +21,17 @@ declare module "pg" {
     query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
     release(): void;
   }
+  /** A statement with a name: the connection parses it once, then only binds and runs it. */
+  interface PreparedQuery {
+    name: string;
+    text: string;
+    values?: unknown[];
+  }
   type TypeParser = (oid: number, format?: "text" | "binary") => (text: string) => unknown;
   interface Pool {
     connect(): Promise<PoolClient>;
     query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
+    query<Row = Record<string, unknown>>(query: PreparedQuery): Promise<QueryResult<Row>>;
     end(): Promise<void>;
   }
   interface PoolConfig {
