@@ -41,8 +41,11 @@ export async function mostOrderJobsRunningWithin(ms: number): Promise<number> {
 
 /** Stores `count` referred orders paid, ids from `firstId`: a job each that calls the referral service. */
 export async function storeReferredOrders(count: number, firstId: number): Promise<void> {
-  for (let i = 0; i < count; i++) {
-    const order = shopifyOrder({ id: firstId + i, email: `burst-${i}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
-    await storeOrderWebhook({ topic: "ORDERS_PAID", shop: TEST_SHOP, payload: order, webhookId: null, triggeredAt: null });
-  }
+  // All at once, as a burst arrives (the intake batches them): one after another took seconds on a busy machine.
+  await Promise.all(
+    Array.from({ length: count }, (_, i) => {
+      const order = shopifyOrder({ id: firstId + i, email: `burst-${i}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+      return storeOrderWebhook({ topic: "ORDERS_PAID", shop: TEST_SHOP, payload: order, webhookId: null, triggeredAt: null });
+    }),
+  );
 }
