@@ -207,10 +207,15 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
   return { outcome: "queued", write: { record, job } };
 }
 
-/** The order's created_at, never later than now (a clock ahead of ours would put it outside every "last day" window); now when it has none. */
+/**
+ * The order's created_at, never later than now (a clock ahead of ours would
+ * put it outside every "last day" window); now when it has none, or one
+ * before 1970, which no order has (and a year 0 or before is a time
+ * PostgreSQL refuses, which would fail the whole batch).
+ */
 function placedAt(createdAt: string | null | undefined): Date {
   const ms = createdAt ? Date.parse(createdAt) : NaN;
-  return new Date(Number.isNaN(ms) ? Date.now() : Math.min(ms, Date.now()));
+  return new Date(Number.isNaN(ms) || ms < 0 ? Date.now() : Math.min(ms, Date.now()));
 }
 
 function planCancellation(hook: OrderWebhook): IntakePlan {

@@ -108,3 +108,25 @@ it("stores the rest of a batch when one order carries a text PostgreSQL cannot h
   expect(records[0]!.orderName).toMatch(/^#10.01$/);
   expect(await prisma.job.count()).toBe(3);
 });
+
+it("queues no job for a repeat of an order stored without one, even when the repeat would queue one", async () => {
+  // The first delivery names no referrer: its record is stored, and no job. The second names one; it is
+  // still a repeat (the record exists), so no job goes in: the job's row is gated on its record's being new.
+  const plain = shopifyOrder({ id: ORDER_A, createdAt: PLACED_AT, email: `buyer-${ORDER_A}@example.com` });
+  expect((await deliver("orders/paid", plain, "wh-plain")).status).toBe(200);
+  expect(await prisma.orderRecord.findMany({ select: { orderId: true, status: true } })).toEqual([{ orderId: String(ORDER_A), status: "not_referred" }]);
+  expect((await deliver("orders/paid", referred(ORDER_A), "wh-referred")).status).toBe(200);
+  expect(await prisma.job.count()).toBe(0);
+  expect(await prisma.orderRecord.count()).toBe(1);
+});
+
+it("stores an order whose created_at is before 1970 (year 0 here) as placed now, and the rest of its batch", async () => {
+  const before = Date.now();
+  const ancient = { ...referred(ORDER_A), created_at: "0000-06-01T00:00:00+00:00" };
+  const answers = await Promise.all([deliver("orders/paid", ancient, "wh-ancient"), deliver("orders/paid", referred(ORDER_B), "wh-b")]);
+  expect(answers.map((a) => a.status)).toEqual([200, 200]);
+  const records = await prisma.orderRecord.findMany({ orderBy: { orderId: "asc" } });
+  expect(records.map((r) => r.orderId)).toEqual([String(ORDER_A), String(ORDER_B)]);
+  expect(records[0]!.placedAt!.getTime()).toBeGreaterThanOrEqual(before - 1);
+  expect(records[1]!.placedAt?.toISOString()).toBe(PLACED_AT.toISOString());
+});
