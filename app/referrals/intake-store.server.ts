@@ -15,7 +15,7 @@ import type { ThreadAnswer, ThreadRequest, ThreadSettings, WireWebhook } from ".
 export interface IntakeStore {
   /** Stores what a batch of webhooks asks for, in one transaction; the outcome of each. */
   intake(hooks: OrderWebhook[]): Promise<IntakeResult[]>;
-  /** Resolves once the store can take a batch at full speed (its thread loaded, its statements prepared). */
+  /** Resolves once the store can take a batch (its thread loaded, its reads prepared; PostgreSQL parses its INSERT on each connection's first batch). */
   ready(): Promise<void>;
   close(): Promise<void>;
 }
@@ -181,7 +181,8 @@ function batchColumns(batch: Batch): Value[][] {
  * PostgreSQL on a pool of its own (not Prisma's, which the app's pages
  * share), so that a commit never queues behind other work of the process: a
  * batch is two statements whatever its size, the shops' state then the rows
- * (batchStatementText), both kept prepared by the server.
+ * (batchStatementText), each parsed once per connection (their texts depend
+ * only on which tables a batch writes).
  */
 export function postgresIntakeStore(sql: PlainSql): IntakeStore {
   const texts = new Map<string, string>();
