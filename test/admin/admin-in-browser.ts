@@ -138,7 +138,7 @@ export function useAdminInBrowser(options: AdminInBrowserOptions = {}): AdminInB
 
   afterEach(async () => {
     for (const { context } of pages) await context.close();
-    expect(pages.flatMap(({ problems }) => problems), server!.output()).toEqual([]);
+    expect(pages.flatMap(({ problems }) => problems), server?.output()).toEqual([]);
   });
 
   async function signedUrl(pathname: string, origin = server!.origin): Promise<string> {

@@ -42,10 +42,13 @@ export async function mostOrderJobsRunningWithin(ms: number): Promise<number> {
 /** Stores `count` referred orders paid, ids from `firstId`: a job each that calls the referral service. */
 export async function storeReferredOrders(count: number, firstId: number): Promise<void> {
   // All at once, as a burst arrives (the intake batches them): one after another took seconds on a busy machine.
-  await Promise.all(
+  const results = await Promise.all(
     Array.from({ length: count }, (_, i) => {
       const order = shopifyOrder({ id: firstId + i, email: `burst-${i}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
       return storeOrderWebhook({ topic: "ORDERS_PAID", shop: TEST_SHOP, payload: order, webhookId: null, triggeredAt: null });
     }),
   );
+  // Otherwise the tests that count running jobs would count nothing.
+  const outcomes = results.map((result) => result.outcome);
+  if (outcomes.some((outcome) => outcome !== "queued")) throw new Error(`not every referred order was queued: ${outcomes.join(", ")}`);
 }

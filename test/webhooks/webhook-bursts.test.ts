@@ -74,7 +74,7 @@ describe.skipIf(!onPostgres)("bursts of order webhooks across processes (Postgre
     // Announced as an app process does, every 50 ms on a timer, each notification sent without waiting for
     // the one before: on a busy machine, a loop that waited for each one left gaps longer than the 250 ms
     // after which a worker counts a burst as over, and the worker (rightly) claimed freely.
-    const announcer = setInterval(() => void listener!.query(`SELECT pg_notify('${WEBHOOK_BURST_CHANNEL}', '')`), 50);
+    const announcer = setInterval(() => void listener!.query(`SELECT pg_notify('${WEBHOOK_BURST_CHANNEL}', '')`).catch(() => undefined), 50);
     const announcedFrom = performance.now();
     try {
       await new Promise((resolve) => setTimeout(resolve, 100));
