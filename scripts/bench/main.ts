@@ -7,7 +7,7 @@
 // exactly once. Then the cost of the measured phase: CPU seconds by process
 // kind (and by thread), per accepted webhook and per recorded order, and the
 // database statements per webhook and per order (cost.ts); and the burst's
-// alone: the CPU per answered webhook of every process on the machine, the
+// alone: the CPU per answered webhook of each of the bench's processes, the
 // share of the cores it kept busy, and so the most the cores could answer
 // at that cost. --cpu-profile
 // also profiles the app and worker processes and prints where their CPU went;
