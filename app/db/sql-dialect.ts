@@ -11,8 +11,8 @@ export interface SqlDialect {
   arrayParams: boolean;
 }
 
-/** The last answer of `format`, kept: the rows of a batch share a few instants, so most calls repeat the one before. */
-function lastOfInstant(format: (ms: number) => string): (ms: number) => string {
+/** `format`, remembering its last answer: the rows of a batch share a few instants, so most calls repeat the one before. */
+export function lastOfInstant(format: (ms: number) => string): (ms: number) => string {
   let last = { ms: NaN, text: "" };
   return (ms) => {
     if (ms !== last.ms) last = { ms, text: format(ms) };

@@ -83,12 +83,16 @@ const CONVERSIONS: Partial<Record<string, Convert>> = {
 };
 const modelConversions = new Map<string, [string, Convert][]>();
 
+/** A model's fields as Prisma's schema describes them (the one source of the columns' types for plain SQL). */
+export function modelFields(model: string) {
+  return Prisma.dmmf.datamodel.models.find((m) => m.name === model)?.fields ?? [];
+}
+
 /** A row read with plain SQL as Prisma would have given it (times as Dates, flags as booleans), from the schema's field types. */
 export function asModel<T>(model: Prisma.ModelName, row: SqlRow): T {
   let conversions = modelConversions.get(model);
   if (!conversions) {
-    const fields = Prisma.dmmf.datamodel.models.find((m) => m.name === model)?.fields ?? [];
-    conversions = fields.flatMap((f) => (f.kind === "scalar" && CONVERSIONS[f.type] ? [[f.name, CONVERSIONS[f.type]!] as [string, Convert]] : []));
+    conversions = modelFields(model).flatMap((f) => (f.kind === "scalar" && CONVERSIONS[f.type] ? [[f.name, CONVERSIONS[f.type]!] as [string, Convert]] : []));
     modelConversions.set(model, conversions);
   }
   const converted: SqlRow = { ...row };

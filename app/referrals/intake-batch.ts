@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { SqlDialect } from "../db/sql-dialect";
+import { lastOfInstant, type SqlDialect } from "../db/sql-dialect";
 import type { NewJob } from "../queue/job-row";
 import { batchOutcomes, planBatch, type IntakeResult, type IntakeWrite, type OrderRecordRow, type OrderWebhook, type ShopState } from "./order-intake";
 import { PIPELINE_DEFAULTS, readPipelineSettings, type PipelineSettings } from "./pipeline-settings";
@@ -102,18 +102,6 @@ let sequence = 0;
 export function orderedId(now = Date.now()): string {
   sequence += 1;
   return `${idPrefix(now)}${sequence.toString(36).padStart(6, "0")}`;
-}
-
-/**
- * `format`, remembering its last answer: the rows of a batch share a few
- * instants, so most calls repeat the one before.
- */
-function lastOfInstant(format: (ms: number) => string): (ms: number) => string {
-  let last = { ms: NaN, text: "" };
-  return (ms) => {
-    if (ms !== last.ms) last = { ms, text: format(ms) };
-    return last.text;
-  };
 }
 
 const idPrefix = lastOfInstant((ms) => `c${ms.toString(36).padStart(9, "0")}${processTag}`);

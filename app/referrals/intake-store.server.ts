@@ -1,6 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { Prisma } from "@prisma/client";
-import type { PlainSql } from "../db/sql.server";
+import { modelFields, type PlainSql } from "../db/sql.server";
 import { threadModule } from "../threads/thread-module";
 import { intakeBatch, POSTGRES, type Batch, type IntakeDatabase, type Row, type Value } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
@@ -115,7 +114,7 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
 const POSTGRES_TYPES: Record<string, string> = { String: "text", DateTime: "timestamp(3)", Boolean: "boolean", Int: "integer" };
 
 function columnTypes(table: string, columns: string[]): string[] {
-  const fields = Prisma.dmmf.datamodel.models.find((m) => m.name === table)?.fields ?? [];
+  const fields = modelFields(table);
   return columns.map((column) => {
     const type = POSTGRES_TYPES[fields.find((f) => f.name === column)?.type ?? ""];
     if (!type) throw new Error(`The intake cannot write ${table}.${column}: not a column of a type it knows`);
