@@ -1,10 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { runCommissionBulk } from "../../app/admin/commission-bulk.server";
 import prisma from "../../app/db.server";
-import { getEnv } from "../../app/env.server";
-import { shopClient } from "../../app/connection/shop-client.server";
 import { action, loader } from "../../app/routes/app.commissions";
-import { connectShop, rotateSandboxToken, sandboxCommissions, SEED, testPipeline, useTestSandbox } from "../support/pipeline";
+import { connectShop, rotateSandboxToken, sandboxCommissions, SEED, shopServiceClient, testPipeline, useTestSandbox } from "../support/pipeline";
 import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { load, submit, type ActionBody } from "./admin-requests";
@@ -160,18 +158,8 @@ describe("commissions page", () => {
 });
 
 describe("commissions page: lists longer than a page, and decisions on all of them", () => {
-  async function serviceClient() {
-    const access = await shopClient(prisma, TEST_SHOP, {
-      credentialsKey: getEnv().CREDENTIALS_KEY,
-      timeoutMs: 5_000,
-      network: { allowLoopback: true },
-    });
-    if (!access.ok) throw new Error(access.reason);
-    return access.client;
-  }
-
   async function addPending(count: number, email = (i: number) => `ambassador${i}@example.com`) {
-    const client = await serviceClient();
+    const client = await shopServiceClient();
     for (let i = 0; i < count; i += 1) {
       await client.addCommission({ email: email(i), autoCreate: true, campaignUid: "1001", amount: "5.00", revenue: "50.00", isApproved: false });
     }
@@ -217,7 +205,7 @@ describe("commissions page: lists longer than a page, and decisions on all of th
     await addPending(130);
     const started = await decideAll("deny", "status=pending");
     const runId = (started.body as { bulkStarted: string }).bulkStarted;
-    const client = await serviceClient();
+    const client = await shopServiceClient();
     let updates = 0;
     // GIVEN a run cut off right after the service denied its 40th commission, before the app stored it
     const crashing = {

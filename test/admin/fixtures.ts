@@ -2,12 +2,10 @@
 // against the sandbox (no hand-written job rows), and the service's pending
 // commissions, added through the shop's own client.
 import prisma from "../../app/db.server";
-import { shopClient } from "../../app/connection/shop-client.server";
-import { getEnv } from "../../app/env.server";
 import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import type { SandboxHandle } from "../../sandbox/server";
 import { shopifyOrder, type OrderOptions } from "../support/orders";
-import { clearSandboxFaults, connectShop, sandboxFaults, type TestPipeline } from "../support/pipeline";
+import { clearSandboxFaults, connectShop, sandboxFaults, shopServiceClient, type TestPipeline } from "../support/pipeline";
 import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
 let nextOrder = 8_200_000;
@@ -63,14 +61,9 @@ export const recordJobOf = (orderId: string, shop = TEST_SHOP) =>
 export async function connectWithPendingCommissions(sandbox: SandboxHandle, count: number): Promise<void> {
   await installShop();
   await connectShop(sandbox, { campaignUids: "1001" });
-  const access = await shopClient(prisma, TEST_SHOP, {
-    credentialsKey: getEnv().CREDENTIALS_KEY,
-    timeoutMs: 5_000,
-    network: { allowLoopback: true },
-  });
-  if (!access.ok) throw new Error(access.reason);
+  const client = await shopServiceClient();
   for (let i = 0; i < count; i += 1) {
-    await access.client.addCommission({
+    await client.addCommission({
       email: `ambassador${i}@example.com`,
       autoCreate: true,
       campaignUid: "1001",

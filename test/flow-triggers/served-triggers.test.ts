@@ -5,11 +5,9 @@ import { FLOW_PAYLOAD_LIMIT_BYTES } from "../../app/flow-triggers/triggers";
 import { applyCommissionEvent } from "../../app/service-events/commission-events.server";
 import { createLogger } from "../../app/logger.server";
 import { appJobContext, appWorker } from "../../app/wiring/jobs.server";
-import { getEnv } from "../../app/env.server";
-import { shopClient } from "../../app/connection/shop-client.server";
 import { CodeDirectory } from "../../app/referrals/code-directory.server";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
-import { clearSandboxFaults, connectShop, sandboxCommissions, sandboxFaults, useTestSandbox } from "../support/pipeline";
+import { clearSandboxFaults, connectShop, sandboxCommissions, sandboxFaults, shopServiceAccess, useTestSandbox } from "../support/pipeline";
 import { shopifyOrder, type OrderOptions } from "../support/orders";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
@@ -38,7 +36,7 @@ function pipeline() {
   let offset = 0;
   const ctx = appJobContext({
     logger: createLogger({ level: "silent" }),
-    clientForShop: (shop) => shopClient(prisma, shop, { credentialsKey: getEnv().CREDENTIALS_KEY, timeoutMs: 2_000, network: { allowLoopback: true } }),
+    clientForShop: (shop) => shopServiceAccess(shop, 2_000),
     now: () => new Date(Date.now() + offset),
     codes: new CodeDirectory(),
     adminForShop: shopify.access(),

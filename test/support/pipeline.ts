@@ -39,6 +39,17 @@ export async function connectShop(
   await prisma.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });
 }
 
+/** The shop's client of the referral service, made as the app makes it, allowed to reach the sandbox on loopback (or why there is none). */
+export const shopServiceAccess = (shop: string, timeoutMs: number) =>
+  shopClient(prisma, shop, { credentialsKey: getEnv().CREDENTIALS_KEY, timeoutMs, network: { allowLoopback: true } });
+
+/** The test shop's client of the referral service; an error when the shop has none. */
+export async function shopServiceClient(timeoutMs = 5_000) {
+  const access = await shopServiceAccess(TEST_SHOP, timeoutMs);
+  if (!access.ok) throw new Error(access.reason);
+  return access.client;
+}
+
 export interface TestPipeline {
   ctx: AppJobContext;
   advance(ms: number): void;
@@ -51,7 +62,7 @@ export function testPipeline(options: { timeoutMs?: number } = {}): TestPipeline
   let offset = 0;
   const ctx = appJobContext({
     logger: createLogger({ level: "silent" }),
-    clientForShop: (shop) => shopClient(prisma, shop, { credentialsKey: getEnv().CREDENTIALS_KEY, timeoutMs: options.timeoutMs ?? 2_000, network: { allowLoopback: true } }),
+    clientForShop: (shop) => shopServiceAccess(shop, options.timeoutMs ?? 2_000),
     now: () => new Date(Date.now() + offset),
     // Its own memory of codes: the sandbox is new for each test, so what an earlier test learnt is not true now.
     codes: new CodeDirectory(),
