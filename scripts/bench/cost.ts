@@ -25,7 +25,7 @@ interface Reading {
   postgres?: Awaited<ReturnType<typeof postgresCounts>>;
 }
 
-type CpuReading = Omit<Reading, "recorded" | "postgres">;
+export type CpuReading = Omit<Reading, "recorded" | "postgres">;
 
 /** CPU first, at this moment; then the orders recorded and, on PostgreSQL, the server's statement counts. */
 export async function readCost(topology: Topology, db: PrismaClient): Promise<Reading> {

@@ -28,7 +28,7 @@ import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, startApp, type S
 import { generatePrismaClient } from "../lib/prisma-client";
 import { shopifyOrder } from "../lib/sample-orders";
 import { percentile, sendRequests, signedOrderRequest, type LoadResult } from "./load";
-import { printBurstCost, printCost, readCost, readCpu, type Topology } from "./cost";
+import { printBurstCost, printCost, readCost, readCpu, type CpuReading, type Topology } from "./cost";
 import { printProfiles } from "./profiles";
 import { parentPid } from "./cpu";
 import { asRole, clearCounts, COUNTS_DIR, preparePostgresCounting, resetPostgresCounts, ROLES, threadCounts } from "./statements";
@@ -238,7 +238,8 @@ try {
     }
   })();
   const queuedStart = Date.now();
-  let burstStart = readCpu(measured);
+  // Read as the load generator's clock starts (sendRequests calls it before it sends anything).
+  let burstStart!: CpuReading;
   const queued = await sendRequests(appPorts, queuedRequests, C, () => (burstStart = readCpu(measured)));
   const burstEnd = readCpu(measured);
   if (flags.timeline) printTimeline(queued);
