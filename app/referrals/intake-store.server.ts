@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import type { Prisma } from "@prisma/client";
 import { modelFields, type PlainSql } from "../db/sql.server";
 import { threadModule } from "../threads/thread-module";
 import { intakeBatch, POSTGRES, type Batch, type IntakeDatabase, type Row, type Value } from "./intake-batch";
@@ -161,19 +162,49 @@ function batchStatementText(targets: Batch["targets"]): string {
  */
 const storable = (value: Value): Value => (typeof value === "string" && value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value);
 
-/** The batch's rows, table by table and column by column: the parameters of batchStatementText. */
+/**
+ * Each table's unique key but its id (checked against Prisma's types): what
+ * two batches' rows for the same order conflict on.
+ */
+const CONFLICT_KEYS: Record<string, readonly string[]> = {
+  OrderRecord: ["shop", "orderId"] satisfies (keyof Prisma.OrderRecordShopOrderIdCompoundUniqueInput)[],
+  Job: ["key"] satisfies (keyof Prisma.JobWhereUniqueInput)[],
+};
+
+function conflictColumns(table: string, columns: string[]): number[] {
+  const key = CONFLICT_KEYS[table];
+  if (!key) throw new Error(`The intake does not know the unique key of ${table}`);
+  return key.map((name) => {
+    const at = columns.indexOf(name);
+    if (at < 0) throw new Error(`The intake writes ${table} without ${name}, a column of its unique key`);
+    return at;
+  });
+}
+
+/**
+ * The batch's rows, table by table and column by column: the parameters of
+ * batchStatementText. Each table's rows go in the order of their unique key,
+ * so two processes' batches that hold the same orders take their locks in
+ * the same order: in arrival order, each could wait for a row the other
+ * inserted first, a deadlock that PostgreSQL ends by failing one batch.
+ */
 function batchColumns(batch: Batch): Value[][] {
-  const columns = batch.targets.map(({ columns }, t) => Array.from({ length: columns.length + (t === 0 ? 0 : 1) }, (): Value[] => []));
+  const rows = batch.targets.map((): { after: Value; values: Value[]; key: string }[] => []);
+  // A table without rows in this batch may be written without its key's columns.
+  const keyColumns = batch.targets.map(({ table, columns }, t) => (batch.groups.some((group) => group.some(([at]) => at === t)) ? conflictColumns(table, columns) : []));
   for (const group of batch.groups) {
     group.forEach(([t, values], k) => {
-      const arrays = columns[t]!;
       if (k > 0 && t <= group[0]![0]) throw new Error("A row of the intake waits for its group's first row, which must be of an earlier table");
-      let c = 0;
-      if (t > 0) arrays[c++]!.push(k === 0 ? null : (group[0]![1][0] as string));
-      for (const value of values) arrays[c++]!.push(storable(value));
+      const key = keyColumns[t]!.map((c) => String(values[c])).join("\u0000");
+      rows[t]!.push({ after: k === 0 ? null : group[0]![1][0]!, values, key });
     });
   }
-  return columns.flat() as unknown as Value[][];
+  return rows.flatMap((tableRows, t) => {
+    tableRows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const width = batch.targets[t]!.columns.length;
+    const arrays = Array.from({ length: width }, (_, c) => tableRows.map((row) => storable(row.values[c]!)));
+    return (t === 0 ? arrays : [tableRows.map((row) => row.after), ...arrays]) as unknown as Value[][];
+  });
 }
 
 /**
