@@ -24,7 +24,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, startApp, type ServedBuild } from "../lib/app-process";
+import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, spawnWorkerProcess, startApp, type ServedBuild } from "../lib/app-process";
 import { generatePrismaClient } from "../lib/prisma-client";
 import { shopifyOrder } from "../lib/sample-orders";
 import { percentile, sendRequests, signedOrderRequest, type LoadResult } from "./load";
@@ -162,7 +162,7 @@ const apps: ServedBuild[] = [first];
 while (apps.length < PROCESSES) apps.push(await serveBuild({ buildIndex: "build/index.js", env: first.env }));
 const workerProcessEnv = { ...process.env, ...first.env, ...(onPostgres ? { DATABASE_URL: asRole(databaseUrl, ROLES.worker) } : {}) };
 const workers: ChildProcess[] = onPostgres
-  ? [1, 2].map(() => spawn(process.execPath, ["build/worker.mjs"], { env: workerProcessEnv, stdio: ["ignore", "ignore", "inherit"] }))
+  ? [1, 2].map(() => spawnWorkerProcess({ env: workerProcessEnv, stdio: ["ignore", "ignore", "inherit"] }))
   : [];
 await connectDemoShop({ databaseUrl, credentialsKey: first.credentialsKey, service, campaignUids: "1001" });
 await connectDemoShop({ databaseUrl, credentialsKey: first.credentialsKey, service, campaignUids: "1001", shop: SMALL_SHOP });

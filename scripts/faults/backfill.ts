@@ -8,12 +8,12 @@
 // referral service: every order exactly once, the backfill resumed from its
 // stored cursor (one first page only), its progress exact.
 import "../lib/require-node";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import { RECONCILE_JOB } from "../../app/order-sync/job-kinds";
 import { startSandbox } from "../../sandbox/server";
 import { ShopifyAdminStandIn } from "../../test/support/shopify-admin-standin";
-import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, startApp, type RunningApp } from "../lib/app-process";
+import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, spawnWorkerProcess, startApp, type RunningApp } from "../lib/app-process";
 import { generatePrismaClient } from "../lib/prisma-client";
 import { shopifyOrder } from "../lib/sample-orders";
 
@@ -79,7 +79,7 @@ await connectDemoShop({ databaseUrl, credentialsKey: app.credentialsKey, service
 const db = demoDatabase(databaseUrl);
 await db.shop.update({ where: { shop: DEMO_SHOP }, data: { guardDailyLimit: 1_000_000 } });
 
-const startWorker = (name: string) => watch(name, spawn(process.execPath, ["build/worker.mjs"], { env: { ...process.env, ...app.env }, stdio: ["ignore", "inherit", "inherit"] }));
+const startWorker = (name: string) => watch(name, spawnWorkerProcess({ env: { ...process.env, ...app.env }, stdio: ["ignore", "inherit", "inherit"] }));
 const workers = onPostgres ? [startWorker("worker 1"), startWorker("worker 2")] : [];
 
 // The shop's orders of the last 30 days, every one referred.

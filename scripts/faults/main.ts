@@ -11,10 +11,10 @@
 // but the ones it caused, and the queue drained within 60 s of the last fault.
 // Last, the retention purge runs in the run's database (purge.ts).
 import "../lib/require-node";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import { startSandbox } from "../../sandbox/server";
-import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, startApp, type RunningApp } from "../lib/app-process";
+import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, spawnWorkerProcess, startApp, type RunningApp } from "../lib/app-process";
 import { shopifyOrder } from "../lib/sample-orders";
 import { generatePrismaClient } from "../lib/prisma-client";
 import { shopifyWebhookHeaders } from "../lib/shopify-webhook";
@@ -79,7 +79,7 @@ const db = demoDatabase(databaseUrl);
 await db.shop.update({ where: { shop: DEMO_SHOP }, data: { guardDailyLimit: 1_000_000 } });
 
 function startWorker(name: string): ChildProcess {
-  const child = spawn(process.execPath, ["build/worker.mjs"], { env: { ...process.env, ...app.env }, stdio: ["ignore", "inherit", "inherit"] });
+  const child = spawnWorkerProcess({ env: { ...process.env, ...app.env }, stdio: ["ignore", "inherit", "inherit"] });
   return processes.watch(name, child);
 }
 const workers = onPostgres ? [startWorker("worker 1"), startWorker("worker 2")] : [];

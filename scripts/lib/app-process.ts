@@ -3,7 +3,7 @@
 // the benchmark and the fault runs. Those call the sandbox service on this
 // machine, which only a development process may (app/env.server.ts), so they
 // run the production build with NODE_ENV=development.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -84,23 +84,41 @@ export function inheritedEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** How an npm script runs a built entry of the app: `[NAME=value ...] node [--flags] <entry>`. */
+export interface NodeCommand {
+  env: Record<string, string>;
+  nodeArgs: string[];
+}
+
+function scriptCommand(name: string, entry: string, cwd: string): NodeCommand {
+  const script = String(JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")).scripts[name]);
+  const words = script.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=\S*$/.test(words[0] ?? "")) {
+    const [key, value] = words.shift()!.split("=") as [string, string];
+    env[key] = value;
+  }
+  if (words.shift() !== "node" || words.at(-1) !== entry || words.slice(0, -1).some((word) => !word.startsWith("--"))) {
+    throw new Error(`package.json's ${name} script is not "[NAME=value ...] node [--flags] ${entry}": ${script}`);
+  }
+  return { env, nodeArgs: words.slice(0, -1) };
+}
+
 /**
  * How `npm start` runs the server: package.json's start script, read as
  * `[NAME=value ...] node [flags] server.mjs`, so that a build served here
  * has the memory settings production has.
  */
-export function startCommand(cwd = process.cwd()): { env: Record<string, string>; nodeArgs: string[] } {
-  const script = String(JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")).scripts.start);
-  const words = script.trim().split(/\s+/);
-  const env: Record<string, string> = {};
-  while (/^[A-Z_]+=\S*$/.test(words[0] ?? "")) {
-    const [name, value] = words.shift()!.split("=") as [string, string];
-    env[name] = value;
-  }
-  if (words.shift() !== "node" || words.at(-1) !== "server.mjs" || words.slice(0, -1).some((word) => !word.startsWith("--"))) {
-    throw new Error(`package.json's start script is not "[NAME=value ...] node [--flags] server.mjs": ${script}`);
-  }
-  return { env, nodeArgs: words.slice(0, -1) };
+export const startCommand = (cwd = process.cwd()): NodeCommand => scriptCommand("start", "server.mjs", cwd);
+
+/** How `npm run worker` runs a worker process, the same way. */
+export const workerCommand = (cwd = process.cwd()): NodeCommand => scriptCommand("worker", "build/worker.mjs", cwd);
+
+/** A job worker process (`npm run worker`) on the build in `cwd`, with the worker script's settings. */
+export function spawnWorkerProcess(options: { env: NodeJS.ProcessEnv; stdio: StdioOptions; cwd?: string }): ChildProcess {
+  const cwd = options.cwd ?? process.cwd();
+  const { env, nodeArgs } = workerCommand(cwd);
+  return spawn(process.execPath, [...nodeArgs, join(cwd, "build/worker.mjs")], { cwd, env: { ...options.env, ...env }, stdio: options.stdio });
 }
 
 /**

@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCommand } from "../../scripts/lib/app-process";
+import { inheritedEnv, spawnWorkerProcess, startCommand, workerCommand } from "../../scripts/lib/app-process";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
 
 // `npm start` bounds the server's memory (glibc's malloc arenas); the tests,
 // the bench and the fault runs serve the build the same way, read from
-// package.json's start script.
+// package.json's start script. `npm run worker` has the same settings.
 
 let server: AppServer | undefined;
 beforeAll(async () => {
@@ -43,6 +43,19 @@ describe("the start command", () => {
       expect(startCommand(folder)).toEqual({ env: { A: "1", B_C: "two" }, nodeArgs: ["--x=1", "--y"] });
     } finally {
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("gives worker processes (npm run worker) the server's memory settings, and is how they run", async () => {
+    expect(workerCommand()).toEqual(startCommand());
+    const worker = spawnWorkerProcess({ env: { ...inheritedEnv(), DATABASE_URL: process.env.DATABASE_URL }, stdio: "ignore" });
+    try {
+      const commandLine = procFile(worker.pid!, "cmdline");
+      expect(commandLine.slice(1, commandLine.findIndex((word) => word.endsWith("worker.mjs")))).toEqual(workerCommand().nodeArgs);
+      const environment = procFile(worker.pid!, "environ");
+      for (const [name, value] of Object.entries(workerCommand().env)) expect(environment).toContain(`${name}=${value}`);
+    } finally {
+      worker.kill("SIGKILL");
     }
   });
 });

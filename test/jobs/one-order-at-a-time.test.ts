@@ -1,9 +1,8 @@
 import "../admin/browser-env";
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { inheritedEnv } from "../../scripts/lib/app-process";
+import { inheritedEnv, spawnWorkerProcess } from "../../scripts/lib/app-process";
 import { repoRoot, sandboxAppEnv, startTestAppServer, type AppServer } from "../admin/app-server";
 import { shopifyOrder, shopifyRefund } from "../support/orders";
 import { connectShop, sandboxCommissions, useTestSandbox } from "../support/pipeline";
@@ -30,7 +29,7 @@ function startWorkers(): void {
   // The compiled worker process (`npm run worker`), on this test's database. It calls the sandbox on this
   // machine, which only a development process may (the app server only takes webhooks: production).
   workers = [1, 2].map(() =>
-    spawn(process.execPath, [path.join(repoRoot, "build/worker.mjs")], {
+    spawnWorkerProcess({
       cwd: repoRoot,
       env: { ...inheritedEnv(), ...sandboxAppEnv(), NODE_ENV: "development", SHOPIFY_APP_URL: server.origin, WORKER_CONCURRENCY: "4", JOB_RETRY_BASE_MS: "100" },
       stdio: "ignore",

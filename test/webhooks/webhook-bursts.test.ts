@@ -1,11 +1,10 @@
 import "../admin/browser-env";
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKind } from "../../app/db/adapter.server";
 import { WEBHOOK_BURST_CHANNEL } from "../../app/wiring/webhook-bursts.server";
-import { inheritedEnv } from "../../scripts/lib/app-process";
+import { inheritedEnv, spawnWorkerProcess } from "../../scripts/lib/app-process";
 import { repoRoot, sandboxAppEnv, startTestAppServer, type AppServer } from "../admin/app-server";
 import { shopifyOrder } from "../support/orders";
 import { DEFAULT_BURST_CONCURRENCY, DEFAULT_MAX_YIELD_MS } from "../../app/queue/defaults";
@@ -60,7 +59,7 @@ describe.skipIf(!onPostgres)("bursts of order webhooks across processes (Postgre
 
   it("a worker process keeps at most a few jobs running while it hears of a burst, then runs the rest", async () => {
     await connectShop(sandbox);
-    worker = spawn(process.execPath, [path.join(repoRoot, "build/worker.mjs")], {
+    worker = spawnWorkerProcess({
       cwd: repoRoot,
       env: { ...inheritedEnv(), ...sandboxAppEnv(), NODE_ENV: "development", SHOPIFY_APP_URL: server!.origin, WORKER_CONCURRENCY: "16" },
       stdio: "ignore",
