@@ -2,19 +2,19 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { recheckOrder, resendOrder, skipOrder, SKIPPED_BY_MERCHANT } from "../../app/admin/activity.server";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
-import { createReferralClient } from "../../app/referral-api";
 import { action, loader } from "../../app/routes/app.activity";
 import { connectShop, sandboxCommissions, testPipeline, type TestPipeline, useTestSandbox } from "../support/pipeline";
 import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { load, submit } from "./admin-requests";
 import { cancelOrder, failedOrder, receiveOrder, recordJobOf, recordOf } from "./fixtures";
+import { sandboxClient } from "../support/sandbox-client";
 
 const OTHER_SHOP = "other-store.myshopify.com";
 const sandbox = useTestSandbox();
 let pipeline: TestPipeline;
 const ctx = () => ({ db: prisma, credentialsKey: getEnv().CREDENTIALS_KEY, network: { allowLoopback: true } });
-const client = () => createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
+const client = () => sandboxClient(sandbox);
 
 beforeEach(async () => {
   await installShop();

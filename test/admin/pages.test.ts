@@ -4,12 +4,12 @@ import { action as campaignsAction, loader as campaignsLoader } from "../../app/
 import { loader as dashboardLoader } from "../../app/routes/app._index";
 import { loader as ambassadorsLoader } from "../../app/routes/app.ambassadors._index";
 import { action as ambassadorAction, loader as ambassadorLoader } from "../../app/routes/app.ambassadors.$email";
-import { createReferralClient } from "../../app/referral-api";
 import { connectShop, sandboxFaults, testPipeline, useTestSandbox } from "../support/pipeline";
 import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { load, submit, type LoaderData } from "./admin-requests";
 import { failedOrder, receiveOrder, recordJobOf } from "./fixtures";
+import { sandboxClient } from "../support/sandbox-client";
 
 const sandbox = useTestSandbox();
 
@@ -30,7 +30,7 @@ async function ambassadorOf(path: string, email: string) {
   return { ...data, detail: data.detail.value };
 }
 
-const serviceClient = () => createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
+const serviceClient = () => sandboxClient(sandbox);
 
 describe("dashboard", () => {
   it("shows the setup steps and no figures before the program is connected", async () => {

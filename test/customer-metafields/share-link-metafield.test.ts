@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import prisma from "../../app/db.server";
 import { SHARE_LINK_METAFIELD_JOB } from "../../app/customer-metafields/job-kinds";
 import { DEFAULT_SCOPES, getEnv } from "../../app/env.server";
-import { createReferralClient } from "../../app/referral-api";
 import { ensureInboundEndpoint } from "../../app/service-events/endpoint.server";
 import { sandboxAppEnv, startAppServer, type AppServer } from "../admin/app-server";
 import { proxyRequest } from "../proxy/support/requests";
@@ -11,6 +10,7 @@ import { connectShop, useTestSandbox } from "../support/pipeline";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 import type { StandInCustomer } from "../support/standin-customers";
 import { TEST_SHOP } from "../support/shopify-requests";
+import { sandboxClient } from "../support/sandbox-client";
 
 // The share link on the Shopify customer, through the production build with
 // its worker in the process, the sandbox service over HTTP (its signed
@@ -78,7 +78,7 @@ const metafieldsOf = (customer: StandInCustomer) => ({
   link: shopify.customerMetafields.valueOf(customer.id, "share_link"),
   code: shopify.customerMetafields.valueOf(customer.id, "share_code"),
 });
-const serviceClient = () => createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
+const serviceClient = () => sandboxClient(sandbox);
 
 /** The sandbox posts its signed webhooks of these types to the served app's receiving endpoint, as a merchant would set it up. */
 async function subscribe(server: AppServer, events: string[]) {

@@ -2,11 +2,12 @@
 // fresh database with the shop connected, a Shopify Admin stand-in as the
 // shop's Admin API, and the job pipeline.
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { createReferralClient, type ReferralClient } from "../../app/referral-api";
+import type { ReferralClient } from "../../app/referral-api";
 import type { SandboxHandle } from "../../sandbox/server";
 import { resetDatabase } from "../support/database";
 import { connectShop, startTestSandbox, testPipeline, type TestPipeline } from "../support/pipeline";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
+import { sandboxClient } from "../support/sandbox-client";
 
 export interface OfferWorld {
   sandbox: SandboxHandle;
@@ -31,7 +32,7 @@ export function useOfferWorld(): OfferWorld {
     world.shopify = new ShopifyAdminStandIn();
     world.pipeline = testPipeline();
     world.pipeline.ctx.adminForShop = world.shopify.access();
-    world.service = createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
+    world.service = sandboxClient(sandbox);
   });
   return world;
 }

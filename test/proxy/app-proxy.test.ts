@@ -7,7 +7,6 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import prisma from "../../app/db.server";
-import { createReferralClient } from "../../app/referral-api";
 import { loader } from "../../app/routes/proxy.links";
 import { MESSAGES } from "../../app/storefront/share-links.server";
 import { SHARE_LINKS_TTL_MS } from "../../app/wiring/storefront-context.server";
@@ -17,6 +16,7 @@ import { artifactsDir } from "../support/browser";
 import { rotateSandboxToken, startTestSandbox } from "../support/pipeline";
 import { proxyRequest, respond, SHOP, signProxyQuery } from "./support/requests";
 import { CUSTOMERS, OTHER_SHOP, resetWorld, sandboxAmbassador, serviceOperations, setUpShop } from "./support/world";
+import { sandboxClient } from "../support/sandbox-client";
 
 const { alice, bob, nina, phoneOnly } = CUSTOMERS;
 
@@ -239,7 +239,7 @@ describe("app proxy: enrolment", () => {
 
   it("tells a deactivated ambassador that their referral account is not active", async () => {
     await setUpShop(sandbox);
-    const client = createReferralClient({ ...sandbox, network: { allowLoopback: true } });
+    const client = sandboxClient(sandbox);
     await client.updateAmbassador({ email: bob.email, isDeactivated: true });
     const body = await answerOf(await ask(await proxyRequest({ customerId: bob.id })));
     expect(body).toEqual({ status: "not_enrolled", reason: "inactive", message: MESSAGES.inactive });

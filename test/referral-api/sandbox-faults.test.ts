@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { createReferralClient } from "../../app/referral-api";
 import { recordingLogger } from "./support/fake-fetch";
 import { failureOf } from "./support/failure";
 import { useSandbox } from "./support/sandbox";
@@ -10,7 +9,7 @@ describe("failures against the sandbox", () => {
   it("a wrong token is an authentication error with the service's words, and the token stays out of it", async () => {
     const wrongToken = "wrong-token-value-123";
     const { logger, lines } = recordingLogger();
-    const client = createReferralClient({ baseUrl: sandbox.sb().baseUrl, username: "demo", token: wrongToken, logger, network: { allowLoopback: true } });
+    const client = sandbox.client({ token: wrongToken, logger });
     const error = await failureOf(client.getCompany());
     expect(error).toMatchObject({ kind: "authentication", retryable: false, status: 401, errors: ["The user could not be authenticated."] });
     expect(`${error.message}\n${error.stack}\n${JSON.stringify(error)}`).not.toContain(wrongToken);

@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { getEnv } from "../../app/env.server";
-import { createReferralClient } from "../../app/referral-api";
 import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import { ensureInboundEndpoint, receivingUrl } from "../../app/service-events/endpoint.server";
 import { listServiceEvents } from "../../app/service-events/events.server";
@@ -16,6 +15,7 @@ import type { StandInCustomer } from "../support/standin-customers";
 import { ShopifyAdminStandIn, type StandInCall } from "../support/shopify-admin-standin";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { Forwarder, type Mode } from "./forwarder";
+import { sandboxClient } from "../support/sandbox-client";
 
 let sandbox: SandboxHandle;
 const forwarder = new Forwarder();
@@ -122,7 +122,7 @@ describe("commission events", () => {
     await pipeline.drain();
     expect(await commissionState(orderId)).toBe("pending");
 
-    const client = createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
+    const client = sandboxClient(sandbox);
     await client.updateCommission({ transactionUid: orderId, campaignUid: "1001", status: "approved" });
     const [updated] = await waitForEvents("commission-status-updated");
     expect(updated.signedForm).toBe("raw");
@@ -146,7 +146,7 @@ describe("commission events", () => {
 
   it("a commission the shop has no order for is shown as not acted on", async () => {
     await subscribe("plain", ["commission-status-updated"]);
-    const client = createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
+    const client = sandboxClient(sandbox);
     await client.updateCommission({ commissionUid: "5002", status: "denied" }); // a seeded commission
     await waitForEvents("commission-status-updated");
     await pipeline.drain();

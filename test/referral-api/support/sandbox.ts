@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startSandbox } from "../../../sandbox/server";
-import { createReferralClient, type ReferralClientOptions } from "../../../app/referral-api";
+import type { ReferralClientOptions } from "../../../app/referral-api";
+import { sandboxClient } from "../../support/sandbox-client";
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -58,7 +59,7 @@ export function useSandbox(options: Parameters<typeof startSandbox>[0] = {}) {
   return {
     sb,
     client(overrides: Partial<ReferralClientOptions> = {}) {
-      return createReferralClient({ baseUrl: sb().baseUrl, username: sb().username, token: sb().token, network: { allowLoopback: true }, ...overrides });
+      return sandboxClient(sb(), overrides);
     },
     faults: (settings: FaultSettings) => control("POST", "/_sandbox/faults", settings),
     clearFaults: () => control("DELETE", "/_sandbox/faults"),
