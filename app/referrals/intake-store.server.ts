@@ -162,17 +162,21 @@ function batchStatementText(targets: Batch["targets"]): string {
  */
 const storable = (value: Value): Value => (typeof value === "string" && value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value);
 
+/** OrderRecord's unique key, whole: the compiler holds it to Prisma's (shop, orderId). */
+const ORDER_RECORD_KEY: Record<keyof Prisma.OrderRecordShopOrderIdCompoundUniqueInput, true> = { shop: true, orderId: true };
+
 /**
- * Each table's unique key but its id (checked against Prisma's types): what
- * two batches' rows for the same order conflict on.
+ * Each table's unique key but its id: what two batches' rows for the same
+ * order conflict on (batch-lock-order.test.ts holds them to the database's
+ * unique indexes).
  */
-const CONFLICT_KEYS: Record<string, readonly string[]> = {
-  OrderRecord: ["shop", "orderId"] satisfies (keyof Prisma.OrderRecordShopOrderIdCompoundUniqueInput)[],
-  Job: ["key"] satisfies (keyof Prisma.JobWhereUniqueInput)[],
+export const CONFLICT_KEYS: Partial<Record<Prisma.ModelName, readonly string[]>> = {
+  OrderRecord: Object.keys(ORDER_RECORD_KEY),
+  Job: ["key"],
 };
 
 function conflictColumns(table: string, columns: string[]): number[] {
-  const key = CONFLICT_KEYS[table];
+  const key = CONFLICT_KEYS[table as Prisma.ModelName];
   if (!key) throw new Error(`The intake does not know the unique key of ${table}`);
   return key.map((name) => {
     const at = columns.indexOf(name);
@@ -181,28 +185,42 @@ function conflictColumns(table: string, columns: string[]): number[] {
   });
 }
 
+type KeyedRow = { after: Value; values: Value[] };
+
+/** Orders rows by the values of `keyColumns`, one column after another. */
+const byKey =
+  (keyColumns: number[]) =>
+  (a: KeyedRow, b: KeyedRow): number => {
+    for (const c of keyColumns) {
+      const x = String(a.values[c]);
+      const y = String(b.values[c]);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  };
+
 /**
  * The batch's rows, table by table and column by column: the parameters of
- * batchStatementText. Each table's rows go in the order of their unique key,
- * so two processes' batches that hold the same orders take their locks in
- * the same order: in arrival order, each could wait for a row the other
- * inserted first, a deadlock that PostgreSQL ends by failing one batch.
+ * batchStatementText. The statement inserts table by table (each "new" CTE
+ * is read to its end before the next), and each table's rows go in the
+ * order of their unique key, so two processes' batches that hold the same
+ * orders take their locks in one order. In arrival order, each could wait
+ * for a row the other had inserted first: a deadlock, which PostgreSQL ends
+ * by failing one batch.
  */
 function batchColumns(batch: Batch): Value[][] {
-  const rows = batch.targets.map((): { after: Value; values: Value[]; key: string }[] => []);
-  // A table without rows in this batch may be written without its key's columns.
-  const keyColumns = batch.targets.map(({ table, columns }, t) => (batch.groups.some((group) => group.some(([at]) => at === t)) ? conflictColumns(table, columns) : []));
+  const rows = batch.targets.map((): KeyedRow[] => []);
   for (const group of batch.groups) {
     group.forEach(([t, values], k) => {
       if (k > 0 && t <= group[0]![0]) throw new Error("A row of the intake waits for its group's first row, which must be of an earlier table");
-      const key = keyColumns[t]!.map((c) => String(values[c])).join("\u0000");
-      rows[t]!.push({ after: k === 0 ? null : group[0]![1][0]!, values, key });
+      rows[t]!.push({ after: k === 0 ? null : group[0]![1][0]!, values: values.map(storable) });
     });
   }
   return rows.flatMap((tableRows, t) => {
-    tableRows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const width = batch.targets[t]!.columns.length;
-    const arrays = Array.from({ length: width }, (_, c) => tableRows.map((row) => storable(row.values[c]!)));
+    const { table, columns } = batch.targets[t]!;
+    // A table without rows in this batch may be written without its key's columns.
+    if (tableRows.length > 0) tableRows.sort(byKey(conflictColumns(table, columns)));
+    const arrays = columns.map((_, c) => tableRows.map((row) => row.values[c]!));
     return (t === 0 ? arrays : [tableRows.map((row) => row.after), ...arrays]) as unknown as Value[][];
   });
 }

@@ -46,7 +46,7 @@ describe("the start command", () => {
     }
   });
 
-  it("gives worker processes (npm run worker) the server's memory settings, and is how they run", async () => {
+  it("gives worker processes (npm run worker) the server's memory settings, and is how they run", () => {
     expect(workerCommand()).toEqual(startCommand());
     const worker = spawnWorkerProcess({ env: { ...inheritedEnv(), DATABASE_URL: process.env.DATABASE_URL }, stdio: "ignore" });
     try {

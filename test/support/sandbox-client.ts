@@ -1,11 +1,8 @@
 import { createReferralClient, type ReferralClient, type ReferralClientOptions } from "../../app/referral-api";
+import type { SandboxHandle } from "../../sandbox/server";
 
-/** Where a sandbox is and who it lets in (a SandboxHandle, or a test's own copy of it). */
-export interface SandboxAddress {
-  baseUrl: string;
-  username: string;
-  token: string;
-}
+/** Where a sandbox is and who it lets in. */
+type SandboxAddress = Pick<SandboxHandle, "baseUrl" | "username" | "token">;
 
 /** A client of the sandbox service on loopback, as the app makes one in development; `overrides` for a wrong token, a logger, a timeout. */
 export function sandboxClient(sandbox: SandboxAddress, overrides: Partial<ReferralClientOptions> = {}): ReferralClient {

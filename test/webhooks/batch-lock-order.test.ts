@@ -5,11 +5,11 @@
 // order X uncommitted, as another process's batch would, while a batch of
 // [Y, X] is stored; the other transaction then inserts Y.
 import pg from "pg";
-import type { IntakeResult } from "../../app/referrals/order-intake";
 import { afterAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { databaseKind } from "../../app/db/adapter.server";
-import { RawJson } from "../../app/referrals/order-intake";
+import { CONFLICT_KEYS } from "../../app/referrals/intake-store.server";
+import { RawJson, type IntakeResult } from "../../app/referrals/order-intake";
 import { intakeStoreFor } from "../../app/wiring/order-intake.server";
 import { resetDatabase } from "../support/database";
 import { shopifyOrder } from "../support/orders";
@@ -40,15 +40,40 @@ const delivery = (id: bigint) => ({
 const insertRecord = (client: InstanceType<typeof pg.Client>, id: bigint) =>
   client.query(`INSERT INTO "OrderRecord" ("id", "shop", "orderId", "status", "updatedAt") VALUES ($1, $2, $3, 'queued', now()) ON CONFLICT DO NOTHING`, [`other-${id}`, TEST_SHOP, String(id)]);
 
-/** Resolves once some session waits for a row lock (the batch, behind the other transaction's row). */
-async function someoneWaitsForALock(client: InstanceType<typeof pg.Client>) {
-  for (let tries = 0; tries < 200; tries++) {
-    const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`);
-    if (rows[0]!.n > 0) return;
+/** Resolves once `blocked` (a backend's pid) waits for a lock that the backend `holder` holds. */
+async function waitsFor(watcher: InstanceType<typeof pg.Client>, holder: number) {
+  const until = Date.now() + 15_000;
+  while (Date.now() < until) {
+    const { rows } = await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid))`, [holder]);
+    if (rows.length > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error("the batch never waited for the other transaction's row");
 }
+
+/** The columns of each unique index of a table but its primary key, as the database has them. */
+async function uniqueKeys(table: string): Promise<string[][]> {
+  if (onPostgres) {
+    const rows = await prisma.$queryRawUnsafe<{ columns: string[] }[]>(
+      `SELECT array_agg(a.attname::text ORDER BY k.n) AS columns FROM pg_index i CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)
+       JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+       WHERE i.indrelid = $1::text::regclass AND i.indisunique AND NOT i.indisprimary AND i.indpred IS NULL GROUP BY i.indexrelid`,
+      `"${table}"`,
+    );
+    return rows.map((row) => row.columns);
+  }
+  const indexes = await prisma.$queryRawUnsafe<{ name: string; unique: bigint; origin: string; partial: bigint }[]>(`PRAGMA index_list("${table}")`);
+  const keys: string[][] = [];
+  for (const index of indexes.filter((i) => Number(i.unique) === 1 && i.origin !== "pk" && Number(i.partial) === 0)) {
+    const columns = await prisma.$queryRawUnsafe<{ name: string }[]>(`PRAGMA index_info("${index.name}")`);
+    if (!columns.every((c) => c.name === "id")) keys.push(columns.map((c) => c.name));
+  }
+  return keys;
+}
+
+it("knows each table's unique key as the database has it", async () => {
+  for (const [table, key] of Object.entries(CONFLICT_KEYS)) expect(await uniqueKeys(table)).toEqual([key]);
+});
 
 it.runIf(onPostgres)("stores a batch whose orders another process is storing in the opposite order, without a deadlock", async () => {
   const other = new pg.Client({ connectionString: process.env.DATABASE_URL! });
@@ -59,7 +84,7 @@ it.runIf(onPostgres)("stores a batch whose orders another process is storing in 
     await insertRecord(other, X);
     // Caught now: with the rows in the wrong order, PostgreSQL may fail the batch rather than the other transaction.
     const stored = store!.intake([delivery(Y), delivery(X)]).catch((error: Error) => error);
-    await someoneWaitsForALock(watcher);
+    await waitsFor(watcher, (other as unknown as { processID: number }).processID);
     // Had the batch inserted Y before waiting on X, this would wait on the batch, which waits on this: a deadlock.
     await insertRecord(other, Y);
     await other.query("COMMIT");
