@@ -14,7 +14,7 @@ import { RECONCILE_JOB } from "../../app/order-sync/job-kinds";
 import { startSandbox } from "../../sandbox/server";
 import { ShopifyAdminStandIn } from "../../test/support/shopify-admin-standin";
 import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, spawnWorkerProcess, startApp, type RunningApp } from "../lib/app-process";
-import { generatePrismaClient } from "../lib/prisma-client";
+import { useClientForRun } from "../lib/prisma-client";
 import { shopifyOrder } from "../lib/sample-orders";
 
 const { values } = parseArgs({ options: { db: { type: "string", default: "sqlite" }, "backfill-orders": { type: "string", default: "5000" } }, strict: false });
@@ -33,8 +33,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 buildIfNeeded(console.log);
-if (onPostgres) generatePrismaClient("postgresql");
-process.on("exit", () => onPostgres && generatePrismaClient("sqlite"));
+useClientForRun(onPostgres ? "postgresql" : "sqlite");
 // Loaded after the client is generated for the database of this run.
 const { connectDemoShop, DEMO_SHOP, demoDatabase } = await import("../lib/demo-shop");
 const { startBackfill } = await import("../../app/order-sync/backfill.server");

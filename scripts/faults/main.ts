@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { startSandbox } from "../../sandbox/server";
 import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, spawnWorkerProcess, startApp, type RunningApp } from "../lib/app-process";
 import { shopifyOrder } from "../lib/sample-orders";
-import { generatePrismaClient } from "../lib/prisma-client";
+import { useClientForRun } from "../lib/prisma-client";
 import { shopifyWebhookHeaders } from "../lib/shopify-webhook";
 
 const { values } = parseArgs({ options: { db: { type: "string", default: "sqlite" }, orders: { type: "string", default: "1000" } } });
@@ -51,8 +51,7 @@ class Processes {
 }
 
 buildIfNeeded(console.log);
-if (onPostgres) generatePrismaClient("postgresql");
-process.on("exit", () => onPostgres && generatePrismaClient("sqlite"));
+useClientForRun(onPostgres ? "postgresql" : "sqlite");
 // Loaded after the client is generated for the database of this run.
 const { connectDemoShop, DEMO_SHOP, demoDatabase } = await import("../lib/demo-shop");
 const processes = new Processes();

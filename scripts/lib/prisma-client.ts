@@ -14,3 +14,16 @@ export function generatePrismaClient(kind: DatabaseKind): void {
   const result = spawnSync("npx", ["prisma", "generate"], { stdio: ["ignore", "ignore", "inherit"], env });
   if (result.status !== 0) throw new Error(`prisma generate for ${kind} failed`);
 }
+
+/**
+ * Set (to the database kind) by a script that generated the client for the runs it starts side by side and
+ * puts the SQLite one back itself once they are all done (scripts/faults/run.ts): those runs leave it as it is.
+ */
+export const PRISMA_CLIENT_HELD = "REFERRAL_BRIDGE_PRISMA_CLIENT_HELD";
+
+/** A run on `kind`: generates its client, and puts the SQLite one back when the process exits, unless the caller holds it. */
+export function useClientForRun(kind: DatabaseKind): void {
+  if (kind !== "postgresql" || process.env[PRISMA_CLIENT_HELD] === kind) return;
+  generatePrismaClient("postgresql");
+  process.on("exit", () => generatePrismaClient("sqlite"));
+}
