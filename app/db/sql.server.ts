@@ -205,7 +205,14 @@ const utcTypes = {
  */
 function postgresSql(url: string, poolSize: number, keepIdle: boolean): PlainSql {
   let pool: ReturnType<typeof newPool> | undefined;
-  const newPool = () => new pg.Pool({ connectionString: url, max: poolSize, types: utcTypes, allowExitOnIdle: true, ...(keepIdle ? { idleTimeoutMillis: 0 } : {}) });
+  const newPool = () => {
+    const made = new pg.Pool({ connectionString: url, max: poolSize, types: utcTypes, allowExitOnIdle: true, ...(keepIdle ? { idleTimeoutMillis: 0 } : {}) });
+    // An idle connection that the server ends (a restart, a failover, an operator, a proxy's idle
+    // limit) reports it here; unheard, the error would end the process. The pool has already let the
+    // connection go, and the next statement opens a new one.
+    made.on("error", () => undefined);
+    return made;
+  };
   const connections = () => (pool ??= newPool());
   const names = new Map<string, string>();
   const preparedName = (text: string) => {

@@ -33,6 +33,8 @@ declare module "pg" {
     query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
     query<Row = Record<string, unknown>>(query: PreparedQuery): Promise<QueryResult<Row>>;
     end(): Promise<void>;
+    /** An idle connection's failure (the pool has let it go). */
+    on(event: "error", listener: (error: Error) => void): this;
   }
   interface PoolConfig {
     connectionString: string;
