@@ -43,6 +43,9 @@ beforeEach(async () => {
   endpoint = await ensureInboundEndpoint(prisma, TEST_SHOP, { credentialsKey: getEnv().CREDENTIALS_KEY });
   await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { storeCreditPayouts: true, payoutCurrency: "USD" } });
   pipeline = testPipeline();
+  // A full bucket each test, roomy enough that no call waits for it: the shop's reconciliation runs as
+  // the test moves the clock on, and throttling is not what these tests are about.
+  shopify.setBucket(100_000, 50_000);
   shopify.calls = [];
   shopify.customers.byId.clear();
   shopify.customers.now = () => pipeline.ctx.now();
