@@ -111,14 +111,16 @@ function scriptCommand(name: string, entry: string, cwd: string): NodeCommand {
  */
 export const startCommand = (cwd = process.cwd()): NodeCommand => scriptCommand("start", "server.mjs", cwd);
 
+const WORKER_ENTRY = "build/worker.mjs";
+
 /** How `npm run worker` runs a worker process, the same way. */
-export const workerCommand = (cwd = process.cwd()): NodeCommand => scriptCommand("worker", "build/worker.mjs", cwd);
+export const workerCommand = (cwd = process.cwd()): NodeCommand => scriptCommand("worker", WORKER_ENTRY, cwd);
 
 /** A job worker process (`npm run worker`) on the build in `cwd`, with the worker script's settings (the caller's `env` wins, as serveBuild's does). */
 export function spawnWorkerProcess(options: { env: NodeJS.ProcessEnv; stdio: StdioOptions; cwd?: string }): ChildProcess {
   const cwd = options.cwd ?? process.cwd();
   const { env, nodeArgs } = workerCommand(cwd);
-  return spawn(process.execPath, [...nodeArgs, join(cwd, "build/worker.mjs")], { cwd, env: { ...env, ...options.env }, stdio: options.stdio });
+  return spawn(process.execPath, [...nodeArgs, join(cwd, WORKER_ENTRY)], { cwd, env: { ...env, ...options.env }, stdio: options.stdio });
 }
 
 /**

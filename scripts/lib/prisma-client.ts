@@ -16,8 +16,8 @@ export function generatePrismaClient(kind: DatabaseKind): void {
 }
 
 /**
- * Set (to the database kind) by a script that generated the client for the runs it starts side by side and
- * puts the SQLite one back itself once they are all done (scripts/faults/run.ts): those runs leave it as it is.
+ * Set (to the database kind) by a script that generated the client for the runs it starts one after another
+ * and puts the SQLite one back itself once they are all done (scripts/faults/run.ts): those runs leave it as it is.
  */
 export const PRISMA_CLIENT_HELD = "REFERRAL_BRIDGE_PRISMA_CLIENT_HELD";
 

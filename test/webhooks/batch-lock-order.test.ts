@@ -7,16 +7,15 @@
 import pg from "pg";
 import { afterAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { databaseKind } from "../../app/db/adapter.server";
 import { CONFLICT_KEYS } from "../../app/referrals/intake-store.server";
 import { RawJson, type IntakeResult } from "../../app/referrals/order-intake";
 import { intakeStoreFor } from "../../app/wiring/order-intake.server";
-import { resetDatabase } from "../support/database";
+import { resetDatabase, testDatabaseKind } from "../support/database";
 import { shopifyOrder } from "../support/orders";
 import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
 
-const onPostgres = databaseKind(process.env.DATABASE_URL!) === "postgresql";
+const onPostgres = testDatabaseKind() === "postgresql";
 const store = onPostgres ? intakeStoreFor(process.env.DATABASE_URL!) : undefined;
 afterAll(() => store?.close());
 
@@ -40,7 +39,7 @@ const delivery = (id: bigint) => ({
 const insertRecord = (client: InstanceType<typeof pg.Client>, id: bigint) =>
   client.query(`INSERT INTO "OrderRecord" ("id", "shop", "orderId", "status", "updatedAt") VALUES ($1, $2, $3, 'queued', now()) ON CONFLICT DO NOTHING`, [`other-${id}`, TEST_SHOP, String(id)]);
 
-/** Resolves once `blocked` (a backend's pid) waits for a lock that the backend `holder` holds. */
+/** Resolves once some backend waits for a lock that the backend `holder` (its pid) holds. */
 async function waitsFor(watcher: InstanceType<typeof pg.Client>, holder: number) {
   const until = Date.now() + 15_000;
   while (Date.now() < until) {
@@ -80,11 +79,12 @@ it.runIf(onPostgres)("stores a batch whose orders another process is storing in 
   const watcher = new pg.Client({ connectionString: process.env.DATABASE_URL! });
   await Promise.all([other.connect(), watcher.connect()]);
   try {
+    const { rows } = await other.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
     await other.query("BEGIN");
     await insertRecord(other, X);
     // Caught now: with the rows in the wrong order, PostgreSQL may fail the batch rather than the other transaction.
     const stored = store!.intake([delivery(Y), delivery(X)]).catch((error: Error) => error);
-    await waitsFor(watcher, (other as unknown as { processID: number }).processID);
+    await waitsFor(watcher, rows[0]!.pid);
     // Had the batch inserted Y before waiting on X, this would wait on the batch, which waits on this: a deadlock.
     await insertRecord(other, Y);
     await other.query("COMMIT");

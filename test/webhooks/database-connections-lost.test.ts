@@ -2,9 +2,8 @@ import "../admin/browser-env";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { databaseKind } from "../../app/db/adapter.server";
 import { startAppServer, testAppEnv, type AppServer } from "../admin/app-server";
-import { resetDatabase } from "../support/database";
+import { resetDatabase, testDatabaseKind } from "../support/database";
 import { shopifyOrder } from "../support/orders";
 import { installShop } from "../support/sessions";
 import { signedWebhook } from "../support/shopify-requests";
@@ -14,7 +13,7 @@ import { signedWebhook } from "../support/shopify-requests";
 // then fail while nobody uses them: the served build stays up and answers
 // the next webhook on new ones, instead of dying of an unhandled error.
 
-const onPostgres = databaseKind(process.env.DATABASE_URL!) === "postgresql";
+const onPostgres = testDatabaseKind() === "postgresql";
 let server: AppServer | undefined;
 
 beforeAll(async () => {

@@ -2,7 +2,6 @@ import "../admin/browser-env";
 import type { ChildProcess } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseKind } from "../../app/db/adapter.server";
 import { WEBHOOK_BURST_CHANNEL } from "../../app/wiring/webhook-bursts.server";
 import { inheritedEnv, spawnWorkerProcess } from "../../scripts/lib/app-process";
 import { repoRoot, sandboxAppEnv, startTestAppServer, type AppServer } from "../admin/app-server";
@@ -11,6 +10,7 @@ import { DEFAULT_BURST_CONCURRENCY, DEFAULT_MAX_YIELD_MS } from "../../app/queue
 import { jobStatusWithin, mostOrderJobsRunningWithin, queueCancellation, storeReferredOrders } from "../support/quick-jobs";
 import { clearSandboxFaults, connectShop, sandboxFaults, useTestSandbox } from "../support/pipeline";
 import { signedWebhook } from "../support/shopify-requests";
+import { testDatabaseKind } from "../support/database";
 
 // On PostgreSQL (app processes and worker processes apart, as production
 // runs), an app process answering a burst of order webhooks says so on a
@@ -18,7 +18,7 @@ import { signedWebhook } from "../support/shopify-requests";
 // hear it, keeping only a few jobs running (app/wiring/webhook-bursts.server.ts):
 // acknowledgements first.
 
-const onPostgres = databaseKind(process.env.DATABASE_URL!) === "postgresql";
+const onPostgres = testDatabaseKind() === "postgresql";
 const sandbox = useTestSandbox();
 let server: AppServer | undefined;
 let worker: ChildProcess | undefined;
