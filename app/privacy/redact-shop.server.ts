@@ -9,7 +9,7 @@ import { jobsOfShop } from "../queue/shop-jobs.server";
  */
 export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop: string; webhookId: string | null }) {
   const where = { shop: hook.shop };
-  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs, pixelSignals, commissionBulkRuns, shareLinks, flowActionRuns] = await db.$transaction([
+  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs, pixelSignals, commissionBulkRuns, shareLinks, flowActionRuns, pendingDeliveries] = await db.$transaction([
     db.job.deleteMany({ where: jobsOfShop(hook.shop) }),
     db.orderRecord.deleteMany({ where }),
     db.serviceEvent.deleteMany({ where }),
@@ -25,6 +25,7 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     db.commissionBulkRun.deleteMany({ where }),
     db.customerShareLink.deleteMany({ where }),
     db.flowActionRun.deleteMany({ where }),
+    db.pendingDelivery.deleteMany({ where }),
   ]);
   const deleted = {
     jobs: jobs.count,
@@ -42,6 +43,7 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     commissionBulkRuns: commissionBulkRuns.count,
     customerShareLinks: shareLinks.count,
     flowActionRuns: flowActionRuns.count,
+    pendingDeliveries: pendingDeliveries.count,
   };
   logger.info({ shop: hook.shop, topic: "shop/redact", webhookId: hook.webhookId, deleted }, "shop redacted");
   return deleted;

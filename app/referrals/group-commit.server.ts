@@ -26,8 +26,8 @@ export interface OrderIntake {
   store(hook: OrderWebhook): Promise<IntakeResult>;
   /** Resolves once the store takes batches at full speed (at boot, before the first webhook). */
   ready(): Promise<void>;
-  /** After the last store has settled: lets the store go. */
-  close(): Promise<void>;
+  /** After the last store has settled: lets the store go (planning what it kept for `deadlineMs` at most). */
+  close(deadlineMs?: number): Promise<void>;
 }
 
 /**
@@ -36,6 +36,10 @@ export interface OrderIntake {
  * many webhooks, and when idle a webhook is stored on the next turn.
  */
 export function createOrderIntake(store: IntakeStore, logger: Logger): OrderIntake {
+  store.onPlanned((planned) => {
+    if (planned.some(({ result }) => result.outcome === "queued")) notifyJobEnqueued();
+    for (const { result, ...hook } of planned) report(logger, hook, result);
+  });
   let waiting: Waiting[] = [];
   let scheduled = false;
   let inFlight = 0;
@@ -81,13 +85,14 @@ export function createOrderIntake(store: IntakeStore, logger: Logger): OrderInta
       });
     },
     ready: () => store.ready(),
-    close: () => store.close(),
+    close: (deadlineMs) => store.close(deadlineMs),
   };
 }
 
-function report(logger: Logger, hook: OrderWebhook, result: IntakeResult) {
+function report(logger: Logger, hook: Pick<OrderWebhook, "shop" | "topic" | "webhookId">, result: IntakeResult) {
   const context = { shop: hook.shop, topic: hook.topic, webhookId: hook.webhookId, outcome: result.outcome, detail: result.detail };
-  if (result.outcome === "malformed") logger.error(context, "malformed webhook payload");
+  if (result.outcome === "accepted") logger.debug(context, "order webhook accepted; planned in a moment");
+  else if (result.outcome === "malformed") logger.error(context, "malformed webhook payload");
   else if (result.outcome === "no_session") logger.warn(context, "webhook for a shop without a session (uninstalled?); not queued");
   else logger.info(context, "order webhook stored");
 }

@@ -6,18 +6,23 @@ import { intakeBatch, POSTGRES, type Batch, type IntakeDatabase, type Row, type 
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
 // Types only: loading that module runs the thread's code.
 import { sqliteWriteLock, sqliteWriteLockBuffer } from "../db/write-lock";
-import type { ThreadAnswer, ThreadRequest, ThreadSettings, WireWebhook } from "./sqlite-intake-thread";
+import type { PlannedDelivery, ThreadAnswer, ThreadReport, ThreadRequest, ThreadSettings, WireWebhook } from "./sqlite-intake-thread";
+
+export type { PlannedDelivery } from "./sqlite-intake-thread";
 
 // Where batches of order webhooks are planned and stored: one transaction
 // per batch, so the cost of a commit is shared by all the webhooks that
 // arrived meanwhile.
 
 export interface IntakeStore {
-  /** Stores what a batch of webhooks asks for, in one transaction; the outcome of each. */
+  /** Stores what a batch of webhooks asks for, in one transaction; the outcome of each ("accepted" for a delivery kept to be planned later: see onPlanned). */
   intake(hooks: OrderWebhook[]): Promise<IntakeResult[]>;
   /** Resolves once the store can take a batch (its thread loaded, its reads prepared; PostgreSQL parses its INSERT on each connection's first batch). */
   ready(): Promise<void>;
-  close(): Promise<void>;
+  /** Deliveries answered "accepted" have been planned and stored: what became of each. */
+  onPlanned(listener: (planned: PlannedDelivery[]) => void): void;
+  /** Plans what is kept (for `deadlineMs` at most; the next process plans the rest), then lets the store go. */
+  close(deadlineMs?: number): Promise<void>;
 }
 
 /**
@@ -55,18 +60,31 @@ const toWire = (hook: OrderWebhook): WireWebhook => (hook.payload instanceof Raw
  * stopping the event loop, where a Prisma transaction of this same process
  * may hold it.
  */
-export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number } = {}): IntakeStore {
-  const settings: ThreadSettings = { path, lockWaitMs: options.lockWaitMs ?? 5_000, checkpointPages: CHECKPOINT_PAGES, sqliteWriteLock: sqliteWriteLockBuffer() };
+export function sqliteIntakeStore(
+  path: string,
+  options: { lockWaitMs?: number; plansKept?: boolean; planningFailed?: (message: string) => void } = {},
+): IntakeStore {
+  const planningFailed = options.planningFailed ?? (() => {});
+  const settings: ThreadSettings = {
+    path,
+    lockWaitMs: options.lockWaitMs ?? 5_000,
+    checkpointPages: CHECKPOINT_PAGES,
+    sqliteWriteLock: sqliteWriteLockBuffer(),
+    plansKept: options.plansKept ?? true,
+  };
   let thread: Worker | undefined;
   let nextId = 0;
   const waiting = new Map<number, { resolve: (results: IntakeResult[]) => void; reject: (error: Error) => void }>();
+  const plannedListeners: ((planned: PlannedDelivery[]) => void)[] = [];
 
   function writer(): Worker {
     if (thread) return thread;
     const { entry, execArgv } = threadModule("sqlite-intake-thread", "app/referrals/sqlite-intake-thread.ts");
     const started = new Worker(entry, { workerData: settings, execArgv, resourceLimits: INTAKE_HEAP_LIMITS });
     started.unref();
-    started.on("message", (answer: ThreadAnswer) => {
+    started.on("message", (answer: ThreadAnswer | ThreadReport) => {
+      if ("planned" in answer) return plannedListeners.forEach((listener) => listener(answer.planned));
+      if ("planningFailed" in answer) return planningFailed(answer.planningFailed.message);
       const caller = waiting.get(answer.id);
       waiting.delete(answer.id);
       // Idle, the thread does not keep the process alive; with a batch under way it does.
@@ -88,13 +106,13 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
     return (thread = started);
   }
 
-  function ask(hooks: WireWebhook[]): Promise<IntakeResult[]> {
+  function ask(request: { hooks: WireWebhook[] } | { finishBy: number }): Promise<IntakeResult[]> {
     return new Promise<IntakeResult[]>((resolve, reject) => {
       const id = nextId++;
       waiting.set(id, { resolve, reject });
       const started = writer();
       started.ref();
-      started.postMessage({ id, hooks } satisfies ThreadRequest);
+      started.postMessage({ id, ...request } satisfies ThreadRequest);
     });
   }
 
@@ -102,10 +120,13 @@ export function sqliteIntakeStore(path: string, options: { lockWaitMs?: number }
   writer();
 
   return {
-    intake: (hooks) => ask(hooks.map(toWire)),
-    // An empty batch: the thread opens the database and prepares its reads.
-    ready: async () => void (await ask([])),
-    async close() {
+    intake: (hooks) => ask({ hooks: hooks.map(toWire) }),
+    // An empty batch: the thread opens the database and prepares its reads (and plans what an earlier process left kept).
+    ready: async () => void (await ask({ hooks: [] })),
+    onPlanned: (listener) => void plannedListeners.push(listener),
+    async close(deadlineMs = 10_000) {
+      // What is kept would be planned by the next process to start; planned now, it is not left waiting for one.
+      if (thread) await ask({ finishBy: Date.now() + deadlineMs }).catch((error: unknown) => planningFailed(String((error as Error)?.message ?? error)));
       await thread?.terminate();
     },
   };
@@ -252,6 +273,8 @@ export function postgresIntakeStore(sql: PlainSql): IntakeStore {
   return {
     intake: (hooks) => intakeBatch(database, hooks),
     ready: async () => void (await intakeBatch(database, [])),
+    // Every webhook is planned before it is answered: nothing is ever kept for later.
+    onPlanned: () => {},
     close: () => sql.close(),
   };
 }

@@ -81,8 +81,13 @@ export type IntakePlan =
   | { outcome: "malformed"; detail: string }
   | { outcome: "queued" | "skipped" | "not_referred"; detail?: string; write: IntakeWrite };
 
+/**
+ * What became of a webhook. "accepted": kept as it was delivered, to be
+ * planned in a moment (SQLite's intake, decision 022); what it then becomes
+ * is reported apart (IntakeStore.onPlanned).
+ */
 export type IntakeResult =
-  | { outcome: "queued" | "skipped" | "not_referred" | "duplicate" | "ignored" | "no_session"; detail?: string }
+  | { outcome: "queued" | "skipped" | "not_referred" | "duplicate" | "ignored" | "no_session" | "accepted"; detail?: string }
   | { outcome: "malformed"; detail: string };
 
 const RECORD_TOPICS: Record<string, PipelineSettings["trigger"]> = {

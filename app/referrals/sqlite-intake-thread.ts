@@ -5,10 +5,14 @@ import { sqliteWriteLock } from "../db/write-lock";
 import { intakeBatch, SQLITE, type Batch, type IntakeDatabase, type Row } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
 
-// The SQLite intake's thread, started by sqliteIntakeStore: it plans each
-// batch of order webhooks (parsing, reading the payload, attribution) and
-// stores it, commit and fsync included, so the app's event loop only
-// verifies and answers the requests.
+// The SQLite intake's thread, started by sqliteIntakeStore. A webhook as
+// delivered (raw bytes, its signature checked) is kept as it came, in
+// PendingDelivery, and answered once that commit is done; the thread plans
+// what is kept (parsing, reading the payload, attribution) and stores its
+// order records and jobs once deliveries stop arriving for a moment, so a
+// burst costs the event loop and this thread one small row per webhook
+// (decision 022). Orders the app read itself (reconciliation, the backfill)
+// are planned at once: their callers count the outcomes.
 
 export interface ThreadSettings {
   path: string;
@@ -16,17 +20,45 @@ export interface ThreadSettings {
   checkpointPages: number;
   /** The process's SQLite write lock (write-lock.ts), shared with the job worker's thread. */
   sqliteWriteLock: SharedArrayBuffer;
+  /**
+   * Plans kept deliveries in the background, and those an earlier process
+   * left as it starts: the store of the thread that answers webhooks. A
+   * store for orders the app reads itself plans what is kept only before
+   * its own batches.
+   */
+  plansKept: boolean;
 }
 
 /** A webhook as it crosses to the thread: a raw body goes as its bytes (a class does not survive the copy). */
 export type WireWebhook = Omit<OrderWebhook, "payload"> & { payload: unknown };
 
-export interface ThreadRequest {
-  id: number;
-  hooks: WireWebhook[];
-}
+/** A batch to store; or `finishBy`: plan kept deliveries until then (the process is stopping). */
+export type ThreadRequest = { id: number; hooks: WireWebhook[] } | { id: number; finishBy: number };
 
 export type ThreadAnswer = { id: number; results: IntakeResult[] } | { id: number; error: { message: string; code?: string } };
+
+/** What became of deliveries answered "accepted" earlier, sent by the thread unasked. */
+export interface PlannedDelivery {
+  shop: string;
+  topic: string;
+  webhookId: string | null;
+  result: IntakeResult;
+}
+export type ThreadReport = { planned: PlannedDelivery[] } | { planningFailed: { message: string } };
+
+/** Kept deliveries are planned once none has arrived for this long: the burst is over. */
+const QUIET_MS = 20;
+/**
+ * Under a stream that never pauses, planning takes a turn after each batch
+ * once the oldest kept delivery has waited this long: a flash sale's first
+ * seconds are answered at full speed, and no order waits for its record for
+ * much longer than this (its event waits for the service longer than that).
+ */
+const MOST_WAIT_MS = 5_000;
+/** Deliveries planned and stored per transaction. */
+const PLAN_CHUNK = 200;
+/** After planning failed (the database busy or full), the next try. */
+const RETRY_MS = 5_000;
 
 function fromWire(hook: WireWebhook): OrderWebhook {
   const { payload } = hook;
@@ -34,7 +66,16 @@ function fromWire(hook: WireWebhook): OrderWebhook {
   return { ...hook, payload: new RawJson(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)) };
 }
 
-function openDatabase({ path, lockWaitMs, checkpointPages }: ThreadSettings): IntakeDatabase {
+interface PendingRow {
+  id: number;
+  shop: string;
+  topic: string;
+  webhookId: string | null;
+  triggeredAt: string | null;
+  body: Buffer;
+}
+
+function openDatabase({ path, lockWaitMs, checkpointPages }: ThreadSettings) {
   const db = new Database(path);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
@@ -48,43 +89,223 @@ function openDatabase({ path, lockWaitMs, checkpointPages }: ThreadSettings): In
     if (!statement) statements.set(sql, (statement = db.prepare(sql)));
     return statement;
   };
-  const insertAll = db.transaction((batch: Batch) =>
+  const run = (sql: string, ...params: unknown[]) => {
+    countStatements("intake");
+    return prepared(sql).run(...params);
+  };
+  const inTransaction = db.transaction((work: () => unknown) => work());
+  /** `work` in one transaction, BEGIN IMMEDIATE: the write lock is taken first, waiting for it up to busy_timeout. */
+  function writing<T>(work: () => T): T {
+    countStatements("intake", 2); // BEGIN IMMEDIATE and COMMIT
+    lock.holdFirst(lockWaitMs);
+    try {
+      return inTransaction.immediate(work) as T;
+    } finally {
+      lock.release();
+    }
+  }
+  const insertRows = (batch: Batch) =>
     batch.groups.map((group) => {
       for (const [k, [sql, params]] of group.entries()) {
-        countStatements("intake");
-        if (prepared(batch.sqls[sql]!).run(...params).changes === 0 && k === 0) return false;
+        if (run(batch.sqls[sql]!, ...params).changes === 0 && k === 0) return false;
       }
       return true;
-    }),
-  );
-  return {
+    });
+  const forget = (upToId: number) => run(`DELETE FROM "PendingDelivery" WHERE "id" <= ?`, upToId);
+  const intake: IntakeDatabase = {
     dialect: SQLITE,
     select: (sql, params) => {
       countStatements("intake");
       return prepared(sql).all(...params) as Row[];
     },
-    // BEGIN IMMEDIATE: take the write lock first, waiting for it up to busy_timeout.
-    insert: (batch) => {
-      countStatements("intake", 2); // BEGIN IMMEDIATE and COMMIT
-      lock.holdFirst(lockWaitMs);
-      try {
-        return insertAll.immediate(batch);
-      } finally {
-        lock.release();
-      }
+    insert: (batch) => writing(() => insertRows(batch)),
+  };
+  /** Deletes the `count` kept rows up to `upToId`; none if another thread or process planned them meanwhile. */
+  const forgetAll = (upToId: number, count: number) => {
+    if (forget(upToId).changes !== count) throw new PlannedElsewhere();
+  };
+  return {
+    intake,
+    /** The same, but the `count` planned deliveries up to `upToId` leave PendingDelivery in the transaction that stores their rows. */
+    plannedIntake: (upToId: number, count: number): IntakeDatabase & { forgotten: boolean } => {
+      const planned = {
+        ...intake,
+        forgotten: false,
+        insert: (batch: Batch) => {
+          planned.forgotten = true;
+          return writing(() => {
+            forgetAll(upToId, count);
+            return insertRows(batch);
+          });
+        },
+      };
+      return planned;
+    },
+    forget: (upToId: number, count: number) => writing(() => forgetAll(upToId, count)),
+    /** Keeps deliveries as they came, in one transaction; the id of the last. */
+    keep: (hooks: OrderWebhook[], now: Date) =>
+      writing(() => {
+        let last = 0;
+        const receivedAt = SQLITE.time(now);
+        for (const hook of hooks) {
+          const triggeredAt = hook.triggeredAt ? SQLITE.time(hook.triggeredAt) : null;
+          const body = (hook.payload as RawJson).bytes;
+          last = Number(run(KEEP, hook.shop, hook.topic, hook.webhookId, triggeredAt, body, receivedAt).lastInsertRowid);
+        }
+        return last;
+      }),
+    /** The oldest kept deliveries. */
+    oldest: (limit: number): PendingRow[] => {
+      countStatements("intake");
+      return prepared(`SELECT "id", "shop", "topic", "webhookId", "triggeredAt", "body" FROM "PendingDelivery" ORDER BY "id" LIMIT ?`).all(limit) as PendingRow[];
     },
   };
 }
 
+/** The chunk was planned by another thread or process between its reading and its transaction: nothing of it is stored twice. */
+class PlannedElsewhere extends Error {}
+
+const KEEP = `INSERT INTO "PendingDelivery" ("shop", "topic", "webhookId", "triggeredAt", "body", "receivedAt") VALUES (?, ?, ?, ?, ?, ?)`;
+
+type ThreadDatabase = ReturnType<typeof openDatabase>;
+
+/**
+ * Stores a batch: deliveries as they came are kept (answered "accepted"),
+ * anything else is planned and stored at once (an empty batch warms the
+ * store up). Results in the batch's order.
+ */
+async function storeBatch(database: ThreadDatabase, wire: WireWebhook[], kept: Backlog): Promise<IntakeResult[]> {
+  const hooks = wire.map(fromWire);
+  const delivered = hooks.filter((hook) => hook.payload instanceof RawJson);
+  const others = hooks.filter((hook) => !(hook.payload instanceof RawJson));
+  if (delivered.length > 0) kept.add(database.keep(delivered, new Date()), delivered.length);
+  // An order read from the Admin API whose webhook is kept: the webhook's plan comes first, so the order counts as delivered.
+  if (others.length > 0) await planEverything();
+  const planned = others.length > 0 || hooks.length === 0 ? await intakeBatch(database.intake, others) : [];
+  let other = 0;
+  return hooks.map((hook): IntakeResult => (hook.payload instanceof RawJson ? { outcome: "accepted" } : planned[other++]!));
+}
+
+/** When each batch of kept deliveries was kept (its last id): how long the oldest has waited. */
+class Backlog {
+  private batches: { upToId: number; at: number }[] = [];
+  /** Kept since planning last fell behind its bound: what planning owes before the next batch. */
+  owed = 0;
+  add(upToId: number, count: number) {
+    this.batches.push({ upToId, at: Date.now() });
+    if (this.oldestWaitMs() >= MOST_WAIT_MS) this.owed += count;
+  }
+  planned(upToId: number) {
+    while (this.batches.length > 0 && this.batches[0]!.upToId <= upToId) this.batches.shift();
+  }
+  clear() {
+    this.batches = [];
+    this.owed = 0;
+  }
+  oldestWaitMs(): number {
+    return this.batches.length > 0 ? Date.now() - this.batches[0]!.at : 0;
+  }
+}
+
+const toHook = (row: PendingRow): OrderWebhook => ({
+  shop: row.shop,
+  topic: row.topic,
+  webhookId: row.webhookId,
+  triggeredAt: row.triggeredAt === null ? null : new Date(row.triggeredAt),
+  payload: new RawJson(row.body),
+});
+
+/** Plans and stores the oldest kept deliveries, one transaction; what became of each, and whether more may wait. */
+async function planOldest(database: ThreadDatabase, kept: Backlog): Promise<{ planned: PlannedDelivery[]; more: boolean }> {
+  // Read before the transaction that stores them: should two processes share one SQLite file and plan the
+  // same chunk, the second finds each order stored already (a repeat, as a redelivery is) and inserts nothing.
+  const rows = database.oldest(PLAN_CHUNK);
+  if (rows.length === 0) {
+    kept.clear();
+    return { planned: [], more: false };
+  }
+  const upToId = rows.at(-1)!.id;
+  const hooks = rows.map(toHook);
+  const planned = database.plannedIntake(upToId, rows.length);
+  let results: IntakeResult[];
+  try {
+    results = await intakeBatch(planned, hooks);
+    // Nothing to store (every one malformed, say): they leave all the same.
+    if (!planned.forgotten) database.forget(upToId, rows.length);
+  } catch (error) {
+    if (error instanceof PlannedElsewhere) return { planned: [], more: true };
+    throw error;
+  }
+  kept.planned(upToId);
+  kept.owed = Math.max(0, kept.owed - rows.length);
+  return { planned: hooks.map((hook, i) => ({ shop: hook.shop, topic: hook.topic, webhookId: hook.webhookId, result: results[i]! })), more: rows.length === PLAN_CHUNK };
+}
+
 const port = parentPort!;
-const database = openDatabase(workerData as ThreadSettings);
-port.on("message", async ({ id, hooks }: ThreadRequest) => {
+const settings = workerData as ThreadSettings;
+const database = openDatabase(settings);
+const kept = new Backlog();
+let planTimer: ReturnType<typeof setTimeout> | undefined;
+/** After a failure, planning waits until then (a batch does not bring it forward). */
+let retryAt = 0;
+
+/** Plans one chunk of kept deliveries and reports what became of them; true when more may wait. */
+async function planAndReport(): Promise<boolean> {
+  const { planned, more } = await planOldest(database, kept);
+  if (planned.length > 0) port.postMessage({ planned } satisfies ThreadReport);
+  return more;
+}
+
+/** Plans every kept delivery (or until `until`). */
+async function planEverything(until = Infinity): Promise<void> {
+  while ((await planAndReport()) && Date.now() < until);
+}
+
+/** The same in the background: a failure is reported, and planning tried again a little later. */
+async function planInBackground(): Promise<boolean> {
+  if (Date.now() < retryAt) return false;
+  try {
+    return await planAndReport();
+  } catch (error) {
+    port.postMessage({ planningFailed: { message: String((error as Error)?.message ?? error) } } satisfies ThreadReport);
+    retryAt = Date.now() + RETRY_MS;
+    planSoon();
+    return false;
+  }
+}
+
+/** Plans kept deliveries once `afterMs` pass without a batch (each batch sets the wait again), chunk after chunk. */
+function planSoon(afterMs = QUIET_MS) {
+  if (!settings.plansKept) return;
+  clearTimeout(planTimer);
+  planTimer = setTimeout(
+    async () => {
+      if (await planInBackground()) planSoon(0);
+    },
+    Math.max(afterMs, retryAt - Date.now()),
+  );
+}
+
+port.on("message", async (request: ThreadRequest) => {
+  const { id } = request;
   let answer: ThreadAnswer;
   try {
-    answer = { id, results: await intakeBatch(database, hooks.map(fromWire)) };
+    if ("finishBy" in request) {
+      clearTimeout(planTimer);
+      await planEverything(request.finishBy);
+      answer = { id, results: [] };
+    } else {
+      // Warming up, the thread first plans what an earlier process kept and did not plan.
+      if (request.hooks.length === 0 && settings.plansKept) await planEverything();
+      answer = { id, results: await storeBatch(database, request.hooks, kept) };
+    }
   } catch (error) {
     const { message, code } = error as { message?: string; code?: string };
     answer = { id, error: { message: String(message), code } };
   }
   port.postMessage(answer);
+  if ("finishBy" in request || !settings.plansKept) return;
+  // A stream that never pauses: once the oldest has waited its bound, planning keeps pace with what comes.
+  while (kept.owed > 0 && (await planInBackground()));
+  planSoon();
 });

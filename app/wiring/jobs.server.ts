@@ -19,7 +19,7 @@ import { CodeDirectory } from "../referrals/code-directory.server";
 import { referralJobs, type OrderJobContext } from "../referrals/jobs.server";
 import { serviceEventJobs, type ServiceEventJobContext } from "../service-events/jobs.server";
 import { shopifyAdminForShop } from "./admin-access.server";
-import { storeOrderWebhooks } from "./order-intake.server";
+import { storeReadOrders } from "./order-intake.server";
 
 /** What the app's jobs are given: every domain's context at once. */
 export type AppJobContext = OrderJobContext & OfferJobContext & OrderSyncJobContext & PrivacyJobContext & ServiceEventJobContext & AdminJobContext & FlowTriggerJobContext & CustomerMetafieldJobContext & FlowActionJobContext;
@@ -53,7 +53,7 @@ export function appJobContext(overrides: Partial<AppJobContext> = {}): AppJobCon
     logger,
     now: () => new Date(),
     adminForShop: shopifyAdminForShop(db),
-    intake: storeOrderWebhooks,
+    intake: storeReadOrders,
     credentialsKey: env.CREDENTIALS_KEY,
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, overlapMs: env.RECONCILE_OVERLAP_MS },
     ...overrides,

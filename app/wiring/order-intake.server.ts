@@ -15,7 +15,8 @@ import { announceWebhookBursts } from "./webhook-bursts.server";
 // The queue consumer (app/webhooks/queued-delivery.server.ts, decision 008)
 // is built by no process yet, only by its tests, which hand it this intake.
 
-export function intakeStoreFor(databaseUrl: string): IntakeStore {
+/** `plansKept: false`: a store for orders the app reads itself, which leaves the planning of kept webhooks to the webhooks' store (SQLite). */
+export function intakeStoreFor(databaseUrl: string, { plansKept = true } = {}): IntakeStore {
   // A batch commits while the next one is planned: two connections, and one spare for a reconciliation's batch.
   // Kept open when idle: a burst after a quiet spell would otherwise wait for its first batches to connect.
   if (databaseKind(databaseUrl) === "postgresql") {
@@ -30,11 +31,15 @@ export function intakeStoreFor(databaseUrl: string): IntakeStore {
       },
     };
   }
-  return sqliteIntakeStore(databaseUrl.slice("file:".length));
+  return sqliteIntakeStore(databaseUrl.slice("file:".length), {
+    plansKept,
+    planningFailed: (message) => logger.error({ err: message }, "could not plan the order webhooks kept for later; trying again in a moment"),
+  });
 }
 
 declare global {
   var __referralBridgeIntake: OrderIntake | undefined;
+  var __referralBridgeReadOrdersIntake: OrderIntake | undefined;
   var __referralBridgeOrderWebhooks: OrderWebhooks | undefined;
   var __referralBridgeShopCheck: CachedShopCheck | undefined;
 }
@@ -48,8 +53,20 @@ export function storeOrderWebhook(hook: OrderWebhook): Promise<IntakeResult> {
   return orderIntake().store(hook);
 }
 
-export function storeOrderWebhooks(hooks: OrderWebhook[]): Promise<IntakeResult[]> {
-  return Promise.all(hooks.map(storeOrderWebhook));
+/**
+ * Stores orders the app read from the Admin API (reconciliation, the
+ * backfill), planned at once. On SQLite through an intake of their own: the
+ * webhooks' intake plans what it keeps in the background, and one thread
+ * doing so is enough (this one plans what is kept only before its batches).
+ * PostgreSQL keeps nothing: the one intake serves both.
+ */
+export function storeReadOrders(hooks: OrderWebhook[]): Promise<IntakeResult[]> {
+  const databaseUrl = getEnv().DATABASE_URL;
+  const intake =
+    databaseKind(databaseUrl) === "postgresql"
+      ? orderIntake()
+      : (globalThis.__referralBridgeReadOrdersIntake ??= createOrderIntake(intakeStoreFor(databaseUrl, { plansKept: false }), logger));
+  return Promise.all(hooks.map((hook) => intake.store(hook)));
 }
 
 /**

@@ -49,7 +49,7 @@ export async function stopAppProcess(deadlineMs = getEnv().SHUTDOWN_DEADLINE_MS)
   orderWebhooks().stop();
   if (!(await webhooksAnswered(left()))) logger.warn("stopping with order webhooks still being stored; Shopify delivers them again");
   await stopInProcessWorker(left());
-  await orderIntake().close();
+  await orderIntake().close(left());
   await prisma.$disconnect();
   logger.info("stopped");
 }

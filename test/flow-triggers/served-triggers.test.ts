@@ -11,6 +11,7 @@ import { clearSandboxFaults, connectShop, sandboxCommissions, sandboxFaults, sho
 import { shopifyOrder, type OrderOptions } from "../support/orders";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
+import { deliveriesPlanned } from "../support/kept-deliveries";
 
 // The Flow triggers an order sends, end to end: a real-shaped orders/paid
 // through the built app under server.mjs, the jobs run by the worker's code
@@ -58,6 +59,7 @@ async function deliver(body: unknown, webhookId?: string, topic = "orders/paid")
   const response = await fetch(signedWebhook({ topic, body, webhookId, url: `${server.origin}/webhooks/${topic}` }));
   await response.text();
   expect(response.status).toBe(200);
+  await deliveriesPlanned();
 }
 
 const ORDER: OrderOptions & { id: bigint } = {

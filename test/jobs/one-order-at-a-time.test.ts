@@ -7,6 +7,7 @@ import { repoRoot, sandboxAppEnv, startTestAppServer, type AppServer } from "../
 import { shopifyOrder, shopifyRefund } from "../support/orders";
 import { connectShop, sandboxCommissions, useTestSandbox } from "../support/pipeline";
 import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
+import { deliveriesPlanned } from "../support/kept-deliveries";
 
 // Two refunds and a cancellation of one order delivered at the same moment,
 // with two worker processes taking jobs side by side (as production runs on
@@ -41,6 +42,7 @@ async function deliver(topic: string, body: unknown, triggeredAt?: string): Prom
   const response = await fetch(signedWebhook({ topic, body, triggeredAt, url: `${server.origin}/webhooks/${topic}` }));
   const text = await response.text();
   expect(response.status, text).toBe(200);
+  await deliveriesPlanned();
 }
 
 async function settled(orderIds: string[]): Promise<void> {

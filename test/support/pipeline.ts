@@ -13,6 +13,7 @@ import { current } from "./current";
 import { installShop } from "./sessions";
 import { resetDatabase } from "./database";
 import { TEST_SHOP } from "./shopify-requests";
+import { deliveriesPlanned } from "./kept-deliveries";
 
 export { SEED } from "../../sandbox/seed";
 
@@ -53,7 +54,7 @@ export async function shopServiceClient(timeoutMs = 5_000) {
 export interface TestPipeline {
   ctx: AppJobContext;
   advance(ms: number): void;
-  /** Runs every due job, like a worker would. */
+  /** Runs every due job, like a worker would, once every delivered webhook is planned. */
   drain(): Promise<number>;
 }
 
@@ -73,7 +74,10 @@ export function testPipeline(options: { timeoutMs?: number } = {}): TestPipeline
     advance(ms) {
       offset += ms;
     },
-    drain: () => worker.drain(),
+    async drain() {
+      await deliveriesPlanned();
+      return worker.drain();
+    },
   };
 }
 

@@ -13,8 +13,10 @@ import { resetDatabase } from "../support/database";
 import { shopifyOrder } from "../support/orders";
 import { installShop } from "../support/sessions";
 import { TEST_SHOP } from "../support/shopify-requests";
+import { plannedStore } from "../support/kept-deliveries";
 
-const store = intakeStoreFor(process.env.DATABASE_URL!);
+// Each webhook answered with what became of it (on SQLite it is kept, then planned: decision 022).
+const store = plannedStore(intakeStoreFor(process.env.DATABASE_URL!));
 const intake = createOrderIntake(store, createLogger({ level: "silent" }));
 afterAll(() => store.close());
 

@@ -7,6 +7,7 @@ import { shopifyOrder, shopifyRefund } from "../support/orders";
 import { installShop } from "../support/sessions";
 import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
 import { jsonId } from "../../scripts/lib/sample-orders";
+import { deliveriesPlanned } from "../support/kept-deliveries";
 
 // What the served build's intake stores for a batch that mixes new orders,
 // repeats of one within the batch, repeats of one stored before, and the
@@ -39,8 +40,12 @@ const TRIGGERED_AT = "2026-11-26T21:16:30.250Z";
 
 const referred = (id: bigint) => shopifyOrder({ id, createdAt: PLACED_AT, email: `buyer-${id}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
 
-const deliver = (topic: string, body: unknown, webhookId: string) =>
-  fetch(signedWebhook({ topic, body, webhookId, triggeredAt: TRIGGERED_AT, url: `${server.origin}/webhooks/${topic}` }));
+/** A delivery's answer, once what the app accepted is planned. */
+async function deliver(topic: string, body: unknown, webhookId: string): Promise<Response> {
+  const response = await fetch(signedWebhook({ topic, body, webhookId, triggeredAt: TRIGGERED_AT, url: `${server.origin}/webhooks/${topic}` }));
+  await deliveriesPlanned();
+  return response;
+}
 
 it("stores each order and job of a mixed batch once, with exact ids and times", async () => {
   const before = Date.now();

@@ -13,6 +13,7 @@ import { resetDatabase } from "../support/database";
 import { shopifyOrder } from "../support/orders";
 import { installShop } from "../support/sessions";
 import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
+import { deliveriesPlanned, expectUnreadable, plannedStore } from "../support/kept-deliveries";
 
 const quiet = createLogger({ level: "silent" });
 const referred = (id: number) => shopifyOrder({ id, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
@@ -20,7 +21,7 @@ const hook = (payload: unknown, topic = "ORDERS_PAID") => ({ topic, shop: TEST_S
 
 /** The app's store, counting its commits (and failing them on demand). */
 function observedStore() {
-  const inner = intakeStoreFor(process.env.DATABASE_URL!);
+  const inner = plannedStore(intakeStoreFor(process.env.DATABASE_URL!));
   const commits: number[] = [];
   let failNext = false;
   const store: IntakeStore = {
@@ -33,6 +34,7 @@ function observedStore() {
       return inner.intake(hooks);
     },
     ready: () => inner.ready(),
+    onPlanned: (listener) => inner.onPlanned(listener),
     close: () => inner.close(),
   };
   return { store, commits, failNextCommit: () => (failNext = true) };
@@ -148,6 +150,7 @@ describe("the production server's shortcut for order webhooks", () => {
   it("stores a signed order webhook and answers 200", async () => {
     const response = await post(signedWebhook({ topic: "orders/paid", body: referred(16_000), url: `${base}/webhooks/orders/paid`, webhookId: "wh-16000" }));
     expect(response.status).toBe(200);
+    await deliveriesPlanned();
     expect(await prisma.job.findFirstOrThrow()).toMatchObject({ key: `${TEST_SHOP}:order.record:16000`, webhookId: "wh-16000" });
   });
 
@@ -157,17 +160,18 @@ describe("the production server's shortcut for order webhooks", () => {
     expect(await prisma.job.count()).toBe(0);
   });
 
-  it("answers 400 with the reason to a signed body that is not JSON", async () => {
+  it("refuses a signed body that is not JSON, saying why, and stores nothing", async () => {
     const raw = "{not json";
     const headers = new Headers(signedWebhook({ topic: "orders/paid", body: {} }).headers);
     headers.set("X-Shopify-Hmac-Sha256", getHmac(raw, process.env.SHOPIFY_API_SECRET!));
     const response = await fetch(`${base}/webhooks/orders/paid`, { method: "POST", headers, body: raw });
-    expect(response.status).toBe(400);
-    expect(await response.text()).toBe("Malformed payload: the body is not JSON");
+    await expectUnreadable(response, /^Malformed payload: the body is not JSON$/);
+    expect(await prisma.job.count()).toBe(0);
   });
 
   it("queues a cancellation and a refund at their own paths", async () => {
     expect((await post(signedWebhook({ topic: "orders/cancelled", body: { id: 16_002 }, url: `${base}/webhooks/orders/cancelled` }))).status).toBe(200);
+    await deliveriesPlanned();
     expect(await prisma.job.count({ where: { kind: "order.cancel" } })).toBe(1);
   });
 

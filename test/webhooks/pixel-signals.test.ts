@@ -8,6 +8,7 @@ import { connectShop, sandboxCommissions, testPipeline, useTestSandbox } from ".
 import { sampleCheckoutToken, shopifyOrder, type OrderOptions } from "../support/orders";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
+import { deliveriesPlanned } from "../support/kept-deliveries";
 
 // The web pixel's signal joined with its order on the checkout token, through
 // the built app under server.mjs: POST /api/pixel as the pixel sends it
@@ -29,6 +30,7 @@ async function deliverOrder(options: OrderOptions & { id: bigint }): Promise<str
   const response = await fetch(signedWebhook({ topic: "orders/paid", body, url: `${server.origin}/webhooks/orders/paid` }));
   await response.text();
   expect(response.status).toBe(200);
+  await deliveriesPlanned();
   return options.id.toString();
 }
 

@@ -1,12 +1,15 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { shopHasSession, storeOrderWebhook } from "../../app/wiring/order-intake.server";
+import { createLogger } from "../../app/logger.server";
+import { createOrderIntake } from "../../app/referrals/group-commit.server";
+import { intakeStoreFor, shopHasSession } from "../../app/wiring/order-intake.server";
 import { cachedShopCheck, NOT_INSTALLED_KEPT_MS } from "../../app/webhooks/installed-shops";
 import type { OrderWebhook } from "../../app/referrals/order-intake";
 import { createQueueConsumer, eventBridgeDelivery, pubSubDelivery, type QueuedDelivery, type Settlement } from "../../app/webhooks/queued-delivery.server";
 import { shopifyOrder, shopifyRefund } from "../support/orders";
 import { connectShop, sandboxCommissions, testPipeline, useTestSandbox } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
+import { plannedStore } from "../support/kept-deliveries";
 
 // The queue consumer entry point (Pub/Sub or EventBridge delivery) fed from
 // an in-memory queue that redelivers what is not acknowledged, as a cloud
@@ -14,6 +17,10 @@ import { TEST_SHOP } from "../support/shopify-requests";
 // service whatever is delivered twice or fails on the way.
 
 const sandbox = useTestSandbox();
+
+// The app's intake, each delivery answered with what became of it (on SQLite it is kept, then planned: decision 022).
+const intake = createOrderIntake(plannedStore(intakeStoreFor(process.env.DATABASE_URL!)), createLogger({ level: "silent" }));
+const storeOrderWebhook = (hook: OrderWebhook) => intake.store(hook);
 beforeEach(() => connectShop(sandbox));
 
 /** A queue in memory: hands out messages, forgets acknowledged ones, puts the others back at the end. */

@@ -1,0 +1,60 @@
+import { expect, vi } from "vitest";
+import type { IntakeStore } from "../../app/referrals/intake-store.server";
+import type { IntakeResult } from "../../app/referrals/order-intake";
+import { testDatabaseKind } from "./database";
+
+/**
+ * Resolves once the intake has planned every order webhook it kept: on
+ * SQLite a delivery is answered once kept, and its order record and job are
+ * stored a moment later (decision 022); PostgreSQL keeps none.
+ */
+export async function deliveriesPlanned(timeoutMs = 10_000): Promise<void> {
+  // Loaded when first asked, as database.ts loads it: the test's database is chosen before.
+  const { default: prisma } = await import("../../app/db.server");
+  const until = Date.now() + timeoutMs;
+  while ((await prisma.pendingDelivery.count()) > 0) {
+    if (Date.now() > until) throw new Error(`order webhooks were still kept, not planned, after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/**
+ * The answer to a verified order webhook whose payload cannot be read, and
+ * where its reason is told: on PostgreSQL, which plans before it answers, a
+ * 400 naming it; on SQLite, which keeps the delivery and answers first
+ * (decision 022), a 200, and once it is planned the app's log names it
+ * (read from `appOutput`, a served app's, when given).
+ */
+export async function expectUnreadable(response: Response, reason: RegExp, appOutput?: () => string): Promise<void> {
+  const body = await response.text();
+  if (testDatabaseKind() === "postgresql") {
+    expect(response.status).toBe(400);
+    expect(body).toMatch(reason);
+    return;
+  }
+  expect(response.status).toBe(200);
+  await deliveriesPlanned();
+  if (appOutput) {
+    const malformedLines = () => appOutput().split("\n").filter((line) => line.includes("malformed webhook payload"));
+    await vi.waitFor(() => expect(malformedLines().some((line) => reason.test(line)), malformedLines().join("\n")).toBe(true), { timeout: 5_000 });
+  }
+}
+
+/**
+ * The store, answering each webhook with what became of it: a delivery it
+ * keeps (SQLite) is answered once planned, with the outcome the app logs.
+ */
+export function plannedStore(store: IntakeStore): IntakeStore {
+  // Kept deliveries are planned in the order they were kept, which is the order of their answers.
+  const waiting: ((result: IntakeResult) => void)[] = [];
+  store.onPlanned((planned) => {
+    for (const { result } of planned) waiting.shift()?.(result);
+  });
+  return {
+    ...store,
+    async intake(hooks) {
+      const results = await store.intake(hooks);
+      return Promise.all(results.map((result) => (result.outcome === "accepted" ? new Promise<IntakeResult>((resolve) => waiting.push(resolve)) : result)));
+    },
+  };
+}

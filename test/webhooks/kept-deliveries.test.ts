@@ -1,0 +1,94 @@
+import "../admin/browser-env";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { sqliteIntakeStore } from "../../app/referrals/intake-store.server";
+import { RawJson } from "../../app/referrals/order-intake";
+import { parseShopifyJson } from "../../app/referrals/lossless-json";
+import { startTestAppServer, type AppServer } from "../admin/app-server";
+import { resetDatabase, testDatabaseKind } from "../support/database";
+import { deliveriesPlanned } from "../support/kept-deliveries";
+import { shopifyOrder } from "../support/orders";
+import { installShop } from "../support/sessions";
+import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
+
+// On SQLite the served build answers an order webhook once it has kept the
+// delivery as it came, and plans it a moment later (decision 022). What a
+// process kept and did not plan (killed before it could) is planned by the
+// next process as it starts, once: its rows are as a webhook's would be.
+
+const onSqlite = testDatabaseKind() === "sqlite";
+let server: AppServer | undefined;
+
+beforeEach(async () => {
+  await resetDatabase();
+  await installShop();
+});
+
+afterEach(() => server?.stop());
+
+/** Past 2^53: a JavaScript number would round it. */
+const ORDER = 7_340_312_345_678_905_001n;
+const TRIGGERED_AT = new Date(Date.now() - 60_000);
+const referred = shopifyOrder({ id: ORDER, email: "buyer@example.com", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+
+/** A delivery as the intake keeps it, left behind by a process that stopped before planning it. */
+const keptRow = (topic: string, body: string, webhookId: string) =>
+  prisma.pendingDelivery.create({ data: { shop: TEST_SHOP, topic, webhookId, triggeredAt: TRIGGERED_AT, body: Buffer.from(body) } });
+
+it.runIf(onSqlite)("plans what a killed process kept when the next one starts, once, and logs what it could not read", async () => {
+  await keptRow("ORDERS_PAID", JSON.stringify(referred), "wh-kept-1");
+  await keptRow("ORDERS_PAID", "{not json", "wh-kept-2");
+
+  server = await startTestAppServer();
+  await deliveriesPlanned();
+
+  const record = await prisma.orderRecord.findFirstOrThrow({ where: { shop: TEST_SHOP, orderId: String(ORDER) } });
+  expect(record).toMatchObject({ status: "queued", shortCode: "ALICE10", email: "buyer@example.com" });
+  const job = await prisma.job.findFirstOrThrow({ where: { key: `${TEST_SHOP}:order.record:${ORDER}` } });
+  expect(job).toMatchObject({ status: "queued", webhookId: "wh-kept-1" });
+  expect(job.triggeredAt?.toISOString()).toBe(TRIGGERED_AT.toISOString());
+  await expect.poll(() => server!.output()).toMatch(/"webhookId":"wh-kept-2".*the body is not JSON|the body is not JSON.*"webhookId":"wh-kept-2"/);
+
+  // Shopify delivers the same order again: a repeat of what was planned.
+  const again = await fetch(signedWebhook({ topic: "orders/paid", body: referred, webhookId: "wh-kept-3", url: `${server.origin}/webhooks/orders/paid` }));
+  expect(again.status).toBe(200);
+  await deliveriesPlanned();
+  expect(await prisma.orderRecord.count()).toBe(1);
+  expect(await prisma.job.count({ where: { kind: "order.record" } })).toBe(1);
+}, 60_000);
+
+it.runIf(onSqlite)("leaves nothing kept once it has stopped, and every order answered 200 stored", async () => {
+  server = await startTestAppServer();
+  const ids = Array.from({ length: 50 }, (_, i) => ORDER + BigInt(i + 1));
+  const answers = await Promise.all(
+    ids.map((id) => fetch(signedWebhook({ topic: "orders/paid", body: shopifyOrder({ id, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }), url: `${server!.origin}/webhooks/orders/paid` }))),
+  );
+  expect(answers.map((a) => a.status)).toEqual(ids.map(() => 200));
+  expect(await server.terminate()).toBe(0);
+  expect(await prisma.pendingDelivery.count()).toBe(0);
+  expect(await prisma.orderRecord.count()).toBe(ids.length);
+  expect(await prisma.job.count({ where: { kind: "order.record" } })).toBe(ids.length);
+}, 60_000);
+
+it.runIf(onSqlite)("plans a kept webhook before an order read from the Admin API, so the order counts as delivered", async () => {
+  const path = process.env.DATABASE_URL!.slice("file:".length);
+  // Neither plans in the background: what the first keeps waits for the second's batch.
+  const webhooks = sqliteIntakeStore(path, { plansKept: false });
+  const readOrders = sqliteIntakeStore(path, { plansKept: false });
+  try {
+    const delivered = { shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: "wh-kept-4", triggeredAt: TRIGGERED_AT, payload: new RawJson(Buffer.from(JSON.stringify(referred))) };
+    expect(await webhooks.intake([delivered])).toEqual([{ outcome: "accepted" }]);
+    expect(await prisma.pendingDelivery.count()).toBe(1);
+
+    const reported: string[] = [];
+    readOrders.onPlanned((planned) => reported.push(...planned.map((p) => `${p.webhookId}:${p.result.outcome}`)));
+    const read = { shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: null, triggeredAt: null, payload: parseShopifyJson(JSON.stringify(referred)), arrivedBy: "reconciliation" as const };
+    expect(await readOrders.intake([read])).toEqual([{ outcome: "duplicate" }]);
+    expect(reported).toEqual(["wh-kept-4:queued"]);
+    expect(await prisma.pendingDelivery.count()).toBe(0);
+    expect(await prisma.orderRecord.findFirstOrThrow({ where: { orderId: String(ORDER) } })).toMatchObject({ arrivedBy: null, status: "queued" });
+  } finally {
+    await webhooks.close();
+    await readOrders.close();
+  }
+});
