@@ -26,13 +26,13 @@ export interface IntakeStore {
 }
 
 /**
- * The thread copies the write-ahead log back into the database (a
- * checkpoint, which stalls that commit 10–15 ms) only once the log holds this
- * many pages, ten times SQLite's default: a burst of webhooks is not held up
- * by checkpoints, which the app's other connection (Prisma's, used by the
- * worker that sends the jobs) still runs at the default as it commits.
+ * The thread never copies the write-ahead log back into the database as it
+ * commits (a checkpoint, which stalled a commit 40–70 ms once a burst's kept
+ * bodies had filled the log): it does so once a burst is over and planned,
+ * and the app's other connection (Prisma's, used by the worker) still runs
+ * SQLite's default as it commits.
  */
-const CHECKPOINT_PAGES = 10_000;
+const CHECKPOINT_PAGES = 0;
 
 /**
  * The thread's V8 heap: what it parses dies young, so a small young

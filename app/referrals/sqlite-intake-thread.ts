@@ -126,6 +126,8 @@ function openDatabase({ path, lockWaitMs, checkpointPages }: ThreadSettings) {
   };
   return {
     intake,
+    /** Copies what the log holds back into the database, as far as no reader needs it (never waiting for one). */
+    checkpoint: () => db.pragma("wal_checkpoint(PASSIVE)"),
     /** The same, but the `count` planned deliveries up to `upToId` leave PendingDelivery in the transaction that stores their rows. */
     plannedIntake: (upToId: number, count: number): IntakeDatabase & { forgotten: boolean } => {
       const planned = {
@@ -281,6 +283,8 @@ function planSoon(afterMs = QUIET_MS) {
   planTimer = setTimeout(
     async () => {
       if (await planInBackground()) planSoon(0);
+      // Planned: the burst is over, and its log can go back into the database.
+      else database.checkpoint();
     },
     Math.max(afterMs, retryAt - Date.now()),
   );
