@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import type { Prisma } from "@prisma/client";
 import { modelFields, type PlainSql } from "../db/sql.server";
 import { threadModule } from "../threads/thread-module";
+import { webhooksAnsweringBuffer } from "../threads/webhooks-answering";
 import { intakeBatch, POSTGRES, type Batch, type IntakeDatabase, type Row, type Value } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
 // Types only: loading that module runs the thread's code.
@@ -71,6 +72,7 @@ export function sqliteIntakeStore(
     checkpointPages: CHECKPOINT_PAGES,
     sqliteWriteLock: sqliteWriteLockBuffer(),
     plansKept: options.plansKept ?? true,
+    webhooksAnswering: webhooksAnsweringBuffer(),
   };
   let thread: Worker | undefined;
   let nextId = 0;

@@ -2,6 +2,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { countStatements } from "../db/statement-counts";
 import { sqliteWriteLock } from "../db/write-lock";
+import { WebhooksAnswering } from "../threads/webhooks-answering";
 import { intakeBatch, SQLITE, type Batch, type IntakeDatabase, type Row } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
 
@@ -27,6 +28,8 @@ export interface ThreadSettings {
    * its own batches.
    */
   plansKept: boolean;
+  /** How many order webhooks the main thread is answering (webhooks-answering.ts): no planning while it answers a burst. */
+  webhooksAnswering: SharedArrayBuffer;
 }
 
 /** A webhook as it crosses to the thread: a raw body goes as its bytes (a class does not survive the copy). */
@@ -247,6 +250,7 @@ const port = parentPort!;
 const settings = workerData as ThreadSettings;
 const database = openDatabase(settings);
 const kept = new Backlog();
+const answering = new WebhooksAnswering(settings.webhooksAnswering);
 let planTimer: ReturnType<typeof setTimeout> | undefined;
 /** After a failure, planning waits until then (a batch does not bring it forward). */
 let retryAt = 0;
@@ -282,6 +286,8 @@ function planSoon(afterMs = QUIET_MS) {
   clearTimeout(planTimer);
   planTimer = setTimeout(
     async () => {
+      // A pause within a burst (a collection, the first round trips) is not its end: planning would take the thread from the next batches.
+      if (answering.inBurst() && kept.oldestWaitMs() < MOST_WAIT_MS) return planSoon();
       if (await planInBackground()) planSoon(0);
       // Planned: the burst is over, and its log can go back into the database.
       else database.checkpoint();
