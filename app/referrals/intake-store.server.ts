@@ -27,15 +27,6 @@ export interface IntakeStore {
 }
 
 /**
- * The thread never copies the write-ahead log back into the database as it
- * commits (a checkpoint, which stalled a commit 40–70 ms once a burst's kept
- * bodies had filled the log): it does so once a burst is over and planned,
- * and the app's other connection (Prisma's, used by the worker) still runs
- * SQLite's default as it commits.
- */
-const CHECKPOINT_PAGES = 0;
-
-/**
  * The thread's V8 heap: what it parses dies young, so a small young
  * generation holds it (the default grows to tens of megabytes in a burst,
  * resident in a process that must stay under 250 MB).
@@ -69,7 +60,6 @@ export function sqliteIntakeStore(
   const settings: ThreadSettings = {
     path,
     lockWaitMs: options.lockWaitMs ?? 5_000,
-    checkpointPages: CHECKPOINT_PAGES,
     sqliteWriteLock: sqliteWriteLockBuffer(),
     plansKept: options.plansKept ?? true,
     webhooksAnswering: webhooksAnsweringBuffer(),

@@ -18,7 +18,6 @@ import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
 export interface ThreadSettings {
   path: string;
   lockWaitMs: number;
-  checkpointPages: number;
   /** The process's SQLite write lock (write-lock.ts), shared with the job worker's thread. */
   sqliteWriteLock: SharedArrayBuffer;
   /**
@@ -78,12 +77,14 @@ interface PendingRow {
   body: Buffer;
 }
 
-function openDatabase({ path, lockWaitMs, checkpointPages }: ThreadSettings) {
+function openDatabase({ path, lockWaitMs }: ThreadSettings) {
   const db = new Database(path);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
   db.pragma(`busy_timeout = ${lockWaitMs}`);
-  db.pragma(`wal_autocheckpoint = ${checkpointPages}`);
+  // Never a checkpoint as this connection commits (one stalled a commit 40–70 ms once a burst's kept bodies had
+  // filled the log): the thread checkpoints once a burst is planned, and the worker's connection at SQLite's default.
+  db.pragma("wal_autocheckpoint = 0");
   // Shared with the job worker's thread (write-lock.ts); the intake's commits come first.
   const lock = sqliteWriteLock();
   const statements = new Map<string, Database.Statement>();
@@ -129,8 +130,6 @@ function openDatabase({ path, lockWaitMs, checkpointPages }: ThreadSettings) {
   };
   return {
     intake,
-    /** Copies what the log holds back into the database, as far as no reader needs it (never waiting for one). */
-    checkpoint: () => db.pragma("wal_checkpoint(PASSIVE)"),
     /** The same, but the `count` planned deliveries up to `upToId` leave PendingDelivery in the transaction that stores their rows. */
     plannedIntake: (upToId: number, count: number): IntakeDatabase & { forgotten: boolean } => {
       const planned = {
@@ -147,6 +146,8 @@ function openDatabase({ path, lockWaitMs, checkpointPages }: ThreadSettings) {
       return planned;
     },
     forget: (upToId: number, count: number) => writing(() => forgetAll(upToId, count)),
+    /** Copies what the log holds back into the database, as far as no reader needs it (never waiting for one). */
+    checkpoint: () => db.pragma("wal_checkpoint(PASSIVE)"),
     /** Keeps deliveries as they came, in one transaction; the id of the last. */
     keep: (hooks: OrderWebhook[], now: Date) =>
       writing(() => {
@@ -222,8 +223,8 @@ const toHook = (row: PendingRow): OrderWebhook => ({
 
 /** Plans and stores the oldest kept deliveries, one transaction; what became of each, and whether more may wait. */
 async function planOldest(database: ThreadDatabase, kept: Backlog): Promise<{ planned: PlannedDelivery[]; more: boolean }> {
-  // Read before the transaction that stores them: should two processes share one SQLite file and plan the
-  // same chunk, the second finds each order stored already (a repeat, as a redelivery is) and inserts nothing.
+  // Read before the transaction that stores them: should another thread or process plan the same chunk first,
+  // this one's DELETE removes fewer rows than it read, and its transaction rolls back (PlannedElsewhere).
   const rows = database.oldest(PLAN_CHUNK);
   if (rows.length === 0) {
     kept.clear();
