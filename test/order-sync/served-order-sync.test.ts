@@ -8,6 +8,7 @@ import { shopifyOrder } from "../support/orders";
 import { connectShop, useTestSandbox } from "../support/pipeline";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 import { signedWebhook, TEST_SHOP } from "../support/shopify-requests";
+import { deliveriesPlanned } from "../support/kept-deliveries";
 
 // The production build with its worker in the process, the sandbox service
 // over HTTP and the Admin API stand-in over HTTP (SHOPIFY_ADMIN_API_ORIGIN):
@@ -99,6 +100,8 @@ describe("reconciliation in production", () => {
       expect(response.status).toBe(200);
     });
     expect(lost.size).toBe(300);
+    // Delivered means stored: on SQLite the webhooks' intake plans them a moment after answering (decision 022).
+    await deliveriesPlanned();
 
     // WHEN one reconciliation pass is due
     await prisma.job.create({ data: { shop: TEST_SHOP, kind: RECONCILE_JOB.name, key: `${TEST_SHOP}:${RECONCILE_JOB.name}:test`, payload: "{}", lane: `order-sync:${TEST_SHOP}` } });
