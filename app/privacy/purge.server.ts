@@ -3,7 +3,7 @@ import { enqueueJob } from "../queue/enqueue.server";
 import { FLOW_TRIGGER_JOB } from "../flow-triggers/job-kinds";
 import { CANCEL_ORDER_JOB, REFUND_ORDER_JOB } from "../referrals/job-kinds";
 import { PRIVACY_PURGE_JOB, PURGE_JOB_SHOP } from "./job-kinds";
-import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "./retention.server";
+import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, SET_ASIDE_DELIVERY_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "./retention.server";
 
 // The retention purge: what retention.server.ts says is kept no longer goes,
 // for every shop, once an hour. Each step works in batches: one short
@@ -41,6 +41,8 @@ export interface PurgeCounts {
   finishedJobsDeleted: number;
   /** Data requests whose report and requester were deleted. */
   reportsDeleted: number;
+  /** Order webhooks set aside (SQLite: planning failed on them alone) that were deleted. */
+  setAsideDeliveriesDeleted: number;
 }
 
 /** A step's batches: `maxBatches` counts down, so a step that goes shop by shop keeps one bound. */
@@ -143,7 +145,14 @@ export async function purgeExpired(db: PrismaClient, now: Date, options: { batch
     size(),
   );
 
-  return { orderRecordsCleared, pixelSignalsDeleted, finishedJobsDeleted, reportsDeleted };
+  const setAsideExpired = { failure: { not: null }, receivedAt: { lt: before(SET_ASIDE_DELIVERY_MS) } };
+  const setAsideDeliveriesDeleted = await inBatches(
+    async () => (await db.pendingDelivery.findMany({ where: setAsideExpired, select: { id: true }, take: batch })).map((row) => String(row.id)),
+    async (batchIds) => (await db.pendingDelivery.deleteMany({ where: { id: { in: batchIds.map(Number) }, ...setAsideExpired } })).count,
+    size(),
+  );
+
+  return { orderRecordsCleared, pixelSignalsDeleted, finishedJobsDeleted, reportsDeleted, setAsideDeliveriesDeleted };
 }
 
 /** The next purge, at the start of the next hour; one job per hour however often it is asked for. */

@@ -42,6 +42,14 @@ export const PIXEL_SIGNAL_MS = PIXEL_SIGNAL_TTL_MS;
  */
 export const FINISHED_JOB_MS = 7 * DAY_MS;
 
+/**
+ * An order webhook set aside on SQLite (planning failed on it alone,
+ * decision 022): kept for a week, time for a fix to be deployed (the next
+ * start plans it again), then deleted. Reconciliation reads its order from
+ * the Admin API meanwhile.
+ */
+export const SET_ASIDE_DELIVERY_MS = 7 * DAY_MS;
+
 /** A data request's report (a customer's export) and who asked: 30 days after it was made, time for the merchant to hand it over. */
 export const DATA_REQUEST_REPORT_MS = 30 * DAY_MS;
 
@@ -66,6 +74,7 @@ export function retentionPeriods(): RetentionPeriod[] {
     },
     { what: "Web pixel signals (checkout token and referral code)", period: duration(PIXEL_SIGNAL_MS), then: "Deleted." },
     { what: "Finished background jobs", period: duration(FINISHED_JOB_MS), then: "Deleted; failed jobs stay until you retry or skip them." },
+    { what: "Order webhooks the app could not read into an order (kept to be read again after an update)", period: `${duration(SET_ASIDE_DELIVERY_MS)} after delivery`, then: "Deleted." },
     { what: "Data request reports", period: `${duration(DATA_REQUEST_REPORT_MS)} after the report is ready`, then: "The report and who asked are deleted; the request's date and status stay." },
     { what: "Everything else of the shop", period: "until Shopify's shop/redact, 48 hours after the app is uninstalled", then: "Deleted." },
   ];

@@ -93,6 +93,7 @@ function report(logger: Logger, hook: Pick<OrderWebhook, "shop" | "topic" | "web
   const context = { shop: hook.shop, topic: hook.topic, webhookId: hook.webhookId, outcome: result.outcome, detail: result.detail };
   if (result.outcome === "accepted") logger.debug(context, "order webhook accepted; planned in a moment");
   else if (result.outcome === "malformed") logger.error(context, "malformed webhook payload");
+  else if (result.outcome === "set_aside") logger.error(context, "order webhook could not be planned; set aside, planned again when the app next starts");
   else if (result.outcome === "no_session") logger.warn(context, "webhook for a shop without a session (uninstalled?); not queued");
   else logger.info(context, "order webhook stored");
 }

@@ -54,7 +54,7 @@ const toWire = (hook: OrderWebhook): WireWebhook => (hook.payload instanceof Raw
  */
 export function sqliteIntakeStore(
   path: string,
-  options: { lockWaitMs?: number; plansKept?: boolean; planningFailed?: (message: string) => void } = {},
+  options: { lockWaitMs?: number; plansKept?: boolean; keptWaitMs?: number; planningFailed?: (message: string) => void } = {},
 ): IntakeStore {
   const planningFailed = options.planningFailed ?? (() => {});
   const settings: ThreadSettings = {
@@ -62,6 +62,8 @@ export function sqliteIntakeStore(
     lockWaitMs: options.lockWaitMs ?? 5_000,
     sqliteWriteLock: sqliteWriteLockBuffer(),
     plansKept: options.plansKept ?? true,
+    // Past the webhooks' store's longest hold (a burst, 5 s) and its planning.
+    keptWaitMs: options.keptWaitMs ?? 15_000,
     webhooksAnswering: webhooksAnsweringBuffer(),
   };
   let thread: Worker | undefined;

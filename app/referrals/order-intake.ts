@@ -88,7 +88,9 @@ export type IntakePlan =
  */
 export type IntakeResult =
   | { outcome: "queued" | "skipped" | "not_referred" | "duplicate" | "ignored" | "no_session" | "accepted"; detail?: string }
-  | { outcome: "malformed"; detail: string };
+  | { outcome: "malformed"; detail: string }
+  /** A kept delivery whose planning failed on it alone: set aside, and planned again when the app next starts (SQLite). */
+  | { outcome: "set_aside"; detail: string };
 
 const RECORD_TOPICS: Record<string, PipelineSettings["trigger"]> = {
   ORDERS_PAID: "orders_paid",

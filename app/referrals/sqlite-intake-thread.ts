@@ -1,7 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { countStatements } from "../db/statement-counts";
-import { sqliteWriteLock } from "../db/write-lock";
+import { sqliteWriteLock, WriteLockBusyError } from "../db/write-lock";
 import { WebhooksAnswering } from "../threads/webhooks-answering";
 import { intakeBatch, SQLITE, type Batch, type IntakeDatabase, type Row } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
@@ -23,10 +23,12 @@ export interface ThreadSettings {
   /**
    * Plans kept deliveries in the background, and those an earlier process
    * left as it starts: the store of the thread that answers webhooks. A
-   * store for orders the app reads itself plans what is kept only before
-   * its own batches.
+   * store for orders the app reads itself leaves that to it: before its own
+   * batches it waits for what is kept to be planned, and plans it itself
+   * only past `keptWaitMs` (no webhooks' store is running, say).
    */
   plansKept: boolean;
+  keptWaitMs: number;
   /** How many order webhooks the main thread is answering (webhooks-answering.ts): no planning while it answers a burst. */
   webhooksAnswering: SharedArrayBuffer;
 }
@@ -61,6 +63,8 @@ const MOST_WAIT_MS = 5_000;
 const PLAN_CHUNK = 200;
 /** After planning failed (the database busy or full), the next try. */
 const RETRY_MS = 5_000;
+/** How often a store for orders the app reads looks whether what is kept has been planned. */
+const KEPT_POLL_MS = 50;
 
 function fromWire(hook: WireWebhook): OrderWebhook {
   const { payload } = hook;
@@ -115,7 +119,7 @@ function openDatabase({ path, lockWaitMs }: ThreadSettings) {
       }
       return true;
     });
-  const forget = (upToId: number) => run(`DELETE FROM "PendingDelivery" WHERE "id" <= ?`, upToId);
+  const forget = (upToId: number) => run(`DELETE FROM "PendingDelivery" WHERE "id" <= ? AND "failure" IS NULL`, upToId);
   const intake: IntakeDatabase = {
     dialect: SQLITE,
     select: (sql, params) => {
@@ -160,11 +164,30 @@ function openDatabase({ path, lockWaitMs }: ThreadSettings) {
         }
         return last;
       }),
-    /** The oldest kept deliveries. */
+    /** The newest kept delivery's id; 0 when none is kept. */
+    newestKept: (): number => {
+      countStatements("intake");
+      return (prepared(`SELECT max("id") AS "id" FROM "PendingDelivery" WHERE "failure" IS NULL`).get() as { id: number | null }).id ?? 0;
+    },
+    /** Whether a delivery kept up to `id` waits still. */
+    keptUpTo: (id: number): boolean => {
+      countStatements("intake");
+      return prepared(`SELECT 1 FROM "PendingDelivery" WHERE "id" <= ? AND "failure" IS NULL LIMIT 1`).get(id) !== undefined;
+    },
+    /** The oldest kept deliveries (but those set aside). */
     oldest: (limit: number): PendingRow[] => {
       countStatements("intake");
-      return prepared(`SELECT "id", "shop", "topic", "webhookId", "triggeredAt", "body" FROM "PendingDelivery" ORDER BY "id" LIMIT ?`).all(limit) as PendingRow[];
+      return prepared(`SELECT "id", "shop", "topic", "webhookId", "triggeredAt", "body" FROM "PendingDelivery" WHERE "failure" IS NULL ORDER BY "id" LIMIT ?`).all(
+        limit,
+      ) as PendingRow[];
     },
+    /** Sets a delivery aside, with why it could not be planned; none if another thread or process planned it meanwhile. */
+    setAside: (id: number, failure: string) =>
+      writing(() => {
+        if (run(`UPDATE "PendingDelivery" SET "failure" = ? WHERE "id" = ? AND "failure" IS NULL`, failure, id).changes !== 1) throw new PlannedElsewhere();
+      }),
+    /** Deliveries set aside go back to be planned: a process started since (a fix deployed, say) tries them again. */
+    retrySetAside: () => writing(() => run(`UPDATE "PendingDelivery" SET "failure" = NULL WHERE "failure" IS NOT NULL`).changes),
   };
 }
 
@@ -186,7 +209,7 @@ async function storeBatch(database: ThreadDatabase, wire: WireWebhook[], kept: B
   const others = hooks.filter((hook) => !(hook.payload instanceof RawJson));
   if (delivered.length > 0) kept.add(database.keep(delivered, new Date()), delivered.length);
   // An order read from the Admin API whose webhook is kept: the webhook's plan comes first, so the order counts as delivered.
-  if (others.length > 0) await planEverything();
+  if (others.length > 0) await (settings.plansKept ? planEverything() : keptPlanned());
   const planned = others.length > 0 || hooks.length === 0 ? await intakeBatch(database.intake, others) : [];
   let other = 0;
   return hooks.map((hook): IntakeResult => (hook.payload instanceof RawJson ? { outcome: "accepted" } : planned[other++]!));
@@ -221,30 +244,79 @@ const toHook = (row: PendingRow): OrderWebhook => ({
   payload: new RawJson(row.body),
 });
 
-/** Plans and stores the oldest kept deliveries, one transaction; what became of each, and whether more may wait. */
+/** SQLite's codes for a database that cannot take writes now (busy, full, failing): not the fault of the rows written. */
+const PASSING_FAILURES = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|NOMEM|READONLY|PROTOCOL|INTERRUPT|CORRUPT|NOTADB)/;
+
+/**
+ * A failure of the database, not of the deliveries planned (better-sqlite3's
+ * errors carry SQLite's code): planning waits and tries again. Any other
+ * failure (a constraint, a value it cannot bind, the planning code's own)
+ * may be one delivery's.
+ */
+const isDatabaseFailure = (error: unknown) => error instanceof WriteLockBusyError || PASSING_FAILURES.test(String((error as { code?: unknown })?.code ?? ""));
+
+/**
+ * Plans and stores kept deliveries (consecutive, the oldest kept), one
+ * transaction; what became of each. Read before the transaction that stores
+ * them: should another thread or process plan the same rows first, this
+ * one's DELETE removes fewer rows than it read, and its transaction rolls
+ * back (PlannedElsewhere).
+ */
+async function planRows(database: ThreadDatabase, rows: PendingRow[]): Promise<PlannedDelivery[]> {
+  const upToId = rows.at(-1)!.id;
+  const hooks = rows.map(toHook);
+  const planned = database.plannedIntake(upToId, rows.length);
+  const results = await intakeBatch(planned, hooks);
+  // Nothing to store (every one malformed, say): they leave all the same.
+  if (!planned.forgotten) database.forget(upToId, rows.length);
+  return hooks.map((hook, i) => ({ shop: hook.shop, topic: hook.topic, webhookId: hook.webhookId, result: results[i]! }));
+}
+
+/**
+ * A chunk whose planning failed on one of its deliveries (a payload the
+ * planning code does not survive): each is planned alone, and one that fails
+ * alone is set aside, so the deliveries after it are not held up.
+ */
+async function planOneByOne(database: ThreadDatabase, rows: PendingRow[]): Promise<PlannedDelivery[]> {
+  const planned: PlannedDelivery[] = [];
+  for (const row of rows) {
+    try {
+      planned.push(...(await planRows(database, [row])));
+    } catch (error) {
+      if (error instanceof PlannedElsewhere) continue;
+      if (isDatabaseFailure(error)) throw error;
+      const failure = String((error as Error)?.stack ?? error).slice(0, 2_000);
+      try {
+        database.setAside(row.id, failure);
+      } catch (setAsideError) {
+        if (setAsideError instanceof PlannedElsewhere) continue;
+        throw setAsideError;
+      }
+      planned.push({ shop: row.shop, topic: row.topic, webhookId: row.webhookId, result: { outcome: "set_aside", detail: String((error as Error)?.message ?? error) } });
+    }
+  }
+  return planned;
+}
+
+/** Plans and stores the oldest kept deliveries; what became of each, and whether more may wait. */
 async function planOldest(database: ThreadDatabase, kept: Backlog): Promise<{ planned: PlannedDelivery[]; more: boolean }> {
-  // Read before the transaction that stores them: should another thread or process plan the same chunk first,
-  // this one's DELETE removes fewer rows than it read, and its transaction rolls back (PlannedElsewhere).
   const rows = database.oldest(PLAN_CHUNK);
   if (rows.length === 0) {
     kept.clear();
     return { planned: [], more: false };
   }
-  const upToId = rows.at(-1)!.id;
-  const hooks = rows.map(toHook);
-  const planned = database.plannedIntake(upToId, rows.length);
-  let results: IntakeResult[];
+  let planned: PlannedDelivery[];
   try {
-    results = await intakeBatch(planned, hooks);
-    // Nothing to store (every one malformed, say): they leave all the same.
-    if (!planned.forgotten) database.forget(upToId, rows.length);
+    planned = await planRows(database, rows);
   } catch (error) {
     if (error instanceof PlannedElsewhere) return { planned: [], more: true };
-    throw error;
+    if (isDatabaseFailure(error)) throw error;
+    planned = await planOneByOne(database, rows);
   }
+  const upToId = rows.at(-1)!.id;
   kept.planned(upToId);
   kept.owed = Math.max(0, kept.owed - rows.length);
-  return { planned: hooks.map((hook, i) => ({ shop: hook.shop, topic: hook.topic, webhookId: hook.webhookId, result: results[i]! })), more: rows.length === PLAN_CHUNK };
+  return { planned, more: rows.length === PLAN_CHUNK };
 }
 
 const port = parentPort!;
@@ -266,6 +338,20 @@ async function planAndReport(): Promise<boolean> {
 /** Plans every kept delivery (or until `until`). */
 async function planEverything(until = Infinity): Promise<void> {
   while ((await planAndReport()) && Date.now() < until);
+}
+
+/**
+ * Waits for the deliveries kept now to be planned by the thread that keeps
+ * them (it holds planning through a burst, MOST_WAIT_MS at most): two threads
+ * planning the same rows would each do the work, and one roll it back.
+ */
+async function keptPlanned(): Promise<void> {
+  const newest = database.newestKept();
+  const until = Date.now() + settings.keptWaitMs;
+  while (newest > 0 && database.keptUpTo(newest)) {
+    if (Date.now() >= until) return planEverything();
+    await new Promise((resolve) => setTimeout(resolve, KEPT_POLL_MS));
+  }
 }
 
 /** The same in the background: a failure is reported, and planning tried again a little later. */
@@ -306,8 +392,11 @@ port.on("message", async (request: ThreadRequest) => {
       await planEverything(request.finishBy);
       answer = { id, results: [] };
     } else {
-      // Warming up, the thread first plans what an earlier process kept and did not plan.
-      if (request.hooks.length === 0 && settings.plansKept) await planEverything();
+      // Warming up, the thread first plans what an earlier process kept and did not plan, and what it set aside.
+      if (request.hooks.length === 0 && settings.plansKept) {
+        database.retrySetAside();
+        await planEverything();
+      }
       answer = { id, results: await storeBatch(database, request.hooks, kept) };
     }
   } catch (error) {

@@ -9,6 +9,8 @@ declare module "better-sqlite3" {
       /** True for a statement that changes nothing (a write with RETURNING is a reader, not read-only). */
       readonly readonly: boolean;
       all(...params: unknown[]): unknown[];
+      /** The first row, or undefined. */
+      get(...params: unknown[]): unknown;
       run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
     }
     interface Transaction<F extends (...args: never[]) => unknown> {

@@ -56,9 +56,9 @@ export function storeOrderWebhook(hook: OrderWebhook): Promise<IntakeResult> {
 /**
  * Stores orders the app read from the Admin API (reconciliation, the
  * backfill), planned at once. On SQLite through an intake of their own: the
- * webhooks' intake plans what it keeps in the background, and one thread
- * doing so is enough (this one plans what is kept only before its batches).
- * PostgreSQL keeps nothing: the one intake serves both.
+ * webhooks' intake plans what it keeps in the background, and this one waits
+ * for it before its batches (an order whose webhook was kept counts as
+ * delivered). PostgreSQL keeps nothing: the one intake serves both.
  */
 export function storeReadOrders(hooks: OrderWebhook[]): Promise<IntakeResult[]> {
   const databaseUrl = getEnv().DATABASE_URL;

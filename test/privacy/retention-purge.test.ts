@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { PRIVACY_PURGE_JOB, PURGE_JOB_SHOP } from "../../app/privacy/job-kinds";
 import { PURGE_INTERVAL_MS, purgeExpired, schedulePurge } from "../../app/privacy/purge.server";
-import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "../../app/privacy/retention.server";
+import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, SET_ASIDE_DELIVERY_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "../../app/privacy/retention.server";
 import { resetDatabase } from "../support/database";
 import { testPipeline } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
@@ -55,7 +55,13 @@ async function seed(shop: string, now: number) {
   await request("ready", DATA_REQUEST_REPORT_MS - HOUR);
   await request("open", null);
 
-  return { orderRecordsCleared: 2, pixelSignalsDeleted: 2, finishedJobsDeleted: 2, reportsDeleted: 1 };
+  // Order webhooks set aside on SQLite: one past its period (deleted), one within it.
+  const kept = (failure: string | null, receivedAgo: number) =>
+    prisma.pendingDelivery.create({ data: { shop, topic: "ORDERS_PAID", webhookId: `wh-${next++}`, body: Buffer.from('{"email":"buyer@example.com"}'), failure, receivedAt: ago(now, receivedAgo) } });
+  await kept("TypeError: cannot be planned", SET_ASIDE_DELIVERY_MS + HOUR);
+  await kept("TypeError: cannot be planned", SET_ASIDE_DELIVERY_MS - HOUR);
+
+  return { orderRecordsCleared: 2, pixelSignalsDeleted: 2, finishedJobsDeleted: 2, reportsDeleted: 1, setAsideDeliveriesDeleted: 1 };
 }
 
 async function leftOver(shop: string) {
@@ -69,11 +75,12 @@ async function leftOver(shop: string) {
     reports: await prisma.dataRequest.count({ where: { shop, report: { not: null } } }),
     requesters: await prisma.dataRequest.count({ where: { shop, email: { not: null } } }),
     requests: await prisma.dataRequest.count({ where: { shop } }),
+    keptDeliveries: await prisma.pendingDelivery.count({ where: { shop } }),
   };
 }
 
-/** What each shop holds after a purge, by the periods: 8 of 10 orders keep their IP and held event (all 10 stay, with their email), 1 of 3 signals, 4 of 6 jobs, 1 of 3 reports. */
-const AFTER = { ordersWithEmail: 10, ordersWithIpOrHeldEvent: 8, orders: 10, pixelSignals: 1, jobs: 4, reports: 1, requesters: 2, requests: 3 };
+/** What each shop holds after a purge, by the periods: 8 of 10 orders keep their IP and held event (all 10 stay, with their email), 1 of 3 signals, 4 of 6 jobs, 1 of 3 reports, 1 of 2 webhooks set aside. */
+const AFTER = { ordersWithEmail: 10, ordersWithIpOrHeldEvent: 8, orders: 10, pixelSignals: 1, jobs: 4, reports: 1, requesters: 2, requests: 3, keptDeliveries: 1 };
 
 describe("the retention purge", () => {
   it("runs as the app's hourly job and leaves, in every shop, what the documented periods keep", async () => {
@@ -116,15 +123,17 @@ describe("the retention purge", () => {
       pixelSignalsDeleted: total("pixelSignalsDeleted"),
       finishedJobsDeleted: total("finishedJobsDeleted"),
       reportsDeleted: total("reportsDeleted"),
+      setAsideDeliveriesDeleted: total("setAsideDeliveriesDeleted"),
     }).toEqual({
       orderRecordsCleared: one.orderRecordsCleared + other.orderRecordsCleared,
       pixelSignalsDeleted: one.pixelSignalsDeleted + other.pixelSignalsDeleted,
       finishedJobsDeleted: one.finishedJobsDeleted + other.finishedJobsDeleted,
       reportsDeleted: one.reportsDeleted + other.reportsDeleted,
+      setAsideDeliveriesDeleted: one.setAsideDeliveriesDeleted + other.setAsideDeliveriesDeleted,
     });
     expect(await leftOver(TEST_SHOP)).toEqual(AFTER);
     // Nothing is left for a purge at the same time.
-    expect(await purgeExpired(prisma, new Date(now))).toEqual({ orderRecordsCleared: 0, pixelSignalsDeleted: 0, finishedJobsDeleted: 0, reportsDeleted: 0 });
+    expect(await purgeExpired(prisma, new Date(now))).toEqual({ orderRecordsCleared: 0, pixelSignalsDeleted: 0, finishedJobsDeleted: 0, reportsDeleted: 0, setAsideDeliveriesDeleted: 0 });
   });
 
   it("keeps a sent Flow trigger's job past the period, so the event is never sent again, but empties its payload", async () => {

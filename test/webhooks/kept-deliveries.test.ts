@@ -4,6 +4,7 @@ import prisma from "../../app/db.server";
 import { sqliteIntakeStore } from "../../app/referrals/intake-store.server";
 import { RawJson } from "../../app/referrals/order-intake";
 import { parseShopifyJson } from "../../app/referrals/lossless-json";
+import { WebhooksAnswering } from "../../app/threads/webhooks-answering";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
 import { resetDatabase, testDatabaseKind } from "../support/database";
 import { deliveriesPlanned } from "../support/kept-deliveries";
@@ -57,6 +58,32 @@ it.runIf(onSqlite)("plans what a killed process kept when the next one starts, o
   expect(await prisma.job.count({ where: { kind: "order.record" } })).toBe(1);
 }, 60_000);
 
+it.runIf(onSqlite)("sets aside a kept delivery whose planning fails on it alone, plans the ones after it, and plans it again at the next start", async () => {
+  const other = shopifyOrder({ id: ORDER + 1n, email: "friend@example.com", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+  const bad = await keptRow("ORDERS_PAID", JSON.stringify(referred), "wh-kept-bad");
+  await keptRow("ORDERS_PAID", JSON.stringify(other), "wh-kept-good");
+  // A trigger time no clock can read: storing its job fails, on this delivery alone (a stand-in for any delivery the planning does not survive).
+  await prisma.$executeRawUnsafe(`UPDATE "PendingDelivery" SET "triggeredAt" = 'not a time' WHERE "id" = ?`, bad.id);
+
+  server = await startTestAppServer();
+  await deliveriesPlanned();
+  // The delivery after it was not held up.
+  expect(await prisma.orderRecord.findFirst({ where: { orderId: String(ORDER + 1n) } })).toMatchObject({ status: "queued" });
+  expect(await prisma.orderRecord.findFirst({ where: { orderId: String(ORDER) } })).toBeNull();
+  const setAside = await prisma.pendingDelivery.findMany({ select: { webhookId: true, failure: true } });
+  expect(setAside).toEqual([{ webhookId: "wh-kept-bad", failure: expect.stringMatching(/Invalid time value/) }]);
+  await expect.poll(() => server!.output()).toMatch(/"webhookId":"wh-kept-bad".*could not be planned; set aside/);
+
+  // A fix (here, of the row itself) and a restart: the delivery is planned.
+  expect(await server.terminate()).toBe(0);
+  await prisma.$executeRawUnsafe(`UPDATE "PendingDelivery" SET "triggeredAt" = ? WHERE "id" = ?`, TRIGGERED_AT.toISOString(), bad.id);
+  server = await startTestAppServer();
+  await deliveriesPlanned();
+  expect(await prisma.pendingDelivery.count()).toBe(0);
+  expect(await prisma.orderRecord.findFirst({ where: { orderId: String(ORDER) } })).toMatchObject({ status: "queued" });
+  expect(await prisma.job.count({ where: { kind: "order.record" } })).toBe(2);
+}, 90_000);
+
 it.runIf(onSqlite)("leaves nothing kept once it has stopped, and every order answered 200 stored", async () => {
   server = await startTestAppServer();
   const ids = Array.from({ length: 50 }, (_, i) => ORDER + BigInt(i + 1));
@@ -70,20 +97,54 @@ it.runIf(onSqlite)("leaves nothing kept once it has stopped, and every order ans
   expect(await prisma.job.count({ where: { kind: "order.record" } })).toBe(ids.length);
 }, 60_000);
 
-it.runIf(onSqlite)("plans a kept webhook before an order read from the Admin API, so the order counts as delivered", async () => {
+const delivered = { shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: "wh-kept-4", triggeredAt: TRIGGERED_AT, payload: new RawJson(Buffer.from(JSON.stringify(referred))) };
+const read = () => ({ shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: null, triggeredAt: null, payload: parseShopifyJson(JSON.stringify(referred)), arrivedBy: "reconciliation" as const });
+
+it.runIf(onSqlite)("an order read from the Admin API waits for the webhooks' store to plan the webhook kept before it, so the order counts as delivered", async () => {
   const path = process.env.DATABASE_URL!.slice("file:".length);
-  // Neither plans in the background: what the first keeps waits for the second's batch.
-  const webhooks = sqliteIntakeStore(path, { plansKept: false });
+  const webhooks = sqliteIntakeStore(path);
   const readOrders = sqliteIntakeStore(path, { plansKept: false });
+  const answering = new WebhooksAnswering();
+  const burst = 8;
   try {
-    const delivered = { shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: "wh-kept-4", triggeredAt: TRIGGERED_AT, payload: new RawJson(Buffer.from(JSON.stringify(referred))) };
+    const reported: string[] = [];
+    webhooks.onPlanned((planned) => reported.push(...planned.map((p) => `${p.webhookId}:${p.result.outcome}`)));
+    readOrders.onPlanned((planned) => reported.push(...planned.map((p) => `read:${p.webhookId}:${p.result.outcome}`)));
+    // A burst under way: the webhooks' store holds its planning.
+    for (let i = 0; i < burst; i++) answering.begin();
+    expect(await webhooks.intake([delivered])).toEqual([{ outcome: "accepted" }]);
+    let stored: unknown;
+    const reading = readOrders.intake([read()]).then((results) => (stored = results));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The reads' store has not planned the kept webhook itself: it waits.
+    expect(stored).toBeUndefined();
+    expect(await prisma.pendingDelivery.count()).toBe(1);
+
+    for (let i = 0; i < burst; i++) answering.end();
+    await reading;
+    expect(stored).toEqual([{ outcome: "duplicate" }]);
+    expect(reported).toEqual(["wh-kept-4:queued"]);
+    expect(await prisma.pendingDelivery.count()).toBe(0);
+    expect(await prisma.orderRecord.findFirstOrThrow({ where: { orderId: String(ORDER) } })).toMatchObject({ arrivedBy: null, status: "queued" });
+  } finally {
+    while (answering.count() > 0) answering.end();
+    await webhooks.close();
+    await readOrders.close();
+  }
+});
+
+it.runIf(onSqlite)("an order read from the Admin API plans a kept webhook itself when no store has planned it in time", async () => {
+  const path = process.env.DATABASE_URL!.slice("file:".length);
+  // Neither plans in the background: what the first keeps waits for the second's batch, 200 ms at most.
+  const webhooks = sqliteIntakeStore(path, { plansKept: false });
+  const readOrders = sqliteIntakeStore(path, { plansKept: false, keptWaitMs: 200 });
+  try {
     expect(await webhooks.intake([delivered])).toEqual([{ outcome: "accepted" }]);
     expect(await prisma.pendingDelivery.count()).toBe(1);
 
     const reported: string[] = [];
     readOrders.onPlanned((planned) => reported.push(...planned.map((p) => `${p.webhookId}:${p.result.outcome}`)));
-    const read = { shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: null, triggeredAt: null, payload: parseShopifyJson(JSON.stringify(referred)), arrivedBy: "reconciliation" as const };
-    expect(await readOrders.intake([read])).toEqual([{ outcome: "duplicate" }]);
+    expect(await readOrders.intake([read()])).toEqual([{ outcome: "duplicate" }]);
     expect(reported).toEqual(["wh-kept-4:queued"]);
     expect(await prisma.pendingDelivery.count()).toBe(0);
     expect(await prisma.orderRecord.findFirstOrThrow({ where: { orderId: String(ORDER) } })).toMatchObject({ arrivedBy: null, status: "queued" });

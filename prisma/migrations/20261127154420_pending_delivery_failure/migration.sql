@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "PendingDelivery" ADD COLUMN "failure" TEXT;
