@@ -119,7 +119,6 @@ function openDatabase({ path, lockWaitMs }: ThreadSettings) {
       }
       return true;
     });
-  const forget = (upToId: number) => run(`DELETE FROM "PendingDelivery" WHERE "id" <= ? AND "failure" IS NULL`, upToId);
   const intake: IntakeDatabase = {
     dialect: SQLITE,
     select: (sql, params) => {
@@ -128,28 +127,29 @@ function openDatabase({ path, lockWaitMs }: ThreadSettings) {
     },
     insert: (batch) => writing(() => insertRows(batch)),
   };
-  /** Deletes the `count` kept rows up to `upToId`; none if another thread or process planned them meanwhile. */
-  const forgetAll = (upToId: number, count: number) => {
-    if (forget(upToId).changes !== count) throw new PlannedElsewhere();
+  /** Deletes the kept rows `ids`, by their ids; none if another thread or process planned (or set aside) one of them meanwhile. */
+  const forgetAll = (ids: number[]) => {
+    const forgotten = run(`DELETE FROM "PendingDelivery" WHERE "id" IN (SELECT "value" FROM json_each(?)) AND "failure" IS NULL`, JSON.stringify(ids)).changes;
+    if (forgotten !== ids.length) throw new PlannedElsewhere();
   };
   return {
     intake,
-    /** The same, but the `count` planned deliveries up to `upToId` leave PendingDelivery in the transaction that stores their rows. */
-    plannedIntake: (upToId: number, count: number): IntakeDatabase & { forgotten: boolean } => {
+    /** The same, but the planned deliveries (`ids`) leave PendingDelivery in the transaction that stores their rows. */
+    plannedIntake: (ids: number[]): IntakeDatabase & { forgotten: boolean } => {
       const planned = {
         ...intake,
         forgotten: false,
         insert: (batch: Batch) => {
           planned.forgotten = true;
           return writing(() => {
-            forgetAll(upToId, count);
+            forgetAll(ids);
             return insertRows(batch);
           });
         },
       };
       return planned;
     },
-    forget: (upToId: number, count: number) => writing(() => forgetAll(upToId, count)),
+    forget: (ids: number[]) => writing(() => forgetAll(ids)),
     /** Copies what the log holds back into the database, as far as no reader needs it (never waiting for one). */
     checkpoint: () => db.pragma("wal_checkpoint(PASSIVE)"),
     /** Keeps deliveries as they came, in one transaction; the id of the last. */
@@ -164,10 +164,10 @@ function openDatabase({ path, lockWaitMs }: ThreadSettings) {
         }
         return last;
       }),
-    /** The newest kept delivery's id; 0 when none is kept. */
+    /** The newest kept delivery's id (set aside or not: keptUpTo tells); 0 when none is kept. */
     newestKept: (): number => {
       countStatements("intake");
-      return (prepared(`SELECT max("id") AS "id" FROM "PendingDelivery" WHERE "failure" IS NULL`).get() as { id: number | null }).id ?? 0;
+      return (prepared(`SELECT max("id") AS "id" FROM "PendingDelivery"`).get() as { id: number | null }).id ?? 0;
     },
     /** Whether a delivery kept up to `id` waits still. */
     keptUpTo: (id: number): boolean => {
@@ -256,44 +256,72 @@ const PASSING_FAILURES = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|NOMEM|READONL
 const isDatabaseFailure = (error: unknown) => error instanceof WriteLockBusyError || PASSING_FAILURES.test(String((error as { code?: unknown })?.code ?? ""));
 
 /**
- * Plans and stores kept deliveries (consecutive, the oldest kept), one
- * transaction; what became of each. Read before the transaction that stores
- * them: should another thread or process plan the same rows first, this
- * one's DELETE removes fewer rows than it read, and its transaction rolls
- * back (PlannedElsewhere).
+ * Plans and stores kept deliveries, one transaction; what became of each.
+ * Read before the transaction that stores them: should another thread or
+ * process plan one of them first, this one's DELETE removes fewer rows than
+ * it read, and its transaction rolls back (PlannedElsewhere).
  */
 async function planRows(database: ThreadDatabase, rows: PendingRow[]): Promise<PlannedDelivery[]> {
-  const upToId = rows.at(-1)!.id;
+  const ids = rows.map((row) => row.id);
   const hooks = rows.map(toHook);
-  const planned = database.plannedIntake(upToId, rows.length);
+  const planned = database.plannedIntake(ids);
   const results = await intakeBatch(planned, hooks);
   // Nothing to store (every one malformed, say): they leave all the same.
-  if (!planned.forgotten) database.forget(upToId, rows.length);
+  if (!planned.forgotten) database.forget(ids);
   return hooks.map((hook, i) => ({ shop: hook.shop, topic: hook.topic, webhookId: hook.webhookId, result: results[i]! }));
 }
 
+interface Apart {
+  planned: PlannedDelivery[];
+  failed: { row: PendingRow; error: unknown }[];
+}
+
 /**
- * A chunk whose planning failed on one of its deliveries (a payload the
- * planning code does not survive): each is planned alone, and one that fails
- * alone is set aside, so the deliveries after it are not held up.
+ * Plans each half of `rows` apart, and so on down to single deliveries: one
+ * bad delivery in a chunk of 200 costs about 16 transactions, not 200. A
+ * failure of the database is thrown; rows planned elsewhere meanwhile are
+ * left out.
  */
-async function planOneByOne(database: ThreadDatabase, rows: PendingRow[]): Promise<PlannedDelivery[]> {
-  const planned: PlannedDelivery[] = [];
-  for (const row of rows) {
+async function planHalves(database: ThreadDatabase, rows: PendingRow[]): Promise<Apart> {
+  const half = Math.ceil(rows.length / 2);
+  const apart: Apart = { planned: [], failed: [] };
+  for (const part of [rows.slice(0, half), rows.slice(half)]) {
+    // Batches waiting to be kept go first.
+    await new Promise((resolve) => setImmediate(resolve));
     try {
-      planned.push(...(await planRows(database, [row])));
+      apart.planned.push(...(await planRows(database, part)));
     } catch (error) {
-      if (error instanceof PlannedElsewhere) continue;
       if (isDatabaseFailure(error)) throw error;
-      const failure = String((error as Error)?.stack ?? error).slice(0, 2_000);
-      try {
-        database.setAside(row.id, failure);
-      } catch (setAsideError) {
-        if (setAsideError instanceof PlannedElsewhere) continue;
-        throw setAsideError;
+      if (part.length > 1) {
+        const inner = await planHalves(database, part);
+        apart.planned.push(...inner.planned);
+        apart.failed.push(...inner.failed);
+      } else if (!(error instanceof PlannedElsewhere)) {
+        apart.failed.push({ row: part[0]!, error });
       }
-      planned.push({ shop: row.shop, topic: row.topic, webhookId: row.webhookId, result: { outcome: "set_aside", detail: String((error as Error)?.message ?? error) } });
     }
+  }
+  return apart;
+}
+
+/**
+ * A chunk whose planning failed, not on the database: its deliveries are
+ * planned apart, and one that fails alone is set aside, so the ones after it
+ * are not held up. When none of them could be planned, the failure is not
+ * one delivery's (a bug every payload meets, a schema a newer process has
+ * changed): it is thrown, and planning waits and tries again.
+ */
+async function planApart(database: ThreadDatabase, rows: PendingRow[], chunkError: unknown): Promise<PlannedDelivery[]> {
+  const { planned, failed } = rows.length > 1 ? await planHalves(database, rows) : { planned: [], failed: [{ row: rows[0]!, error: chunkError }] };
+  if (planned.length === 0 && failed.length > 0) throw failed[0]!.error;
+  for (const { row, error } of failed) {
+    try {
+      database.setAside(row.id, String((error as Error)?.stack ?? error).slice(0, 2_000));
+    } catch (setAsideError) {
+      if (setAsideError instanceof PlannedElsewhere) continue;
+      throw setAsideError;
+    }
+    planned.push({ shop: row.shop, topic: row.topic, webhookId: row.webhookId, result: { outcome: "set_aside", detail: String((error as Error)?.message ?? error) } });
   }
   return planned;
 }
@@ -309,9 +337,10 @@ async function planOldest(database: ThreadDatabase, kept: Backlog): Promise<{ pl
   try {
     planned = await planRows(database, rows);
   } catch (error) {
+    // Planned elsewhere (all or some): read again.
     if (error instanceof PlannedElsewhere) return { planned: [], more: true };
     if (isDatabaseFailure(error)) throw error;
-    planned = await planOneByOne(database, rows);
+    planned = await planApart(database, rows, error);
   }
   const upToId = rows.at(-1)!.id;
   kept.planned(upToId);
@@ -354,17 +383,18 @@ async function keptPlanned(): Promise<void> {
   }
 }
 
-/** The same in the background: a failure is reported, and planning tried again a little later. */
+/** A failure to plan is reported, and planning tried again a little later. */
+function planningFailed(error: unknown): false {
+  port.postMessage({ planningFailed: { message: String((error as Error)?.message ?? error) } } satisfies ThreadReport);
+  retryAt = Date.now() + RETRY_MS;
+  planSoon();
+  return false;
+}
+
+/** The same in the background. */
 async function planInBackground(): Promise<boolean> {
   if (Date.now() < retryAt) return false;
-  try {
-    return await planAndReport();
-  } catch (error) {
-    port.postMessage({ planningFailed: { message: String((error as Error)?.message ?? error) } } satisfies ThreadReport);
-    retryAt = Date.now() + RETRY_MS;
-    planSoon();
-    return false;
-  }
+  return planAndReport().catch(planningFailed);
 }
 
 /** Plans kept deliveries once `afterMs` pass without a batch (each batch sets the wait again), chunk after chunk. */
@@ -392,10 +422,13 @@ port.on("message", async (request: ThreadRequest) => {
       await planEverything(request.finishBy);
       answer = { id, results: [] };
     } else {
-      // Warming up, the thread first plans what an earlier process kept and did not plan, and what it set aside.
+      // Warming up, the thread first plans what an earlier process kept and did not plan, and what it set aside;
+      // what it cannot plan yet does not keep the app from starting.
       if (request.hooks.length === 0 && settings.plansKept) {
-        database.retrySetAside();
-        await planEverything();
+        await (async () => {
+          database.retrySetAside();
+          await planEverything();
+        })().catch(planningFailed);
       }
       answer = { id, results: await storeBatch(database, request.hooks, kept) };
     }
