@@ -261,19 +261,24 @@ const isDatabaseFailure = (error: unknown) => error instanceof WriteLockBusyErro
  * process plan one of them first, this one's DELETE removes fewer rows than
  * it read, and its transaction rolls back (PlannedElsewhere).
  */
-async function planRows(database: ThreadDatabase, rows: PendingRow[]): Promise<PlannedDelivery[]> {
+async function planRows(database: ThreadDatabase, rows: PendingRow[], apart: Apart): Promise<void> {
   const ids = rows.map((row) => row.id);
   const hooks = rows.map(toHook);
   const planned = database.plannedIntake(ids);
   const results = await intakeBatch(planned, hooks);
   // Nothing to store (every one malformed, say): they leave all the same.
   if (!planned.forgotten) database.forget(ids);
-  return hooks.map((hook, i) => ({ shop: hook.shop, topic: hook.topic, webhookId: hook.webhookId, result: results[i]! }));
+  // Rows stored: the planning and the database work for these deliveries.
+  if (planned.forgotten) apart.stored = true;
+  rows.forEach((row, i) => apart.planned.push({ id: row.id, delivery: { shop: row.shop, topic: row.topic, webhookId: row.webhookId, result: results[i]! } }));
 }
 
+/** What became of a chunk's deliveries so far, by kept id (reported in that order). */
 interface Apart {
-  planned: PlannedDelivery[];
+  planned: { id: number; delivery: PlannedDelivery }[];
   failed: { row: PendingRow; error: unknown }[];
+  /** Whether rows of some delivery of the chunk were stored: the planning works, for some deliveries at least. */
+  stored: boolean;
 }
 
 /**
@@ -282,70 +287,85 @@ interface Apart {
  * failure of the database is thrown; rows planned elsewhere meanwhile are
  * left out.
  */
-async function planHalves(database: ThreadDatabase, rows: PendingRow[]): Promise<Apart> {
+async function planHalves(database: ThreadDatabase, rows: PendingRow[], apart: Apart): Promise<void> {
   const half = Math.ceil(rows.length / 2);
-  const apart: Apart = { planned: [], failed: [] };
   for (const part of [rows.slice(0, half), rows.slice(half)]) {
-    // Batches waiting to be kept go first.
+    // Batches waiting to be kept go first (planning itself runs one chunk at a time: planAndReport).
     await new Promise((resolve) => setImmediate(resolve));
     try {
-      apart.planned.push(...(await planRows(database, part)));
+      await planRows(database, part, apart);
     } catch (error) {
       if (isDatabaseFailure(error)) throw error;
-      if (part.length > 1) {
-        const inner = await planHalves(database, part);
-        apart.planned.push(...inner.planned);
-        apart.failed.push(...inner.failed);
-      } else if (!(error instanceof PlannedElsewhere)) {
-        apart.failed.push({ row: part[0]!, error });
-      }
+      if (part.length > 1) await planHalves(database, part, apart);
+      else if (!(error instanceof PlannedElsewhere)) apart.failed.push({ row: part[0]!, error });
     }
   }
-  return apart;
 }
 
 /**
  * A chunk whose planning failed, not on the database: its deliveries are
  * planned apart, and one that fails alone is set aside, so the ones after it
- * are not held up. When none of them could be planned, the failure is not
- * one delivery's (a bug every payload meets, a schema a newer process has
- * changed): it is thrown, and planning waits and tries again.
+ * are not held up. Unless no delivery of the chunk could be stored: then the
+ * failure may be everyone's (a bug every order meets, a schema a newer
+ * process has changed), and it is thrown; planning waits and tries again (a
+ * delivery that fails alone is set aside once one that does not shares its
+ * chunk).
  */
-async function planApart(database: ThreadDatabase, rows: PendingRow[], chunkError: unknown): Promise<PlannedDelivery[]> {
-  const { planned, failed } = rows.length > 1 ? await planHalves(database, rows) : { planned: [], failed: [{ row: rows[0]!, error: chunkError }] };
-  if (planned.length === 0 && failed.length > 0) throw failed[0]!.error;
-  for (const { row, error } of failed) {
+async function planApart(database: ThreadDatabase, rows: PendingRow[], apart: Apart): Promise<void> {
+  await planHalves(database, rows, apart);
+  if (!apart.stored && apart.failed.length > 0) throw apart.failed[0]!.error;
+  for (const { row, error } of apart.failed) {
     try {
       database.setAside(row.id, String((error as Error)?.stack ?? error).slice(0, 2_000));
     } catch (setAsideError) {
       if (setAsideError instanceof PlannedElsewhere) continue;
       throw setAsideError;
     }
-    planned.push({ shop: row.shop, topic: row.topic, webhookId: row.webhookId, result: { outcome: "set_aside", detail: String((error as Error)?.message ?? error) } });
+    apart.planned.push({ id: row.id, delivery: { shop: row.shop, topic: row.topic, webhookId: row.webhookId, result: { outcome: "set_aside", detail: String((error as Error)?.message ?? error) } } });
   }
-  return planned;
 }
 
-/** Plans and stores the oldest kept deliveries; what became of each, and whether more may wait. */
+/** In the order they were kept. */
+const deliveries = (apart: Apart) => apart.planned.sort((a, b) => a.id - b.id).map((p) => p.delivery);
+
+/**
+ * Plans and stores the oldest kept deliveries; what became of each, and
+ * whether more may wait. A failure thrown part way carries what was planned
+ * before it (PartlyPlanned).
+ */
 async function planOldest(database: ThreadDatabase, kept: Backlog): Promise<{ planned: PlannedDelivery[]; more: boolean }> {
   const rows = database.oldest(PLAN_CHUNK);
   if (rows.length === 0) {
     kept.clear();
     return { planned: [], more: false };
   }
-  let planned: PlannedDelivery[];
+  const apart: Apart = { planned: [], failed: [], stored: false };
   try {
-    planned = await planRows(database, rows);
+    await planRows(database, rows, apart);
   } catch (error) {
     // Planned elsewhere (all or some): read again.
     if (error instanceof PlannedElsewhere) return { planned: [], more: true };
     if (isDatabaseFailure(error)) throw error;
-    planned = await planApart(database, rows, error);
+    try {
+      await planApart(database, rows, apart);
+    } catch (failure) {
+      throw new PartlyPlanned(failure, deliveries(apart));
+    }
   }
   const upToId = rows.at(-1)!.id;
   kept.planned(upToId);
   kept.owed = Math.max(0, kept.owed - rows.length);
-  return { planned, more: rows.length === PLAN_CHUNK };
+  return { planned: deliveries(apart), more: rows.length === PLAN_CHUNK };
+}
+
+/** Planning failed part way through a chunk: what was planned and stored before, still to be reported. */
+class PartlyPlanned extends Error {
+  constructor(
+    readonly failure: unknown,
+    readonly planned: PlannedDelivery[],
+  ) {
+    super(String((failure as Error)?.message ?? failure));
+  }
 }
 
 const port = parentPort!;
@@ -354,14 +374,25 @@ const database = openDatabase(settings);
 const kept = new Backlog();
 const answering = new WebhooksAnswering(settings.webhooksAnswering);
 let planTimer: ReturnType<typeof setTimeout> | undefined;
+/** The chunk being planned, if any. */
+let planning: Promise<boolean> | undefined;
 /** After a failure, planning waits until then (a batch does not bring it forward). */
 let retryAt = 0;
 
 /** Plans one chunk of kept deliveries and reports what became of them; true when more may wait. */
 async function planAndReport(): Promise<boolean> {
-  const { planned, more } = await planOldest(database, kept);
-  if (planned.length > 0) port.postMessage({ planned } satisfies ThreadReport);
-  return more;
+  // One chunk at a time: a batch that comes while a chunk is planned in halves waits for that chunk, not beside it.
+  return (planning ??= planOldest(database, kept)
+    .then(({ planned, more }) => {
+      if (planned.length > 0) port.postMessage({ planned } satisfies ThreadReport);
+      return more;
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof PartlyPlanned)) throw error;
+      if (error.planned.length > 0) port.postMessage({ planned: error.planned } satisfies ThreadReport);
+      throw error.failure;
+    })
+    .finally(() => (planning = undefined)));
 }
 
 /** Plans every kept delivery (or until `until`). */
@@ -378,7 +409,8 @@ async function keptPlanned(): Promise<void> {
   const newest = database.newestKept();
   const until = Date.now() + settings.keptWaitMs;
   while (newest > 0 && database.keptUpTo(newest)) {
-    if (Date.now() >= until) return planEverything();
+    // Past the wait: planned here. What cannot be planned yet is reported, and the batch goes on (its orders are read, not kept).
+    if (Date.now() >= until) return void (await planEverything().catch(planningFailed));
     await new Promise((resolve) => setTimeout(resolve, KEPT_POLL_MS));
   }
 }

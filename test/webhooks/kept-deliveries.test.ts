@@ -90,9 +90,15 @@ it.runIf(onSqlite)("sets none aside when every kept delivery fails the same way,
     const row = await keptRow("ORDERS_PAID", JSON.stringify(referred), webhookId);
     await prisma.$executeRawUnsafe(`UPDATE "PendingDelivery" SET "triggeredAt" = 'not a time' WHERE "id" = ?`, row.id);
   }
+  // One that stores nothing is no sign that the planning works.
+  await keptRow("ORDERS_PAID", "{not json", "wh-kept-unreadable");
   server = await startTestAppServer();
   await expect.poll(() => server!.output()).toMatch(/could not plan the order webhooks kept for later.*Invalid time value|Invalid time value.*could not plan the order webhooks kept for later/);
-  expect(await prisma.pendingDelivery.findMany({ select: { failure: true } })).toEqual([{ failure: null }, { failure: null }]);
+  await expect.poll(() => server!.output()).toMatch(/"webhookId":"wh-kept-unreadable".*the body is not JSON|the body is not JSON.*"webhookId":"wh-kept-unreadable"/);
+  expect(await prisma.pendingDelivery.findMany({ select: { webhookId: true, failure: true } })).toEqual([
+    { webhookId: "wh-kept-bad-1", failure: null },
+    { webhookId: "wh-kept-bad-2", failure: null },
+  ]);
   // The app answers meanwhile.
   const answer = await fetch(signedWebhook({ topic: "orders/paid", body: shopifyOrder({ id: ORDER + 7n }), url: `${server.origin}/webhooks/orders/paid` }));
   expect(answer.status).toBe(200);
@@ -165,5 +171,23 @@ it.runIf(onSqlite)("an order read from the Admin API plans a kept webhook itself
   } finally {
     await webhooks.close();
     await readOrders.close();
+  }
+});
+
+it.runIf(onSqlite)("an order read from the Admin API is stored even when a kept delivery cannot be planned yet", async () => {
+  const path = process.env.DATABASE_URL!.slice("file:".length);
+  const failures: string[] = [];
+  const readOrders = sqliteIntakeStore(path, { plansKept: false, keptWaitMs: 200, planningFailed: (message) => failures.push(message) });
+  try {
+    const bad = await keptRow("ORDERS_PAID", JSON.stringify(referred), "wh-kept-alone");
+    await prisma.$executeRawUnsafe(`UPDATE "PendingDelivery" SET "triggeredAt" = 'not a time' WHERE "id" = ?`, bad.id);
+    const found = shopifyOrder({ id: ORDER + 9n, email: "found@example.com", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+    const readFound = { shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: null, triggeredAt: null, payload: parseShopifyJson(JSON.stringify(found)), arrivedBy: "reconciliation" as const };
+
+    expect(await readOrders.intake([readFound])).toEqual([{ outcome: "queued" }]);
+    expect(failures.join("\n")).toMatch(/Invalid time value/);
+    expect(await prisma.pendingDelivery.count({ where: { failure: null } })).toBe(1);
+  } finally {
+    await readOrders.close(0);
   }
 });
