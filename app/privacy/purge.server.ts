@@ -48,7 +48,7 @@ export interface PurgeCounts {
 /** A step's batches: `maxBatches` counts down, so a step that goes shop by shop keeps one bound. */
 type Budget = { batch: number; maxBatches: number };
 
-async function inBatches(nextIds: () => Promise<string[]>, change: (ids: string[]) => Promise<number>, budget: Budget): Promise<number> {
+async function inBatches<Id>(nextIds: () => Promise<Id[]>, change: (ids: Id[]) => Promise<number>, budget: Budget): Promise<number> {
   let changed = 0;
   while (budget.maxBatches > 0) {
     budget.maxBatches -= 1;
@@ -147,8 +147,8 @@ export async function purgeExpired(db: PrismaClient, now: Date, options: { batch
 
   const setAsideExpired = { failure: { not: null }, receivedAt: { lt: before(SET_ASIDE_DELIVERY_MS) } };
   const setAsideDeliveriesDeleted = await inBatches(
-    async () => (await db.pendingDelivery.findMany({ where: setAsideExpired, select: { id: true }, take: batch })).map((row) => String(row.id)),
-    async (batchIds) => (await db.pendingDelivery.deleteMany({ where: { id: { in: batchIds.map(Number) }, ...setAsideExpired } })).count,
+    async () => (await db.pendingDelivery.findMany({ where: setAsideExpired, select: { id: true }, take: batch })).map((row) => row.id),
+    async (batchIds) => (await db.pendingDelivery.deleteMany({ where: { id: { in: batchIds }, ...setAsideExpired } })).count,
     size(),
   );
 

@@ -244,6 +244,8 @@ const toHook = (row: PendingRow): OrderWebhook => ({
   payload: new RawJson(row.body),
 });
 
+const messageOf = (error: unknown) => String((error as Error)?.message ?? error);
+
 /** SQLite's codes for a database that cannot take writes now (busy, full, failing): not the fault of the rows written. */
 const PASSING_FAILURES = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|NOMEM|READONLY|PROTOCOL|INTERRUPT|CORRUPT|NOTADB)/;
 
@@ -266,10 +268,10 @@ async function planRows(database: ThreadDatabase, rows: PendingRow[], apart: Apa
   const hooks = rows.map(toHook);
   const planned = database.plannedIntake(ids);
   const results = await intakeBatch(planned, hooks);
-  // Nothing to store (every one malformed, say): they leave all the same.
-  if (!planned.forgotten) database.forget(ids);
   // Rows stored: the planning and the database work for these deliveries.
   if (planned.forgotten) apart.stored = true;
+  // Nothing to store (every one malformed, say): they leave all the same.
+  else database.forget(ids);
   rows.forEach((row, i) => apart.planned.push({ id: row.id, delivery: { shop: row.shop, topic: row.topic, webhookId: row.webhookId, result: results[i]! } }));
 }
 
@@ -321,7 +323,7 @@ async function planApart(database: ThreadDatabase, rows: PendingRow[], apart: Ap
       if (setAsideError instanceof PlannedElsewhere) continue;
       throw setAsideError;
     }
-    apart.planned.push({ id: row.id, delivery: { shop: row.shop, topic: row.topic, webhookId: row.webhookId, result: { outcome: "set_aside", detail: String((error as Error)?.message ?? error) } } });
+    apart.planned.push({ id: row.id, delivery: { shop: row.shop, topic: row.topic, webhookId: row.webhookId, result: { outcome: "set_aside", detail: messageOf(error) } } });
   }
 }
 
@@ -364,7 +366,7 @@ class PartlyPlanned extends Error {
     readonly failure: unknown,
     readonly planned: PlannedDelivery[],
   ) {
-    super(String((failure as Error)?.message ?? failure));
+    super(messageOf(failure));
   }
 }
 
@@ -415,9 +417,15 @@ async function keptPlanned(): Promise<void> {
   }
 }
 
+/** What an earlier process kept and did not plan, and what was set aside (planned again at each start). */
+async function planLeftovers(): Promise<void> {
+  database.retrySetAside();
+  await planEverything();
+}
+
 /** A failure to plan is reported, and planning tried again a little later. */
 function planningFailed(error: unknown): false {
-  port.postMessage({ planningFailed: { message: String((error as Error)?.message ?? error) } } satisfies ThreadReport);
+  port.postMessage({ planningFailed: { message: messageOf(error) } } satisfies ThreadReport);
   retryAt = Date.now() + RETRY_MS;
   planSoon();
   return false;
@@ -456,12 +464,7 @@ port.on("message", async (request: ThreadRequest) => {
     } else {
       // Warming up, the thread first plans what an earlier process kept and did not plan, and what it set aside;
       // what it cannot plan yet does not keep the app from starting.
-      if (request.hooks.length === 0 && settings.plansKept) {
-        await (async () => {
-          database.retrySetAside();
-          await planEverything();
-        })().catch(planningFailed);
-      }
+      if (request.hooks.length === 0 && settings.plansKept) await planLeftovers().catch(planningFailed);
       answer = { id, results: await storeBatch(database, request.hooks, kept) };
     }
   } catch (error) {
