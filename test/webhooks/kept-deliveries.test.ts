@@ -1,4 +1,5 @@
 import "../admin/browser-env";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { sqliteIntakeStore } from "../../app/referrals/intake-store.server";
@@ -191,3 +192,39 @@ it.runIf(onSqlite)("an order read from the Admin API is stored even when a kept 
     await readOrders.close(0);
   }
 });
+
+it.runIf(onSqlite)("a database that cannot take writes while kept deliveries are planned sets none aside, and they are planned once it can", async () => {
+  const path = process.env.DATABASE_URL!.slice("file:".length);
+  const failures: { message: string; at: number }[] = [];
+  const webhooks = sqliteIntakeStore(path, { lockWaitMs: 500, planningFailed: (message) => failures.push({ message, at: performance.now() }) });
+  const answering = new WebhooksAnswering();
+  // Another process's write transaction (a second app process, a migration) holds SQLite's lock.
+  const otherProcess = new Database(path);
+  try {
+    // Kept during a burst, so that nothing is planned before the lock is taken.
+    for (let i = 0; i < 8; i++) answering.begin();
+    const orders = Array.from({ length: 6 }, (_, i) => shopifyOrder({ id: ORDER + BigInt(20 + i), noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }));
+    const hooks = orders.map((order, i) => ({ ...delivered, webhookId: `wh-busy-${i}`, payload: new RawJson(Buffer.from(JSON.stringify(order))) }));
+    expect(await webhooks.intake(hooks)).toEqual(hooks.map(() => ({ outcome: "accepted" })));
+    otherProcess.exec("BEGIN IMMEDIATE");
+    const burstOver = performance.now();
+    for (let i = 0; i < 8; i++) answering.end();
+
+    await expect.poll(() => failures.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(failures[0]!.message).toMatch(/database is locked/);
+    // One try of the whole chunk (half a second's wait for the lock), not the chunk in halves down to single deliveries, each waiting as long.
+    expect(failures[0]!.at - burstOver).toBeLessThan(3_000);
+    expect(await prisma.pendingDelivery.findMany({ select: { failure: true } })).toEqual(hooks.map(() => ({ failure: null })));
+
+    otherProcess.exec("ROLLBACK");
+    // Tried again within RETRY_MS (5 s): every delivery planned, once.
+    await expect.poll(() => prisma.pendingDelivery.count(), { timeout: 15_000, interval: 100 }).toBe(0);
+    expect(await prisma.orderRecord.count()).toBe(orders.length);
+    expect(await prisma.job.count({ where: { kind: "order.record" } })).toBe(orders.length);
+  } finally {
+    while (answering.count() > 0) answering.end();
+    if (otherProcess.inTransaction) otherProcess.exec("ROLLBACK");
+    otherProcess.close();
+    await webhooks.close();
+  }
+}, 30_000);
