@@ -327,6 +327,14 @@ async function planApart(database: ThreadDatabase, rows: PendingRow[], apart: Ap
   }
 }
 
+/**
+ * The last chunk whose deliveries were planned apart and none could be
+ * stored (its first and last ids, and how many): its retries are one
+ * transaction each, not the halving again (n log n single tries every
+ * RETRY_MS, for a failure every delivery meets).
+ */
+let noneStoredChunk: string | undefined;
+
 /** In the order they were kept. */
 const deliveries = (apart: Apart) => apart.planned.sort((a, b) => a.id - b.id).map((p) => p.delivery);
 
@@ -342,18 +350,23 @@ async function planOldest(database: ThreadDatabase, kept: Backlog): Promise<{ pl
     return { planned: [], more: false };
   }
   const apart: Apart = { planned: [], failed: [], stored: false };
+  const chunk = `${rows[0]!.id}-${rows.at(-1)!.id}-${rows.length}`;
   try {
     await planRows(database, rows, apart);
   } catch (error) {
     // Planned elsewhere (all or some): read again.
     if (error instanceof PlannedElsewhere) return { planned: [], more: true };
     if (isDatabaseFailure(error)) throw error;
+    // Planned apart before, and none of it could be stored: until a delivery joins it (or a restart), one try is enough.
+    if (chunk === noneStoredChunk) throw error;
     try {
       await planApart(database, rows, apart);
     } catch (failure) {
+      if (!apart.stored && !isDatabaseFailure(failure)) noneStoredChunk = chunk;
       throw new PartlyPlanned(failure, deliveries(apart));
     }
   }
+  noneStoredChunk = undefined;
   const upToId = rows.at(-1)!.id;
   kept.planned(upToId);
   kept.owed = Math.max(0, kept.owed - rows.length);
@@ -445,6 +458,9 @@ function planSoon(afterMs = QUIET_MS) {
     async () => {
       // A pause within a burst (a collection, the first round trips) is not its end: planning would take the thread from the next batches.
       if (answering.inBurst() && kept.oldestWaitMs() < MOST_WAIT_MS) return planSoon();
+      // Waiting after a failure: the timer counts from the event loop's clock, which a blocking wait for the lock leaves
+      // behind, so it may fire before retryAt; it waits the rest instead of leaving the retry to the next batch.
+      if (Date.now() < retryAt) return planSoon();
       if (await planInBackground()) planSoon(0);
       // Planned: the burst is over, and its log can go back into the database.
       else database.checkpoint();

@@ -1,5 +1,8 @@
 import "../admin/browser-env";
 import Database from "better-sqlite3";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { sqliteIntakeStore } from "../../app/referrals/intake-store.server";
@@ -226,5 +229,48 @@ it.runIf(onSqlite)("a database that cannot take writes while kept deliveries are
     if (otherProcess.inTransaction) otherProcess.exec("ROLLBACK");
     otherProcess.close();
     await webhooks.close();
+  }
+}, 30_000);
+
+it.runIf(onSqlite)("a chunk no delivery of which could be stored is tried again whole, not in halves once more", async () => {
+  const path = process.env.DATABASE_URL!.slice("file:".length);
+  for (let i = 0; i < 8; i++) {
+    const row = await keptRow("ORDERS_PAID", JSON.stringify(shopifyOrder({ id: ORDER + BigInt(40 + i), noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] })), `wh-every-bad-${i}`);
+    await prisma.$executeRawUnsafe(`UPDATE "PendingDelivery" SET "triggeredAt" = 'not a time' WHERE "id" = ?`, row.id);
+  }
+  // The intake thread counts its statements in this directory (db/statement-counts.ts), read from its environment as it starts.
+  const counted = mkdtempSync(join(tmpdir(), "intake-counts-"));
+  process.env.DB_STATEMENT_COUNTS_DIR = counted;
+  const failures: string[] = [];
+  const webhooks = sqliteIntakeStore(path, { planningFailed: (message) => failures.push(message) });
+  delete process.env.DB_STATEMENT_COUNTS_DIR;
+  const statements = async () => {
+    // Written ten times a second.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return readdirSync(counted).reduce((sum, file) => sum + ((JSON.parse(readFileSync(join(counted, file), "utf8")) as { counts: { intake?: number } }).counts.intake ?? 0), 0);
+  };
+  try {
+    // Warming up, it plans what is kept: the chunk, then its halves, down to single deliveries; none can be stored.
+    await webhooks.ready();
+    expect(failures).toHaveLength(1);
+    const first = await statements();
+    // Tried again after RETRY_MS (5 s).
+    await expect.poll(() => failures.length, { timeout: 15_000, interval: 100 }).toBe(2);
+    const retry = (await statements()) - first;
+    expect(failures[1]).toMatch(/Invalid time value/);
+    // The whole chunk's one try (3 statements), not its 15 tries again, halves down to single deliveries (31).
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThan(first / 4);
+    expect(await prisma.pendingDelivery.count({ where: { failure: null } })).toBe(8);
+
+    // A delivery that can be planned joins the chunk: it is planned apart again, the good one stored and the others set aside.
+    const good = { ...delivered, webhookId: "wh-every-good", payload: new RawJson(Buffer.from(JSON.stringify(referred))) };
+    expect(await webhooks.intake([good])).toEqual([{ outcome: "accepted" }]);
+    await expect.poll(() => prisma.pendingDelivery.count({ where: { failure: null } }), { timeout: 15_000, interval: 100 }).toBe(0);
+    expect(await prisma.pendingDelivery.count()).toBe(8);
+    expect(await prisma.orderRecord.findFirstOrThrow({ where: { orderId: String(ORDER) } })).toMatchObject({ status: "queued" });
+  } finally {
+    await webhooks.close(0);
+    rmSync(counted, { recursive: true, force: true });
   }
 }, 30_000);
