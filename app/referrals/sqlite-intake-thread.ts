@@ -329,11 +329,16 @@ async function planApart(database: ThreadDatabase, rows: PendingRow[], apart: Ap
 
 /**
  * The last chunk whose deliveries were planned apart and none could be
- * stored (its first and last ids, and how many): its retries are one
- * transaction each, not the halving again (n log n single tries every
- * RETRY_MS, for a failure every delivery meets).
+ * stored: its ids, the failure its whole try met, and its whole tries since.
+ * Its retries try it whole, one transaction, not every half down to single
+ * deliveries again (2n − 1 tries every RETRY_MS, for a failure every
+ * delivery meets); unless its deliveries change, its whole try fails
+ * otherwise (the shared cause gone, one bad delivery left: its halves set it
+ * aside), or REHALVE_EVERY retries have passed.
  */
-let noneStoredChunk: string | undefined;
+let noneStored: { ids: string; failure: string; wholeTries: number } | undefined;
+/** About a minute of retries. */
+const REHALVE_EVERY = 12;
 
 /** In the order they were kept. */
 const deliveries = (apart: Apart) => apart.planned.sort((a, b) => a.id - b.id).map((p) => p.delivery);
@@ -346,27 +351,29 @@ const deliveries = (apart: Apart) => apart.planned.sort((a, b) => a.id - b.id).m
 async function planOldest(database: ThreadDatabase, kept: Backlog): Promise<{ planned: PlannedDelivery[]; more: boolean }> {
   const rows = database.oldest(PLAN_CHUNK);
   if (rows.length === 0) {
+    noneStored = undefined;
     kept.clear();
     return { planned: [], more: false };
   }
   const apart: Apart = { planned: [], failed: [], stored: false };
-  const chunk = `${rows[0]!.id}-${rows.at(-1)!.id}-${rows.length}`;
+  const ids = rows.map((row) => row.id).join(",");
   try {
     await planRows(database, rows, apart);
   } catch (error) {
     // Planned elsewhere (all or some): read again.
     if (error instanceof PlannedElsewhere) return { planned: [], more: true };
     if (isDatabaseFailure(error)) throw error;
-    // Planned apart before, and none of it could be stored: until a delivery joins it (or a restart), one try is enough.
-    if (chunk === noneStoredChunk) throw error;
+    // Planned apart before, none of it stored, and failing the same way: one try is enough.
+    if (noneStored?.ids === ids && noneStored.failure === messageOf(error) && ++noneStored.wholeTries < REHALVE_EVERY) throw error;
+    noneStored = undefined;
     try {
       await planApart(database, rows, apart);
     } catch (failure) {
-      if (!apart.stored && !isDatabaseFailure(failure)) noneStoredChunk = chunk;
+      if (!apart.stored && !isDatabaseFailure(failure)) noneStored = { ids, failure: messageOf(error), wholeTries: 0 };
       throw new PartlyPlanned(failure, deliveries(apart));
     }
   }
-  noneStoredChunk = undefined;
+  noneStored = undefined;
   const upToId = rows.at(-1)!.id;
   kept.planned(upToId);
   kept.owed = Math.max(0, kept.owed - rows.length);
@@ -458,8 +465,8 @@ function planSoon(afterMs = QUIET_MS) {
     async () => {
       // A pause within a burst (a collection, the first round trips) is not its end: planning would take the thread from the next batches.
       if (answering.inBurst() && kept.oldestWaitMs() < MOST_WAIT_MS) return planSoon();
-      // Waiting after a failure: the timer counts from the event loop's clock, which a blocking wait for the lock leaves
-      // behind, so it may fire before retryAt; it waits the rest instead of leaving the retry to the next batch.
+      // Waiting after a failure: libuv's timers count whole milliseconds of another clock than Date.now()'s, so one may
+      // fire a millisecond before retryAt; it waits the rest instead of leaving the retry to the next batch.
       if (Date.now() < retryAt) return planSoon();
       if (await planInBackground()) planSoon(0);
       // Planned: the burst is over, and its log can go back into the database.

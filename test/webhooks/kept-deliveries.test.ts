@@ -240,14 +240,24 @@ it.runIf(onSqlite)("a chunk no delivery of which could be stored is tried again 
   }
   // The intake thread counts its statements in this directory (db/statement-counts.ts), read from its environment as it starts.
   const counted = mkdtempSync(join(tmpdir(), "intake-counts-"));
-  process.env.DB_STATEMENT_COUNTS_DIR = counted;
   const failures: string[] = [];
-  const webhooks = sqliteIntakeStore(path, { planningFailed: (message) => failures.push(message) });
-  delete process.env.DB_STATEMENT_COUNTS_DIR;
+  process.env.DB_STATEMENT_COUNTS_DIR = counted;
+  let webhooks: ReturnType<typeof sqliteIntakeStore>;
+  try {
+    webhooks = sqliteIntakeStore(path, { planningFailed: (message) => failures.push(message) });
+  } finally {
+    delete process.env.DB_STATEMENT_COUNTS_DIR;
+  }
+  const readCounts = () =>
+    readdirSync(counted).reduce((sum, file) => sum + ((JSON.parse(readFileSync(join(counted, file), "utf8")) as { counts: { intake?: number } }).counts.intake ?? 0), 0);
+  /** The thread's count once written (ten times a second, when it changed): the same in two reads 300 ms apart. */
   const statements = async () => {
-    // Written ten times a second.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    return readdirSync(counted).reduce((sum, file) => sum + ((JSON.parse(readFileSync(join(counted, file), "utf8")) as { counts: { intake?: number } }).counts.intake ?? 0), 0);
+    for (let last = -1; ; ) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const now = readCounts();
+      if (now === last) return now;
+      last = now;
+    }
   };
   try {
     // Warming up, it plans what is kept: the chunk, then its halves, down to single deliveries; none can be stored.
@@ -272,5 +282,33 @@ it.runIf(onSqlite)("a chunk no delivery of which could be stored is tried again 
   } finally {
     await webhooks.close(0);
     rmSync(counted, { recursive: true, force: true });
+  }
+}, 30_000);
+
+it.runIf(onSqlite)("a chunk none of which could be stored is planned apart again once its whole try fails in another way, and its one bad delivery set aside", async () => {
+  const path = process.env.DATABASE_URL!.slice("file:".length);
+  const orders = [1n, 2n, 3n].map((n) => shopifyOrder({ id: ORDER + 60n + n, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }));
+  for (const [i, order] of orders.entries()) await keptRow("ORDERS_PAID", JSON.stringify(order), `wh-shared-${i}`);
+  // A cause every delivery meets (a stand-in for a bug, or a table another process is changing) and, beside it, one bad delivery of its own.
+  await prisma.$executeRawUnsafe(`CREATE TRIGGER "test_every_order" BEFORE INSERT ON "OrderRecord" BEGIN SELECT RAISE(ABORT, 'every order fails'); END`);
+  await prisma.$executeRawUnsafe(
+    `CREATE TRIGGER "test_one_order" BEFORE INSERT ON "OrderRecord" WHEN NEW."orderId" = '${ORDER + 62n}' BEGIN SELECT RAISE(ABORT, 'this order fails'); END`,
+  );
+  const failures: string[] = [];
+  const webhooks = sqliteIntakeStore(path, { planningFailed: (message) => failures.push(message) });
+  try {
+    await webhooks.ready();
+    expect(failures).toEqual([expect.stringMatching(/every order fails/)]);
+    expect(await prisma.pendingDelivery.count({ where: { failure: null } })).toBe(3);
+
+    // The shared cause goes: the whole chunk now fails on the bad delivery alone, and is planned apart again.
+    await prisma.$executeRawUnsafe(`DROP TRIGGER "test_every_order"`);
+    await expect.poll(() => prisma.pendingDelivery.count({ where: { failure: null } }), { timeout: 15_000, interval: 100 }).toBe(0);
+    expect(await prisma.pendingDelivery.findMany({ select: { webhookId: true, failure: true } })).toEqual([{ webhookId: "wh-shared-1", failure: expect.stringMatching(/this order fails/) }]);
+    expect(await prisma.orderRecord.count()).toBe(2);
+  } finally {
+    await webhooks.close(0);
+    await prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS "test_every_order"`);
+    await prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS "test_one_order"`);
   }
 }, 30_000);
