@@ -356,13 +356,13 @@ async function planOldest(database: ThreadDatabase, kept: Backlog): Promise<{ pl
     return { planned: [], more: false };
   }
   const apart: Apart = { planned: [], failed: [], stored: false };
-  const ids = rows.map((row) => row.id).join(",");
   try {
     await planRows(database, rows, apart);
   } catch (error) {
     // Planned elsewhere (all or some): read again.
     if (error instanceof PlannedElsewhere) return { planned: [], more: true };
     if (isDatabaseFailure(error)) throw error;
+    const ids = rows.map((row) => row.id).join(",");
     // Planned apart before, none of it stored, and failing the same way: one try is enough.
     if (noneStored?.ids === ids && noneStored.failure === messageOf(error) && ++noneStored.wholeTries < REHALVE_EVERY) throw error;
     noneStored = undefined;

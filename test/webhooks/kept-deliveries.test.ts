@@ -36,6 +36,12 @@ const ORDER = 7_340_312_345_678_905_001n;
 const TRIGGERED_AT = new Date(Date.now() - 60_000);
 const referred = shopifyOrder({ id: ORDER, email: "buyer@example.com", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
 
+/** The SQLite file of this test's database. */
+const databasePath = () => process.env.DATABASE_URL!.slice("file:".length);
+const referredOrder = (id: bigint) => shopifyOrder({ id, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+/** A trigger time no clock reads: storing the delivery's job fails, on it alone (a stand-in for any delivery the planning does not survive). */
+const unplannable = (row: { id: number }) => prisma.$executeRawUnsafe(`UPDATE "PendingDelivery" SET "triggeredAt" = 'not a time' WHERE "id" = ?`, row.id);
+
 /** A delivery as the intake keeps it, left behind by a process that stopped before planning it. */
 const keptRow = (topic: string, body: string, webhookId: string) =>
   prisma.pendingDelivery.create({ data: { shop: TEST_SHOP, topic, webhookId, triggeredAt: TRIGGERED_AT, body: Buffer.from(body) } });
@@ -66,8 +72,7 @@ it.runIf(onSqlite)("sets aside a kept delivery whose planning fails on it alone,
   const other = shopifyOrder({ id: ORDER + 1n, email: "friend@example.com", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
   const bad = await keptRow("ORDERS_PAID", JSON.stringify(referred), "wh-kept-bad");
   await keptRow("ORDERS_PAID", JSON.stringify(other), "wh-kept-good");
-  // A trigger time no clock can read: storing its job fails, on this delivery alone (a stand-in for any delivery the planning does not survive).
-  await prisma.$executeRawUnsafe(`UPDATE "PendingDelivery" SET "triggeredAt" = 'not a time' WHERE "id" = ?`, bad.id);
+  await unplannable(bad);
 
   server = await startTestAppServer();
   await deliveriesPlanned();
@@ -92,7 +97,7 @@ it.runIf(onSqlite)("sets none aside when every kept delivery fails the same way,
   // A failure no delivery of the chunk escapes is not one delivery's (a bug every payload meets): planning waits and tries again.
   for (const webhookId of ["wh-kept-bad-1", "wh-kept-bad-2"]) {
     const row = await keptRow("ORDERS_PAID", JSON.stringify(referred), webhookId);
-    await prisma.$executeRawUnsafe(`UPDATE "PendingDelivery" SET "triggeredAt" = 'not a time' WHERE "id" = ?`, row.id);
+    await unplannable(row);
   }
   // One that stores nothing is no sign that the planning works.
   await keptRow("ORDERS_PAID", "{not json", "wh-kept-unreadable");
@@ -112,7 +117,7 @@ it.runIf(onSqlite)("leaves nothing kept once it has stopped, and every order ans
   server = await startTestAppServer();
   const ids = Array.from({ length: 50 }, (_, i) => ORDER + BigInt(i + 1));
   const answers = await Promise.all(
-    ids.map((id) => fetch(signedWebhook({ topic: "orders/paid", body: shopifyOrder({ id, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }), url: `${server!.origin}/webhooks/orders/paid` }))),
+    ids.map((id) => fetch(signedWebhook({ topic: "orders/paid", body: referredOrder(id), url: `${server!.origin}/webhooks/orders/paid` }))),
   );
   expect(answers.map((a) => a.status)).toEqual(ids.map(() => 200));
   expect(await server.terminate()).toBe(0);
@@ -125,7 +130,7 @@ const delivered = { shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: "wh-kept-4
 const read = () => ({ shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: null, triggeredAt: null, payload: parseShopifyJson(JSON.stringify(referred)), arrivedBy: "reconciliation" as const });
 
 it.runIf(onSqlite)("an order read from the Admin API waits for the webhooks' store to plan the webhook kept before it, so the order counts as delivered", async () => {
-  const path = process.env.DATABASE_URL!.slice("file:".length);
+  const path = databasePath();
   const webhooks = sqliteIntakeStore(path);
   const readOrders = sqliteIntakeStore(path, { plansKept: false });
   const answering = new WebhooksAnswering();
@@ -158,7 +163,7 @@ it.runIf(onSqlite)("an order read from the Admin API waits for the webhooks' sto
 });
 
 it.runIf(onSqlite)("an order read from the Admin API plans a kept webhook itself when no store has planned it in time", async () => {
-  const path = process.env.DATABASE_URL!.slice("file:".length);
+  const path = databasePath();
   // Neither plans in the background: what the first keeps waits for the second's batch, 200 ms at most.
   const webhooks = sqliteIntakeStore(path, { plansKept: false });
   const readOrders = sqliteIntakeStore(path, { plansKept: false, keptWaitMs: 200 });
@@ -179,12 +184,12 @@ it.runIf(onSqlite)("an order read from the Admin API plans a kept webhook itself
 });
 
 it.runIf(onSqlite)("an order read from the Admin API is stored even when a kept delivery cannot be planned yet", async () => {
-  const path = process.env.DATABASE_URL!.slice("file:".length);
+  const path = databasePath();
   const failures: string[] = [];
   const readOrders = sqliteIntakeStore(path, { plansKept: false, keptWaitMs: 200, planningFailed: (message) => failures.push(message) });
   try {
     const bad = await keptRow("ORDERS_PAID", JSON.stringify(referred), "wh-kept-alone");
-    await prisma.$executeRawUnsafe(`UPDATE "PendingDelivery" SET "triggeredAt" = 'not a time' WHERE "id" = ?`, bad.id);
+    await unplannable(bad);
     const found = shopifyOrder({ id: ORDER + 9n, email: "found@example.com", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
     const readFound = { shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: null, triggeredAt: null, payload: parseShopifyJson(JSON.stringify(found)), arrivedBy: "reconciliation" as const };
 
@@ -197,7 +202,7 @@ it.runIf(onSqlite)("an order read from the Admin API is stored even when a kept 
 });
 
 it.runIf(onSqlite)("a database that cannot take writes while kept deliveries are planned sets none aside, and they are planned once it can", async () => {
-  const path = process.env.DATABASE_URL!.slice("file:".length);
+  const path = databasePath();
   const failures: { message: string; at: number }[] = [];
   const webhooks = sqliteIntakeStore(path, { lockWaitMs: 500, planningFailed: (message) => failures.push({ message, at: performance.now() }) });
   const answering = new WebhooksAnswering();
@@ -206,7 +211,7 @@ it.runIf(onSqlite)("a database that cannot take writes while kept deliveries are
   try {
     // Kept during a burst, so that nothing is planned before the lock is taken.
     for (let i = 0; i < 8; i++) answering.begin();
-    const orders = Array.from({ length: 6 }, (_, i) => shopifyOrder({ id: ORDER + BigInt(20 + i), noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }));
+    const orders = Array.from({ length: 6 }, (_, i) => referredOrder(ORDER + BigInt(20 + i)));
     const hooks = orders.map((order, i) => ({ ...delivered, webhookId: `wh-busy-${i}`, payload: new RawJson(Buffer.from(JSON.stringify(order))) }));
     expect(await webhooks.intake(hooks)).toEqual(hooks.map(() => ({ outcome: "accepted" })));
     otherProcess.exec("BEGIN IMMEDIATE");
@@ -233,10 +238,10 @@ it.runIf(onSqlite)("a database that cannot take writes while kept deliveries are
 }, 30_000);
 
 it.runIf(onSqlite)("a chunk no delivery of which could be stored is tried again whole, not in halves once more", async () => {
-  const path = process.env.DATABASE_URL!.slice("file:".length);
+  const path = databasePath();
   for (let i = 0; i < 8; i++) {
-    const row = await keptRow("ORDERS_PAID", JSON.stringify(shopifyOrder({ id: ORDER + BigInt(40 + i), noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] })), `wh-every-bad-${i}`);
-    await prisma.$executeRawUnsafe(`UPDATE "PendingDelivery" SET "triggeredAt" = 'not a time' WHERE "id" = ?`, row.id);
+    const row = await keptRow("ORDERS_PAID", JSON.stringify(referredOrder(ORDER + BigInt(40 + i))), `wh-every-bad-${i}`);
+    await unplannable(row);
   }
   // The intake thread counts its statements in this directory (db/statement-counts.ts), read from its environment as it starts.
   const counted = mkdtempSync(join(tmpdir(), "intake-counts-"));
@@ -286,8 +291,8 @@ it.runIf(onSqlite)("a chunk no delivery of which could be stored is tried again 
 }, 30_000);
 
 it.runIf(onSqlite)("a chunk none of which could be stored is planned apart again once its whole try fails in another way, and its one bad delivery set aside", async () => {
-  const path = process.env.DATABASE_URL!.slice("file:".length);
-  const orders = [1n, 2n, 3n].map((n) => shopifyOrder({ id: ORDER + 60n + n, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }));
+  const path = databasePath();
+  const orders = [1n, 2n, 3n].map((n) => referredOrder(ORDER + 60n + n));
   for (const [i, order] of orders.entries()) await keptRow("ORDERS_PAID", JSON.stringify(order), `wh-shared-${i}`);
   // A cause every delivery meets (a stand-in for a bug, or a table another process is changing) and, beside it, one bad delivery of its own.
   await prisma.$executeRawUnsafe(`CREATE TRIGGER "test_every_order" BEFORE INSERT ON "OrderRecord" BEGIN SELECT RAISE(ABORT, 'every order fails'); END`);
