@@ -1,5 +1,6 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type Database from "better-sqlite3";
 import { countingAdapterFactory, statementCountsEnabled } from "./statement-counts";
 
 export type DatabaseKind = "sqlite" | "postgresql";
@@ -29,8 +30,25 @@ class TunedSqlite extends PrismaBetterSQLite3 {
   override async connect() {
     const connection = await super.connect();
     await connection.executeScript(SQLITE_PRAGMAS);
+    beginImmediately(connection);
     return connection;
   }
+}
+
+/**
+ * Prisma's transactions on SQLite (an interactive `$transaction`, and
+ * the one Prisma opens itself for an upsert it cannot send as one
+ * statement) begin IMMEDIATE, taking the write lock first. The adapter
+ * begins them DEFERRED: such a transaction reads first, and its first
+ * write, meeting another connection's write (the order intake, the job
+ * worker, another process), fails at once with SQLITE_BUSY ("Operation has
+ * timed out"), since SQLite does not wait for a reader that would write.
+ */
+function beginImmediately(connection: object): void {
+  const client = (connection as { client?: Pick<Database, "prepare"> }).client;
+  if (typeof client?.prepare !== "function") throw new Error("@prisma/adapter-better-sqlite3 no longer keeps its better-sqlite3 database in `client`: see beginImmediately()");
+  const prepare = client.prepare.bind(client);
+  client.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
 }
 
 /** The driver adapter factory for a DATABASE_URL, shared by the app and the Prisma CLI. */

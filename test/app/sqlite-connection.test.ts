@@ -1,3 +1,4 @@
+import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { createPrismaClient } from "../../app/db.server";
 import { databaseKind } from "../../app/db/adapter.server";
@@ -27,4 +28,52 @@ describe.skipIf(!onSqlite)("Prisma's SQLite connection", () => {
       await client.$disconnect();
     }
   });
+
+  it("waits for another connection's write in a transaction that reads before it writes, instead of failing at once", async () => {
+    const client = createPrismaClient(process.env.DATABASE_URL!);
+    const shop = "begins-immediately.myshopify.com";
+    const holder = await holdWriteLock(400);
+    try {
+      const started = performance.now();
+      // Prisma sends this upsert (no update) as a transaction: SELECT, then INSERT.
+      await client.shop.upsert({ where: { shop }, create: { shop }, update: {} });
+      expect(performance.now() - started).toBeGreaterThan(200);
+      await holder.done;
+      const second = await holdWriteLock(400);
+      await client.$transaction(async (tx) => {
+        const row = await tx.shop.findUniqueOrThrow({ where: { shop } });
+        await tx.shop.update({ where: { shop }, data: { companyName: `${row.shop} again` } });
+      });
+      await second.done;
+      expect((await client.shop.findUniqueOrThrow({ where: { shop } })).companyName).toBe(`${shop} again`);
+    } finally {
+      await holder.done;
+      await client.shop.deleteMany({ where: { shop } });
+      await client.$disconnect();
+    }
+  });
 });
+
+/** Another connection, on a thread of its own, takes SQLite's write lock and keeps it for `ms`; resolves once it holds it. */
+async function holdWriteLock(ms: number): Promise<{ done: Promise<void> }> {
+  const path = process.env.DATABASE_URL!.slice("file:".length);
+  const worker = new Worker(
+    `const { workerData, parentPort } = require("node:worker_threads");
+     const db = new (require("better-sqlite3"))(workerData.path);
+     db.exec("BEGIN IMMEDIATE");
+     parentPort.postMessage("held");
+     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms);
+     db.exec("COMMIT");
+     db.close();`,
+    { eval: true, workerData: { path, ms } },
+  );
+  const done = new Promise<void>((resolve, reject) => {
+    worker.once("exit", () => resolve());
+    worker.once("error", reject);
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.once("message", () => resolve());
+    worker.once("error", reject);
+  });
+  return { done };
+}
