@@ -24,16 +24,17 @@ function shopOffset(shop: string, intervalMs: number): number {
   return hash % intervalMs;
 }
 
-/** The shop's next pass; one per interval however often it is asked for. */
-export function scheduleReconcile(db: PrismaClient, shop: string, now: Date, intervalMs: number): Promise<boolean> {
+/** The shop's next pass after `now`: its slot, and when it runs. */
+export function nextReconcile(shop: string, now: Date, intervalMs: number): { slot: number; runAt: Date } {
   const offset = shopOffset(shop, intervalMs);
   const slot = Math.floor((now.getTime() - offset) / intervalMs) + 1;
-  return enqueueJob(db, RECONCILE_JOB, {
-    shop,
-    subject: `pass:${intervalMs}:${slot}`,
-    payload: {},
-    runAt: new Date(slot * intervalMs + offset),
-  });
+  return { slot, runAt: new Date(slot * intervalMs + offset) };
+}
+
+/** The shop's next pass; one per interval however often it is asked for. */
+export function scheduleReconcile(db: PrismaClient, shop: string, now: Date, intervalMs: number): Promise<boolean> {
+  const { slot, runAt } = nextReconcile(shop, now, intervalMs);
+  return enqueueJob(db, RECONCILE_JOB, { shop, subject: `pass:${intervalMs}:${slot}`, payload: {}, runAt });
 }
 
 /** At start-up: every installed shop has its next pass queued (a shop installed before this feature, too). */

@@ -10,7 +10,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEVELOPMENT_ONLY_SWITCHES, switchedOn } from "../../app/env.server";
+import { nextReconcile } from "../../app/order-sync/reconcile.server";
 import { serveBuild } from "../../scripts/lib/app-process";
+import { TEST_SHOP } from "../support/shopify-requests";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -40,7 +42,22 @@ export function testAppEnv(): Record<string, string> {
     DATABASE_URL: databaseUrl,
     WORKER_IN_PROCESS: "false",
     LOG_LEVEL: "warn",
+    RECONCILE_INTERVAL_MS: String(quietReconcileInterval()),
   };
+}
+
+/**
+ * An interval of about a day whose reconciliation pass of the test shop is
+ * more than an hour away: with the default (5 minutes), a served app with
+ * its worker ran the pass whenever a test crossed the shop's slot (1 run in
+ * 75 of a 4-second test), reaching for an Admin API that tests do not
+ * serve. Tests of the reconciliation set their own.
+ */
+function quietReconcileInterval(now = new Date()): number {
+  const DAY = 86_400_000;
+  for (let intervalMs = DAY; ; intervalMs -= 3_600_000) {
+    if (nextReconcile(TEST_SHOP, now, intervalMs).runAt.getTime() - now.getTime() > 3_600_000) return intervalMs;
+  }
 }
 
 /** testAppEnv, and the app calls the sandbox service on this machine itself (its worker, the admin pages, the storefront). */
