@@ -1,7 +1,7 @@
 import { isMainThread, threadId, workerData } from "node:worker_threads";
 
 // One SQLite write transaction at a time among the threads of a process (the
-// order intake's thread and the job worker's thread), handed over the moment
+// order intake and the job worker, in one thread or two), handed over the moment
 // it ends. Without it, a writer that meets the other thread's transaction is
 // left to SQLite's busy handler, which sleeps 1, 2, 5 ... up to 100 ms
 // between tries whatever the other's transaction takes (well under a
@@ -53,6 +53,30 @@ export class WriteLock {
         const left = until - performance.now();
         if (left <= 0) throw new WriteLockBusyError(timeoutMs);
         Atomics.wait(this.cells, HOLDER, holder, left);
+      }
+    } finally {
+      Atomics.compareExchange(this.cells, FIRST_WAITING, this.me, FREE);
+    }
+  }
+
+  /**
+   * The same for a first writer that shares its thread (the intake beside
+   * the job worker): waits without blocking the thread's event loop.
+   */
+  async holdFirstAsync(timeoutMs: number): Promise<void> {
+    const until = performance.now() + timeoutMs;
+    Atomics.store(this.cells, FIRST_WAITING, this.me);
+    try {
+      for (;;) {
+        const holder = Atomics.compareExchange(this.cells, HOLDER, FREE, this.me);
+        if (holder === FREE) {
+          Atomics.notify(this.cells, HOLDER);
+          return;
+        }
+        const left = until - performance.now();
+        if (left <= 0) throw new WriteLockBusyError(timeoutMs);
+        const waited = Atomics.waitAsync(this.cells, HOLDER, holder, left);
+        if (waited.async) await waited.value;
       }
     } finally {
       Atomics.compareExchange(this.cells, FIRST_WAITING, this.me, FREE);

@@ -1,15 +1,14 @@
-import { Worker } from "node:worker_threads";
+import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { Prisma } from "@prisma/client";
 import { modelFields, type PlainSql } from "../db/sql.server";
 import { threadModule } from "../threads/thread-module";
 import { webhooksAnsweringBuffer } from "../threads/webhooks-answering";
 import { intakeBatch, POSTGRES, type Batch, type IntakeDatabase, type Row, type Value } from "./intake-batch";
 import { RawJson, type IntakeResult, type OrderWebhook } from "./order-intake";
-// Types only: loading that module runs the thread's code.
 import { sqliteWriteLock, sqliteWriteLockBuffer } from "../db/write-lock";
-import type { PlannedDelivery, ThreadAnswer, ThreadReport, ThreadRequest, ThreadSettings, WireWebhook } from "./sqlite-intake-thread";
+import { serveIntake, type PlannedDelivery, type ThreadAnswer, type ThreadReport, type ThreadRequest, type ThreadSettings, type WireWebhook } from "./sqlite-intake";
 
-export type { PlannedDelivery } from "./sqlite-intake-thread";
+export type { PlannedDelivery, ThreadSettings } from "./sqlite-intake";
 
 // Where batches of order webhooks are planned and stored: one transaction
 // per batch, so the cost of a commit is shared by all the webhooks that
@@ -46,15 +45,39 @@ class SqliteWriteError extends Error {
 const toWire = (hook: OrderWebhook): WireWebhook => (hook.payload instanceof RawJson ? { ...hook, payload: hook.payload.bytes } : hook);
 
 /**
- * SQLite: planning and writing, with the commit and its fsync, run in a
- * worker thread, so the event loop goes on reading the next requests
- * meanwhile. The thread may wait for the write lock (busy_timeout) without
- * stopping the event loop, where a Prisma transaction of this same process
- * may hold it.
+ * Where a SQLite intake runs: a port to an intake served in another thread
+ * (serveIntake there), or undefined when there is none to serve it (then it
+ * gets a thread of its own).
+ */
+export type IntakeHost = (settings: ThreadSettings) => MessagePort | undefined;
+
+/** An intake served in the calling thread itself (a store for orders a job reads, in the job worker's thread). */
+export const inThisThread: IntakeHost = (settings) => {
+  const { port1, port2 } = new MessageChannel();
+  serveIntake(port2, settings, { shared: true });
+  return port1;
+};
+
+/** What the store asks through: the intake's thread, or a port to an intake served elsewhere. */
+interface Channel {
+  postMessage(request: ThreadRequest): void;
+  on(event: "message", listener: (answer: ThreadAnswer | ThreadReport) => void): void;
+  ref(): void;
+  unref(): void;
+  /** Lets the intake go (a thread of its own ends). */
+  end(): Promise<void>;
+}
+
+/**
+ * SQLite: planning and writing, with the commit and its fsync, run off the
+ * event loop that answers webhooks: served where `host` says (the job
+ * worker's thread, say), else in a thread of the intake's own. The intake
+ * waits for the write lock without stopping this event loop, where a Prisma
+ * transaction of this same thread may hold it.
  */
 export function sqliteIntakeStore(
   path: string,
-  options: { lockWaitMs?: number; plansKept?: boolean; keptWaitMs?: number; planningFailed?: (message: string) => void } = {},
+  options: { lockWaitMs?: number; plansKept?: boolean; keptWaitMs?: number; planningFailed?: (message: string) => void; host?: IntakeHost } = {},
 ): IntakeStore {
   const planningFailed = options.planningFailed ?? (() => {});
   const settings: ThreadSettings = {
@@ -66,37 +89,32 @@ export function sqliteIntakeStore(
     keptWaitMs: options.keptWaitMs ?? 15_000,
     webhooksAnswering: webhooksAnsweringBuffer(),
   };
-  let thread: Worker | undefined;
+  let thread: Channel | undefined;
   let nextId = 0;
   const waiting = new Map<number, { resolve: (results: IntakeResult[]) => void; reject: (error: Error) => void }>();
   const plannedListeners: ((planned: PlannedDelivery[]) => void)[] = [];
 
-  function writer(): Worker {
+  function writer(): Channel {
     if (thread) return thread;
-    const { entry, execArgv } = threadModule("sqlite-intake-thread", "app/referrals/sqlite-intake-thread.ts");
-    const started = new Worker(entry, { workerData: settings, execArgv, resourceLimits: INTAKE_HEAP_LIMITS });
-    started.unref();
-    started.on("message", (answer: ThreadAnswer | ThreadReport) => {
-      if ("planned" in answer) return plannedListeners.forEach((listener) => listener(answer.planned));
-      if ("planningFailed" in answer) return planningFailed(answer.planningFailed.message);
-      const caller = waiting.get(answer.id);
-      waiting.delete(answer.id);
-      // Idle, the thread does not keep the process alive; with a batch under way it does.
-      if (waiting.size === 0) started.unref();
-      if ("error" in answer) caller?.reject(new SqliteWriteError(answer.error.message, answer.error.code));
-      else caller?.resolve(answer.results);
-    });
     const lost = (error: Error) => {
       if (thread === started) thread = undefined;
       for (const caller of waiting.values()) caller.reject(error);
       waiting.clear();
     };
-    started.on("error", lost);
-    const startedId = started.threadId;
-    started.on("exit", (code) => {
-      sqliteWriteLock().releaseHeldBy(startedId);
-      lost(new Error(`the SQLite intake thread stopped (${code})`));
+    const hosted = options.host?.(settings);
+    const started = hosted ? hostedChannel(hosted, lost) : ownThread(settings, lost);
+    started.on("message", (answer: ThreadAnswer | ThreadReport) => {
+      if ("planned" in answer) return plannedListeners.forEach((listener) => listener(answer.planned));
+      if ("planningFailed" in answer) return planningFailed(answer.planningFailed.message);
+      const caller = waiting.get(answer.id);
+      waiting.delete(answer.id);
+      // Idle, the intake does not keep the process alive; with a batch under way it does.
+      if (waiting.size === 0) started.unref();
+      if ("error" in answer) caller?.reject(new SqliteWriteError(answer.error.message, answer.error.code));
+      else caller?.resolve(answer.results);
     });
+    // Idle from the start (a port's message listener refs it).
+    started.unref();
     return (thread = started);
   }
 
@@ -121,9 +139,43 @@ export function sqliteIntakeStore(
     async close(deadlineMs = 10_000) {
       // What is kept would be planned by the next process to start; planned now, it is not left waiting for one.
       if (thread) await ask({ finishBy: Date.now() + deadlineMs }).catch((error: unknown) => planningFailed(String((error as Error)?.message ?? error)));
-      await thread?.terminate();
+      await thread?.end();
+      thread = undefined;
     },
   };
+}
+
+/** A thread of the intake's own (sqlite-intake-thread.ts); `lost` once it ends. */
+function ownThread(settings: ThreadSettings, lost: (error: Error) => void): Channel {
+  const { entry, execArgv } = threadModule("sqlite-intake-thread", "app/referrals/sqlite-intake-thread.ts");
+  const worker = new Worker(entry, { workerData: settings, execArgv, resourceLimits: INTAKE_HEAP_LIMITS });
+  const channel: Channel = {
+    postMessage: (request) => worker.postMessage(request),
+    on: (event, listener) => void worker.on(event, listener),
+    ref: () => worker.ref(),
+    unref: () => worker.unref(),
+    end: async () => void (await worker.terminate()),
+  };
+  worker.on("error", lost);
+  const startedId = worker.threadId;
+  worker.on("exit", (code) => {
+    sqliteWriteLock().releaseHeldBy(startedId);
+    lost(new Error(`the SQLite intake thread stopped (${code})`));
+  });
+  return channel;
+}
+
+/** An intake served elsewhere; `lost` once its port closes (the thread that served it ended). */
+function hostedChannel(port: MessagePort, lost: (error: Error) => void): Channel {
+  const channel: Channel = {
+    postMessage: (request) => port.postMessage(request),
+    on: (event, listener) => void port.on(event, listener),
+    ref: () => port.ref(),
+    unref: () => port.unref(),
+    end: async () => port.close(),
+  };
+  port.on("close", () => lost(new Error("the thread that served the SQLite intake stopped")));
+  return channel;
 }
 
 /** The type of each column the intake writes, on PostgreSQL: what an array of its values is cast to. */

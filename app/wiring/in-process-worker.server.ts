@@ -1,10 +1,11 @@
-import { Worker } from "node:worker_threads";
+import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import { sqliteWriteLock, sqliteWriteLockBuffer } from "../db/write-lock";
 import { getEnv } from "../env.server";
 import { logger } from "../logger.server";
 import { onJobEnqueued } from "../queue/wake";
 import { threadModule } from "../threads/thread-module";
 import { webhooksAnsweringBuffer } from "../threads/webhooks-answering";
+import type { IntakeHost, ThreadSettings } from "../referrals/intake-store.server";
 
 // The in-process worker runs in a worker thread of the app process
 // (worker-thread.ts): its database work and its jobs' CPU never hold up the
@@ -28,11 +29,13 @@ const HEAP_LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 160 
 /** A thread that ran this long before it crashed counts as healthy: the next restart waits RESTART_MIN_MS again. */
 const HEALTHY_MS = 60_000;
 
-/** What the app's main thread tells the worker's thread. */
-export type ToWorkerThread = { type: "job-enqueued" } | { type: "stop"; deadlineMs: number };
+/** What the app's main thread tells the worker's thread; `intake`: serve the order intake on this port (one V8 heap for both, not two). */
+export type ToWorkerThread = { type: "job-enqueued" } | { type: "stop"; deadlineMs: number } | { type: "intake"; port: MessagePort; settings: ThreadSettings };
 
 interface InProcessWorker {
   stop(deadlineMs: number): Promise<void>;
+  /** A port to an intake served in the worker's thread; undefined while the thread is not running. */
+  hostIntake: IntakeHost;
 }
 
 declare global {
@@ -45,6 +48,15 @@ export function startInProcessWorker(): void {
   if (!getEnv().WORKER_IN_PROCESS || globalThis.__referralBridgeWorker) return;
   globalThis.__referralBridgeWorker = workerThread();
 }
+
+/**
+ * The SQLite order intake of this process, served in the worker's thread
+ * when it runs: a thread of the intake's own would cost its own V8 isolate
+ * and heap (about 20 MB at a burst). Undefined without one (WORKER_IN_PROCESS
+ * false, or the thread restarting after a crash): the intake then gets a
+ * thread of its own.
+ */
+export const intakeInWorkerThread: IntakeHost = (settings) => globalThis.__referralBridgeWorker?.hostIntake(settings);
 
 /** Lets the jobs under way finish within the deadline; the leases of the rest are released. */
 export async function stopInProcessWorker(deadlineMs: number): Promise<void> {
@@ -84,6 +96,12 @@ function workerThread(): InProcessWorker {
 
   start();
   return {
+    hostIntake(settings) {
+      if (!thread || stopping) return undefined;
+      const { port1, port2 } = new MessageChannel();
+      thread.postMessage({ type: "intake", port: port2, settings } satisfies ToWorkerThread, [port2]);
+      return port1;
+    },
     stop(deadlineMs) {
       stopping ??= new Promise<void>((resolve) => {
         unsubscribe();

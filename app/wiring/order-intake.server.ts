@@ -4,7 +4,8 @@ import { createPlainSql } from "../db/sql.server";
 import { getEnv } from "../env.server";
 import { logger } from "../logger.server";
 import { createOrderIntake, type OrderIntake } from "../referrals/group-commit.server";
-import { postgresIntakeStore, sqliteIntakeStore, type IntakeStore } from "../referrals/intake-store.server";
+import { inThisThread, postgresIntakeStore, sqliteIntakeStore, type IntakeStore } from "../referrals/intake-store.server";
+import { intakeInWorkerThread } from "./in-process-worker.server";
 import type { IntakeResult, OrderWebhook } from "../referrals/order-intake";
 import { cachedShopCheck, type CachedShopCheck } from "../webhooks/installed-shops";
 import { createOrderWebhooks, type OrderWebhooks } from "../webhooks/order-webhooks.server";
@@ -33,6 +34,8 @@ export function intakeStoreFor(databaseUrl: string, { plansKept = true } = {}): 
   }
   return sqliteIntakeStore(databaseUrl.slice("file:".length), {
     plansKept,
+    // The webhooks' intake beside the job worker, in its thread; the one for orders a job reads, in the job's own thread.
+    host: plansKept ? intakeInWorkerThread : inThisThread,
     planningFailed: (message) => logger.error({ err: message }, "could not plan the order webhooks kept for later; trying again in a moment"),
   });
 }

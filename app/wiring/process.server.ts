@@ -29,11 +29,12 @@ export function startAppProcess(): Promise<void> {
     if (resealed > 0) logger.info({ resealed }, "sealed values re-sealed for their shop and column (v2)");
     const sealedTokens = await sealClearSessionTokens(prisma, getEnv().CREDENTIALS_KEY);
     if (sealedTokens > 0) logger.info({ sealedTokens }, "Shopify tokens stored in clear sealed");
+    // The worker's thread first: the order intake is served in it.
+    startInProcessWorker();
     await orderIntake().ready();
     await finishInterruptedInstalls(prisma, new Date(), { reconcileIntervalMs: getEnv().RECONCILE_INTERVAL_MS });
     await scheduleAllReconciles(prisma, new Date(), getEnv().RECONCILE_INTERVAL_MS);
     await schedulePurge(prisma, new Date());
-    startInProcessWorker();
   })();
   return started;
 }
@@ -48,8 +49,9 @@ export async function stopAppProcess(deadlineMs = getEnv().SHUTDOWN_DEADLINE_MS)
   const left = () => Math.max(0, until - Date.now());
   orderWebhooks().stop();
   if (!(await webhooksAnswered(left()))) logger.warn("stopping with order webhooks still being stored; Shopify delivers them again");
-  await stopInProcessWorker(left());
+  // The intake first: it plans what it kept in the worker's thread, which then stops.
   await orderIntake().close(left());
+  await stopInProcessWorker(left());
   await prisma.$disconnect();
   logger.info("stopped");
 }

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { logger } from "../logger.server";
 import { notifyJobEnqueued } from "../queue/wake";
 import { WebhooksAnswering } from "../threads/webhooks-answering";
+import { serveIntake } from "../referrals/sqlite-intake";
 import type { ToWorkerThread } from "./in-process-worker.server";
 import { startJobWorker } from "./job-worker.server";
 
@@ -25,6 +26,7 @@ const worker = startJobWorker({
 
 port.on("message", async (message: ToWorkerThread) => {
   if (message.type === "job-enqueued") return notifyJobEnqueued();
+  if (message.type === "intake") return serveIntake(message.port, message.settings, { shared: true });
   await worker.stop(message.deadlineMs);
   process.exit(0);
 });

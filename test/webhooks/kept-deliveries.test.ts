@@ -3,13 +3,14 @@ import Database from "better-sqlite3";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MessageChannel } from "node:worker_threads";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { sqliteIntakeStore } from "../../app/referrals/intake-store.server";
+import { inThisThread, sqliteIntakeStore, type IntakeHost } from "../../app/referrals/intake-store.server";
 import { RawJson } from "../../app/referrals/order-intake";
 import { parseShopifyJson } from "../../app/referrals/lossless-json";
 import { WebhooksAnswering } from "../../app/threads/webhooks-answering";
-import { startTestAppServer, type AppServer } from "../admin/app-server";
+import { startAppServer, startTestAppServer, testAppEnv, type AppServer } from "../admin/app-server";
 import { resetDatabase, testDatabaseKind } from "../support/database";
 import { deliveriesPlanned } from "../support/kept-deliveries";
 import { shopifyOrder } from "../support/orders";
@@ -113,8 +114,11 @@ it.runIf(onSqlite)("sets none aside when every kept delivery fails the same way,
   expect(answer.status).toBe(200);
 }, 60_000);
 
-it.runIf(onSqlite)("leaves nothing kept once it has stopped, and every order answered 200 stored", async () => {
-  server = await startTestAppServer();
+it.runIf(onSqlite).each([
+  { intake: "in a thread of its own", WORKER_IN_PROCESS: "false" },
+  { intake: "in the job worker's thread", WORKER_IN_PROCESS: "true" },
+])("leaves nothing kept once it has stopped, and every order answered 200 stored: the intake $intake", async ({ WORKER_IN_PROCESS }) => {
+  server = await startAppServer({ ...testAppEnv(), WORKER_IN_PROCESS });
   const ids = Array.from({ length: 50 }, (_, i) => ORDER + BigInt(i + 1));
   const answers = await Promise.all(
     ids.map((id) => fetch(signedWebhook({ topic: "orders/paid", body: referredOrder(id), url: `${server!.origin}/webhooks/orders/paid` }))),
@@ -132,7 +136,8 @@ const read = () => ({ shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: null, tr
 it.runIf(onSqlite)("an order read from the Admin API waits for the webhooks' store to plan the webhook kept before it, so the order counts as delivered", async () => {
   const path = databasePath();
   const webhooks = sqliteIntakeStore(path);
-  const readOrders = sqliteIntakeStore(path, { plansKept: false });
+  // As the app serves it: in the thread of the job that reads the orders.
+  const readOrders = sqliteIntakeStore(path, { plansKept: false, host: inThisThread });
   const answering = new WebhooksAnswering();
   const burst = 8;
   try {
@@ -166,7 +171,7 @@ it.runIf(onSqlite)("an order read from the Admin API plans a kept webhook itself
   const path = databasePath();
   // Neither plans in the background: what the first keeps waits for the second's batch, 200 ms at most.
   const webhooks = sqliteIntakeStore(path, { plansKept: false });
-  const readOrders = sqliteIntakeStore(path, { plansKept: false, keptWaitMs: 200 });
+  const readOrders = sqliteIntakeStore(path, { plansKept: false, keptWaitMs: 200, host: inThisThread });
   try {
     expect(await webhooks.intake([delivered])).toEqual([{ outcome: "accepted" }]);
     expect(await prisma.pendingDelivery.count()).toBe(1);
@@ -186,7 +191,7 @@ it.runIf(onSqlite)("an order read from the Admin API plans a kept webhook itself
 it.runIf(onSqlite)("an order read from the Admin API is stored even when a kept delivery cannot be planned yet", async () => {
   const path = databasePath();
   const failures: string[] = [];
-  const readOrders = sqliteIntakeStore(path, { plansKept: false, keptWaitMs: 200, planningFailed: (message) => failures.push(message) });
+  const readOrders = sqliteIntakeStore(path, { plansKept: false, keptWaitMs: 200, planningFailed: (message) => failures.push(message), host: inThisThread });
   try {
     const bad = await keptRow("ORDERS_PAID", JSON.stringify(referred), "wh-kept-alone");
     await unplannable(bad);
@@ -317,3 +322,62 @@ it.runIf(onSqlite)("a chunk none of which could be stored is planned apart again
     await prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS "test_one_order"`);
   }
 }, 30_000);
+
+it.runIf(onSqlite)("an intake that shares its thread waits for a Prisma transaction of that thread without stopping it, and keeps the delivery once it commits", async () => {
+  const webhooks = sqliteIntakeStore(databasePath(), { host: inThisThread });
+  const answering = new WebhooksAnswering();
+  try {
+    await webhooks.ready();
+    // No planning meanwhile: the keep alone is measured.
+    for (let i = 0; i < 8; i++) answering.begin();
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    let releasingAt = 0;
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    // This thread's transaction holds SQLite's write lock across its awaits, as a job's does in the worker's thread.
+    const transaction = prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`DELETE FROM "PendingDelivery" WHERE "id" < 0`);
+      held();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      releasingAt = performance.now();
+    });
+    await holding;
+    const results = await webhooks.intake([delivered]);
+    const keptAt = performance.now();
+    await transaction;
+    clearInterval(ticker);
+    expect(results).toEqual([{ outcome: "accepted" }]);
+    expect(keptAt).toBeGreaterThan(releasingAt);
+    // The thread went on meanwhile (a blocking wait would have stopped it, and the transaction with it, for lockWaitMs).
+    expect(ticks).toBeGreaterThan(15);
+    expect(await prisma.pendingDelivery.count()).toBe(1);
+  } finally {
+    while (answering.count() > 0) answering.end();
+    await webhooks.close();
+  }
+});
+
+it.runIf(onSqlite)("a batch whose intake's thread stopped fails, to be delivered again, and the next batch gets an intake of its own", async () => {
+  const hosts: string[] = [];
+  // The job worker's thread serves the first intake and ends before it answers (a crash); then it is restarting, and serves none.
+  const host: IntakeHost = () => {
+    if (hosts.push("asked") > 1) return undefined;
+    const { port1, port2 } = new MessageChannel();
+    setTimeout(() => port2.close(), 50);
+    return port1;
+  };
+  const webhooks = sqliteIntakeStore(databasePath(), { host });
+  const answering = new WebhooksAnswering();
+  try {
+    // A burst under way: what is kept stays kept (not planned) while the test looks.
+    for (let i = 0; i < 8; i++) answering.begin();
+    await expect(webhooks.intake([delivered])).rejects.toThrow(/the thread that served the SQLite intake stopped/);
+    expect(await webhooks.intake([{ ...delivered, webhookId: "wh-after-crash" }])).toEqual([{ outcome: "accepted" }]);
+    expect(hosts).toHaveLength(2);
+    expect(await prisma.pendingDelivery.findMany({ select: { webhookId: true } })).toEqual([{ webhookId: "wh-after-crash" }]);
+  } finally {
+    while (answering.count() > 0) answering.end();
+    await webhooks.close(0);
+  }
+});

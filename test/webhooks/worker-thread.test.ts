@@ -1,5 +1,5 @@
 import "../admin/browser-env";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -84,6 +84,9 @@ describe("the in-process worker", () => {
     const afterOrder = await statementsOf(countsDir, lockedBy!);
     expect(afterOrder.plain).toBeGreaterThan(0);
     expect(afterOrder.prisma).toBeUndefined();
+    // ... and the order intake, which kept the webhook and planned it, is served in that same thread: no thread of its own
+    expect(afterOrder.intake).toBeGreaterThan(0);
+    expect(readdirSync(countsDir).filter((file) => file.startsWith(`${server!.pid}-`))).toHaveLength(2);
 
     // WHEN the hourly purge, which works through Prisma, falls due
     const purge = await prisma.job.findFirstOrThrow({ where: { kind: "privacy.purge", status: "queued" } });
