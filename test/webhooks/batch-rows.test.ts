@@ -35,8 +35,9 @@ const ORDER_B = ORDER_A + 1n;
 const ORDER_C = ORDER_A + 2n;
 const REFUND = 9_123_456_789_012_345_678n;
 
-const PLACED_AT = new Date("2026-11-26T21:15:00.000Z");
-const TRIGGERED_AT = "2026-11-26T21:16:30.250Z";
+// Minutes ago, not a date written down: a delivery triggered more than a day ago is refused (400).
+const PLACED_AT = new Date(Math.floor(Date.now() / 1000) * 1000 - 3 * 60_000);
+const TRIGGERED_AT = new Date(PLACED_AT.getTime() + 90_250).toISOString();
 
 const referred = (id: bigint) => shopifyOrder({ id, createdAt: PLACED_AT, email: `buyer-${id}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
 
