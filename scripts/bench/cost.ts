@@ -75,7 +75,9 @@ function threadLines(
       thread.tid === pid
         ? "main thread"
         : counted?.counts.intake !== undefined
-          ? "intake thread"
+          ? counted.counts.plain !== undefined || counted.counts.prisma !== undefined
+            ? "worker thread with the intake"
+            : "intake thread"
           : counted
             ? `JS worker thread ${counted.threadId}`
             : `threads "${thread.comm}"`;
@@ -157,7 +159,7 @@ export function printCost(options: {
     );
     console.log(
       `database statements (counted by the app's database layer, BEGIN and COMMIT included): ${fixed(figures.statementsPerWebhook)} per webhook ` +
-        `(the intake thread's), ${fixed(figures.statementsPerOrder)} per order (the worker's jobs, in plain SQL and through Prisma, and any other query of the app's)`,
+        `(the intake's), ${fixed(figures.statementsPerOrder)} per order (the worker's jobs, in plain SQL and through Prisma, and any other query of the app's)`,
     );
   } else {
     const roles = after.postgres!.byRole;
