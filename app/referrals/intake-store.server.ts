@@ -31,6 +31,13 @@ export interface IntakeStore {
  * resident in a process that must stay under 250 MB).
  */
 const INTAKE_HEAP_LIMITS = { maxYoungGenerationSizeMb: 8 };
+/** How long past its deadline a closing store waits for the intake's answer before it lets the intake go. */
+const CLOSE_MARGIN_MS = 2_000;
+
+/** The intake's thread ended (a crash) with batches waiting: they fail, and their webhooks are delivered again. */
+class IntakeLost extends Error {
+  override name = "IntakeLost";
+}
 
 class SqliteWriteError extends Error {
   constructor(
@@ -90,18 +97,21 @@ export function sqliteIntakeStore(
     webhooksAnswering: webhooksAnsweringBuffer(),
   };
   let thread: Channel | undefined;
+  /** An intake served elsewhere was lost (its thread crashed): from then on, a thread of the intake's own. */
+  let hostLost = false;
   let nextId = 0;
   const waiting = new Map<number, { resolve: (results: IntakeResult[]) => void; reject: (error: Error) => void }>();
   const plannedListeners: ((planned: PlannedDelivery[]) => void)[] = [];
 
   function writer(): Channel {
     if (thread) return thread;
+    const hosted = hostLost ? undefined : options.host?.(settings);
     const lost = (error: Error) => {
+      if (hosted) hostLost = true;
       if (thread === started) thread = undefined;
       for (const caller of waiting.values()) caller.reject(error);
       waiting.clear();
     };
-    const hosted = options.host?.(settings);
     const started = hosted ? hostedChannel(hosted, lost) : ownThread(settings, lost);
     started.on("message", (answer: ThreadAnswer | ThreadReport) => {
       if ("planned" in answer) return plannedListeners.forEach((listener) => listener(answer.planned));
@@ -134,11 +144,17 @@ export function sqliteIntakeStore(
   return {
     intake: (hooks) => ask({ hooks: hooks.map(toWire) }),
     // An empty batch: the thread opens the database and prepares its reads (and plans what an earlier process left kept).
-    ready: async () => void (await ask({ hooks: [] })),
+    // Once more if the thread serving it crashed meanwhile: then in a thread of its own.
+    ready: async () => void (await ask({ hooks: [] }).catch((error: unknown) => (error instanceof IntakeLost ? ask({ hooks: [] }) : Promise.reject(error)))),
     onPlanned: (listener) => void plannedListeners.push(listener),
     async close(deadlineMs = 10_000) {
       // What is kept would be planned by the next process to start; planned now, it is not left waiting for one.
-      if (thread) await ask({ finishBy: Date.now() + deadlineMs }).catch((error: unknown) => planningFailed(String((error as Error)?.message ?? error)));
+      // Bounded: an intake that shares a thread answers only when that thread's event loop lets it.
+      if (thread)
+        await Promise.race([
+          ask({ finishBy: Date.now() + deadlineMs }).catch((error: unknown) => planningFailed(String((error as Error)?.message ?? error))),
+          new Promise((resolve) => setTimeout(resolve, deadlineMs + CLOSE_MARGIN_MS).unref()),
+        ]);
       await thread?.end();
       thread = undefined;
     },
@@ -156,11 +172,11 @@ function ownThread(settings: ThreadSettings, lost: (error: Error) => void): Chan
     unref: () => worker.unref(),
     end: async () => void (await worker.terminate()),
   };
-  worker.on("error", lost);
+  worker.on("error", (error) => lost(new IntakeLost(error.message)));
   const startedId = worker.threadId;
   worker.on("exit", (code) => {
     sqliteWriteLock().releaseHeldBy(startedId);
-    lost(new Error(`the SQLite intake thread stopped (${code})`));
+    lost(new IntakeLost(`the SQLite intake thread stopped (${code})`));
   });
   return channel;
 }
@@ -174,7 +190,7 @@ function hostedChannel(port: MessagePort, lost: (error: Error) => void): Channel
     unref: () => port.unref(),
     end: async () => port.close(),
   };
-  port.on("close", () => lost(new Error("the thread that served the SQLite intake stopped")));
+  port.on("close", () => lost(new IntakeLost("the thread that served the SQLite intake stopped")));
   return channel;
 }
 

@@ -407,11 +407,12 @@ class PartlyPlanned extends Error {
 export type IntakePort = Pick<MessagePort, "on" | "postMessage" | "unref">;
 
 /**
- * Serves an intake on `port` until the port closes. `shared`: the thread
- * runs other work too (the job worker's), so the intake never blocks it to
- * wait for SQLite's write lock (openDatabase).
+ * Serves an intake on `port` until the port closes; resolves once it has
+ * let its connection go. `shared`: the thread runs other work too (the job
+ * worker's), so the intake never blocks it to wait for SQLite's write lock
+ * (openDatabase).
  */
-export function serveIntake(port: IntakePort, settings: ThreadSettings, { shared = false } = {}): void {
+export function serveIntake(port: IntakePort, settings: ThreadSettings, { shared = false } = {}): Promise<void> {
   const database = openDatabase(settings, shared);
   const kept = new Backlog();
   const answering = new WebhooksAnswering(settings.webhooksAnswering);
@@ -486,24 +487,39 @@ export function serveIntake(port: IntakePort, settings: ThreadSettings, { shared
     clearTimeout(planTimer);
     planTimer = setTimeout(
       async () => {
+        if (closed) return;
         // A pause within a burst (a collection, the first round trips) is not its end: planning would take the thread from the next batches.
         if (answering.inBurst() && kept.oldestWaitMs() < MOST_WAIT_MS) return planSoon();
         // Waiting after a failure: libuv's timers count whole milliseconds of another clock than Date.now()'s, so one may
         // fire a millisecond before retryAt; it waits the rest instead of leaving the retry to the next batch.
         if (Date.now() < retryAt) return planSoon();
-        if (await planInBackground()) planSoon(0);
-        // Planned: the burst is over, and its log can go back into the database.
-        else database.checkpoint();
+        const more = await planInBackground();
+        if (closed) return;
+        if (more) planSoon(0);
+        // Planned: the burst is over, and its log can go back into the database (or at the next burst's end).
+        else
+          try {
+            database.checkpoint();
+          } catch {
+            /* the next one copies it */
+          }
       },
       Math.max(afterMs, retryAt - Date.now()),
     );
   }
 
   // The asking end let go (the store closed): no more planning, and the connection closes once a chunk under way is done.
+  let letGo!: () => void;
+  const ended = new Promise<void>((resolve) => (letGo = resolve));
   port.on("close", () => {
     closed = true;
     clearTimeout(planTimer);
-    void (planning ?? Promise.resolve(false)).catch(() => false).finally(() => database.close());
+    void (planning ?? Promise.resolve(false))
+      .catch(() => false)
+      .finally(() => {
+        database.close();
+        letGo();
+      });
   });
   port.on("message", async (request: ThreadRequest) => {
     const { id } = request;
@@ -531,6 +547,7 @@ export function serveIntake(port: IntakePort, settings: ThreadSettings, { shared
   });
   // Sharing a thread, the intake does not keep it alive (the asking end does, while a request is under way; a port's message listener refs it).
   if (shared) port.unref();
+  return ended;
 
   /**
    * Stores a batch: deliveries as they came are kept (answered "accepted"),

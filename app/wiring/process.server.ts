@@ -49,9 +49,10 @@ export async function stopAppProcess(deadlineMs = getEnv().SHUTDOWN_DEADLINE_MS)
   const left = () => Math.max(0, until - Date.now());
   orderWebhooks().stop();
   if (!(await webhooksAnswered(left()))) logger.warn("stopping with order webhooks still being stored; Shopify delivers them again");
-  // The intake first: it plans what it kept in the worker's thread, which then stops.
-  await orderIntake().close(left());
-  await stopInProcessWorker(left());
+  // Side by side: the worker claims nothing more and finishes its jobs while the intake plans what it kept (in the
+  // worker's thread, which ends once both are done).
+  const deadline = left();
+  await Promise.all([orderIntake().close(deadline), stopInProcessWorker(deadline)]);
   await prisma.$disconnect();
   logger.info("stopped");
 }

@@ -24,9 +24,24 @@ const worker = startJobWorker({
   shouldYield: () => answering.inBurst(),
 });
 
+/** The intakes served here (the app's order intake): each resolves once its store has let it go. */
+const intakes: Promise<void>[] = [];
+
 port.on("message", async (message: ToWorkerThread) => {
   if (message.type === "job-enqueued") return notifyJobEnqueued();
-  if (message.type === "intake") return serveIntake(message.port, message.settings, { shared: true });
+  if (message.type === "intake") {
+    try {
+      intakes.push(serveIntake(message.port, message.settings, { shared: true }));
+    } catch (error) {
+      // The database would not open here: the store, its port closed, gets an intake of its own.
+      logger.error({ err: error }, "the job worker's thread could not serve the order intake");
+      message.port.close();
+    }
+    return;
+  }
+  const until = Date.now() + message.deadlineMs;
   await worker.stop(message.deadlineMs);
+  // The intake's store is closing beside the worker (it plans what it kept, here): the thread ends once it has, or at the deadline.
+  await Promise.race([Promise.all(intakes), new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())))]);
   process.exit(0);
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { sandboxAppEnv, startAppServer, type AppServer } from "../admin/app-server";
+import { testDatabaseKind } from "../support/database";
 import { shopifyOrder } from "../support/orders";
 import { connectShop, sandboxCommissions, sandboxFaults, useTestSandbox } from "../support/pipeline";
 import { signedWebhook } from "../support/shopify-requests";
@@ -84,9 +85,11 @@ describe("the in-process worker", () => {
     const afterOrder = await statementsOf(countsDir, lockedBy!);
     expect(afterOrder.plain).toBeGreaterThan(0);
     expect(afterOrder.prisma).toBeUndefined();
-    // ... and the order intake, which kept the webhook and planned it, is served in that same thread: no thread of its own
-    expect(afterOrder.intake).toBeGreaterThan(0);
-    expect(readdirSync(countsDir).filter((file) => file.startsWith(`${server!.pid}-`))).toHaveLength(2);
+    // ... and on SQLite the order intake, which kept the webhook and planned it, is served in that same thread: no thread of its own
+    if (testDatabaseKind() === "sqlite") {
+      expect(afterOrder.intake).toBeGreaterThan(0);
+      expect(readdirSync(countsDir).filter((file) => file.startsWith(`${server!.pid}-`))).toHaveLength(2);
+    }
 
     // WHEN the hourly purge, which works through Prisma, falls due
     const purge = await prisma.job.findFirstOrThrow({ where: { kind: "privacy.purge", status: "queued" } });
