@@ -100,8 +100,6 @@ export function asModel<T>(model: Prisma.ModelName, row: SqlRow): T {
   return converted as T;
 }
 
-const BUSY_RETRY_MS = 5;
-
 /**
  * SQLite: a connection of its own, with its statements prepared once. A
  * write never waits for the lock inside the driver (that would stop this
@@ -129,20 +127,7 @@ function sqliteSql(path: string, lockWaitMs: number): PlainSql {
   };
   const processLock = sqliteWriteLock();
   /** `write` under this process's write lock (write-lock.ts); SQLITE_BUSY (another process, a Prisma transaction) is tried again. */
-  async function withLock<T>(write: () => T, writes = true): Promise<T> {
-    const until = Date.now() + lockWaitMs;
-    for (;;) {
-      if (writes) await processLock.hold(Math.max(0, until - Date.now()));
-      try {
-        return write();
-      } catch (error) {
-        if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() >= until) throw error;
-      } finally {
-        if (writes) processLock.release();
-      }
-      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
-    }
-  }
+  const withLock = <T>(write: () => T, writes = true): Promise<T> => processLock.whenFree(write, lockWaitMs, writes ? "other" : "reader");
   const bound = (s: Statement) => {
     countStatements("plain");
     const [text, params] = bindNamed(s, "sqlite");

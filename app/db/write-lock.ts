@@ -16,6 +16,8 @@ const HOLDER = 0;
 const FIRST_WAITING = 1;
 /** How long another writer lets a first writer that waits take a free lock, before it takes the lock itself. */
 const FIRST_WRITER_GRACE_MS = 20;
+/** How long a writer that SQLite answered busy waits before it tries again (whenFree). */
+const BUSY_RETRY_MS = 5;
 
 /** The error a writer gets when the lock stayed held longer than it may wait, coded as SQLite's own. */
 export class WriteLockBusyError extends Error {
@@ -40,6 +42,26 @@ export class WriteLock {
    * after `timeoutMs`.
    */
   holdFirst(timeoutMs: number): void {
+    for (const { holder, left } of this.firstWritersTries(timeoutMs)) Atomics.wait(this.cells, HOLDER, holder, left);
+  }
+
+  /**
+   * The same for a first writer that shares its thread (the intake beside
+   * the job worker): waits without blocking the thread's event loop.
+   */
+  private async holdFirstAsync(timeoutMs: number): Promise<void> {
+    for (const { holder, left } of this.firstWritersTries(timeoutMs)) {
+      const waited = Atomics.waitAsync(this.cells, HOLDER, holder, left);
+      if (waited.async) await waited.value;
+    }
+  }
+
+  /**
+   * A first writer's tries to take the lock: each that finds it held yields
+   * the holder and how long the writer may still wait for it to change (the
+   * caller waits, blocking or not); done once taken, thrown past `timeoutMs`.
+   */
+  private *firstWritersTries(timeoutMs: number): Generator<{ holder: number; left: number }, void> {
     const until = performance.now() + timeoutMs;
     Atomics.store(this.cells, FIRST_WAITING, this.me);
     try {
@@ -52,7 +74,7 @@ export class WriteLock {
         }
         const left = until - performance.now();
         if (left <= 0) throw new WriteLockBusyError(timeoutMs);
-        Atomics.wait(this.cells, HOLDER, holder, left);
+        yield { holder, left };
       }
     } finally {
       Atomics.compareExchange(this.cells, FIRST_WAITING, this.me, FREE);
@@ -60,26 +82,25 @@ export class WriteLock {
   }
 
   /**
-   * The same for a first writer that shares its thread (the intake beside
-   * the job worker): waits without blocking the thread's event loop.
+   * `work` under this lock, taken as a first writer, as any other, or not at
+   * all (a read), never blocking the thread: SQLite's own SQLITE_BUSY
+   * (another process, a Prisma transaction, of this thread too) lets the
+   * lock go, gives the event loop back and tries again, for `waitMs` in all.
    */
-  async holdFirstAsync(timeoutMs: number): Promise<void> {
-    const until = performance.now() + timeoutMs;
-    Atomics.store(this.cells, FIRST_WAITING, this.me);
-    try {
-      for (;;) {
-        const holder = Atomics.compareExchange(this.cells, HOLDER, FREE, this.me);
-        if (holder === FREE) {
-          Atomics.notify(this.cells, HOLDER);
-          return;
-        }
-        const left = until - performance.now();
-        if (left <= 0) throw new WriteLockBusyError(timeoutMs);
-        const waited = Atomics.waitAsync(this.cells, HOLDER, holder, left);
-        if (waited.async) await waited.value;
+  async whenFree<T>(work: () => T, waitMs: number, as: "first" | "other" | "reader"): Promise<T> {
+    const until = performance.now() + waitMs;
+    for (;;) {
+      const left = Math.max(0, until - performance.now());
+      if (as === "first") await this.holdFirstAsync(left);
+      else if (as === "other") await this.hold(left);
+      try {
+        return work();
+      } catch (error) {
+        if ((error as { code?: string }).code !== "SQLITE_BUSY" || performance.now() >= until) throw error;
+      } finally {
+        if (as !== "reader") this.release();
       }
-    } finally {
-      Atomics.compareExchange(this.cells, FIRST_WAITING, this.me, FREE);
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
     }
   }
 

@@ -66,8 +66,6 @@ const PLAN_CHUNK = 200;
 const RETRY_MS = 5_000;
 /** How often a store for orders the app reads looks whether what is kept has been planned. */
 const KEPT_POLL_MS = 50;
-/** Shared (openDatabase): how long a write that met SQLite's lock waits before it tries again. */
-const BUSY_RETRY_MS = 5;
 
 function fromWire(hook: WireWebhook): OrderWebhook {
   const { payload } = hook;
@@ -123,18 +121,7 @@ function openDatabase({ path, lockWaitMs }: ThreadSettings, shared: boolean) {
         lock.release();
       }
     }
-    const until = performance.now() + lockWaitMs;
-    for (;;) {
-      await lock.holdFirstAsync(Math.max(0, until - performance.now()));
-      try {
-        return inTransaction.immediate(work) as T;
-      } catch (error) {
-        if ((error as { code?: string }).code !== "SQLITE_BUSY" || performance.now() >= until) throw error;
-      } finally {
-        lock.release();
-      }
-      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
-    }
+    return lock.whenFree(() => inTransaction.immediate(work) as T, lockWaitMs, "first");
   }
   const insertRows = (batch: Batch) =>
     batch.groups.map((group) => {
