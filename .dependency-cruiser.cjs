@@ -1,78 +1,123 @@
-// Imports between the top-level folders (and root files) of app/ go one
-// way: each node may import only nodes of a lower rank. Routes are on top,
-// then the wiring root, the merchant pages' server side, the domains, and the
-// infrastructure below them (queue, Shopify Admin adapter, referral client,
-// sealing, database). Two nodes of one rank may not import each other, so
-// there can be no cycle. `npm run check:imports` runs it; CI fails on a
-// violation. A new folder of app/ gets its rank here, or the check fails.
+// Four layers (docs/architecture.md), each importing only downward:
+//
+//   app/routes, root.tsx, entry.server.tsx   the Remix shell: thin routes
+//   app/wiring                               the composition root: may import anything below the shell
+//   app/entry                                what the outside world calls (webhooks, pixel, Flow, admin pages)
+//   app/domains                              one folder per concern; neighbours import its index.ts
+//   app/platform                             what any app would need; knows no domain
+//
+// A domain imports another only through that domain's index.ts, and only
+// along ALLOWED below, each entry with its reason. `npm run check:imports`
+// runs these rules; test/app/layers.test.ts also holds the folder graph to
+// a longest chain of 8 with no two folders importing each other.
 
-/** Lowest first. */
-const RANKS = [
-  ["db", "threads"],
-  ["referral-api", "crypto", "cache"],
-  ["shopify-admin", "logger.server.ts"],
-  ["queue"],
-  ["connection", "flow-triggers"],
-  ["offers"],
-  ["referrals"],
-  ["customer-metafields"],
-  ["order-sync", "service-events"],
-  ["privacy", "env.server.ts"],
-  ["db.server.ts"],
-  ["shopify.server.ts"],
-  ["webhooks"],
-  ["storefront"],
-  ["admin"],
-  ["flow-actions"],
-  ["components"],
-  ["wiring"],
-  ["routes", "entry.server.tsx"],
-  ["root.tsx"],
-];
+/** Which domains each domain may import, and why. */
+const ALLOWED = {
+  connection: {},
+  "flow-triggers": {},
+  offers: { connection: "the friend's offer is read from the shop's campaign at the referral service" },
+  commissions: {
+    connection: "a decision is asked of the referral service with the shop's client",
+    "flow-triggers": "a decision sends its commission approved/denied Flow trigger",
+  },
+  referrals: {
+    connection: "the order jobs record events at the referral service with the shop's client",
+    commissions: "the order, cancel and refund jobs decide commissions through their one owner",
+    "flow-triggers": "a recorded or blocked referral sends its Flow trigger",
+    offers: "a coupon code's owner is read from the friend's offer",
+  },
+  "customer-metafields": {
+    connection: "the share link is read from the referral service",
+    offers: "the friend's offer code shown beside the share link",
+  },
+  storefront: {
+    connection: "the share links are read from the referral service",
+    "customer-metafields": "a customer seen without a share link gets one asked for",
+    "flow-triggers": "an ambassador enrolled from the storefront sends its Flow trigger",
+    offers: "the friend's offer shown with the share links",
+  },
+  "service-events": {
+    commissions: "a commission event from the service moves the commission through its owner",
+    referrals: "a commission event finds its order record",
+    "flow-triggers": "payouts and enrolments send their Flow triggers",
+    "customer-metafields": "a new ambassador gets their share-link metafield",
+    offers: "a new campaign's friend offer is synced",
+  },
+  "order-sync": { referrals: "reconciliation and the backfill hand the orders they read to the referral intake" },
+  privacy: {
+    referrals: "a customer's order records and their jobs are found and erased",
+    connection: "erasure and export at the referral service",
+    "flow-triggers": "a shop's redaction drops its queued Flow triggers",
+  },
+  "flow-actions": {
+    connection: "an action calls the referral service with the shop's client",
+    commissions: "the approve/deny action decides through the commissions' owner",
+    referrals: "the resend action moves an order record through its owner",
+    "customer-metafields": "the enrol action asks for the new ambassador's share-link metafield",
+    offers: "the enrol action syncs the friend's offer",
+  },
+};
 
-const DOMAINS = ["connection", "flow-triggers", "offers", "referrals", "customer-metafields", "order-sync", "service-events", "privacy", "storefront", "admin", "flow-actions"];
+const DOMAINS = Object.keys(ALLOWED);
+const SHELL = "^app/(routes/|root\\.tsx$|entry\\.server\\.tsx$)";
+const LAYER_ROOTS = "^app/(routes|entry|domains|platform|wiring|types)/|^app/(root|entry\\.server)\\.tsx$";
 
-const escaped = (name) => name.replace(/[.]/g, "\\.");
-const nodePath = (names) => `^app/(${names.map(escaped).join("|")})(/|$)`;
-const known = RANKS.flat();
-
-const oneWay = RANKS.flatMap((rank, level) =>
-  rank.map((node) => {
-    const notBelow = RANKS.slice(level).flat().filter((other) => other !== node);
-    return {
-      name: `one-way-down:${node}`,
-      comment: `app/${node} may import only what lies below it (.dependency-cruiser.cjs lists the ranks); nothing of ${notBelow.join(", ")}.`,
-      severity: "error",
-      from: { path: nodePath([node]) },
-      to: { path: nodePath(notBelow) },
-    };
-  }),
-);
+const domainRules = DOMAINS.map((domain) => {
+  const others = DOMAINS.filter((d) => d !== domain && !(d in ALLOWED[domain]));
+  return {
+    name: `domain-allow-list:${domain}`,
+    comment: `app/domains/${domain} may import only ${Object.keys(ALLOWED[domain]).join(", ") || "no other domain"} (ALLOWED in .dependency-cruiser.cjs says why).`,
+    severity: "error",
+    from: { path: `^app/domains/${domain}/` },
+    to: { path: others.length ? `^app/domains/(${others.join("|")})/` : "^$" },
+  };
+}).filter((rule) => rule.to.path !== "^$");
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
-      name: "queue-knows-no-domain",
-      comment: "The queue is infrastructure: it is handed its job registry and imports only the database layer and a logger type.",
+      name: "platform-knows-no-domain",
+      comment: "app/platform is infrastructure: it is handed what it runs (the queue its registry, the intake its planner) and imports only platform and packages.",
       severity: "error",
-      from: { path: "^app/queue/" },
-      to: { path: "^app/", pathNot: "^app/(queue|db)/|^app/logger\\.server\\.ts$" },
+      from: { path: "^app/platform/" },
+      to: { path: "^app/", pathNot: "^app/(platform|types)/" },
     },
     {
-      name: "domains-read-no-environment",
-      comment: "Domains receive their settings; only the wiring (and routes, db.server, shopify.server) read getEnv().",
+      name: "domains-below-entry",
+      comment: "A domain is plain functions over the dependencies it is handed: it imports no entry point, no wiring (nor the environment) and no route.",
       severity: "error",
-      from: { path: nodePath(DOMAINS) },
-      to: { path: "^app/(env|db|shopify)\\.server\\.ts$" },
+      from: { path: "^app/domains/" },
+      to: { path: `^app/(entry|wiring)/|${SHELL}` },
     },
-    ...oneWay,
     {
-      name: "every-node-ranked",
-      comment: "A new top-level folder or file of app/ needs its rank in .dependency-cruiser.cjs.",
+      name: "entry-below-wiring",
+      comment: "An entry point is handed its context by the route (from the wiring); it imports neither.",
+      severity: "error",
+      from: { path: "^app/entry/" },
+      to: { path: `^app/wiring/|${SHELL}` },
+    },
+    {
+      name: "wiring-below-the-shell",
+      comment: "The wiring builds contexts and processes; only the Remix shell and the process entries import it.",
+      severity: "error",
+      from: { path: "^app/wiring/" },
+      to: { path: SHELL },
+    },
+    {
+      name: "a-domain-shows-one-face",
+      comment: "Another domain and the wiring import a domain through its index.ts, never a file inside it.",
+      severity: "error",
+      from: { path: "^app/(domains/([^/]+)|wiring)/" },
+      to: { path: "^app/domains/[^/]+/", pathNot: ["^app/domains/$2/", "^app/domains/[^/]+/index\\.ts$"] },
+    },
+    ...domainRules,
+    {
+      name: "every-file-in-a-layer",
+      comment: "Every module of app/ sits in one of the layers (or is a root file of the Remix shell).",
       severity: "error",
       from: { path: "^app/" },
-      to: { path: "^app/", pathNot: nodePath(known) },
+      to: { path: "^app/", pathNot: LAYER_ROOTS },
     },
     {
       name: "no-circular",

@@ -1,7 +1,7 @@
 // The production server (`npm start`, or `node server.mjs [build/index.js]`):
 // what remix-serve does, plus one shortcut. The order webhooks, the app's
 // busiest requests, are answered straight from Node's request by the app's
-// own code (serveOrderWebhook: app/webhooks/order-webhooks.server.ts, made in app/wiring/order-intake.server.ts)
+// own code (serveOrderWebhook: app/entry/webhooks/order-webhooks.server.ts, made in app/wiring/order-intake.server.ts)
 // before Express and Remix would build a Fetch Request for them; every other
 // request goes to Remix. It needs build/, node_modules, prisma/ and
 // package.json beside it, and runs no TypeScript.

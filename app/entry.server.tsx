@@ -4,8 +4,8 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startAppProcess } from "./wiring/process.server";
-import { addDocumentResponseHeaders } from "./shopify.server";
-import { ADMIN_TIMEOUT_MS } from "./admin/service-errors.server";
+import { addDocumentResponseHeaders } from "./wiring/shopify.server";
+import { ADMIN_TIMEOUT_MS } from "./entry/admin/service-errors.server";
 
 // For server.mjs: the order webhooks answered before Remix sees them, and the process's start and stop.
 export { serveOrderWebhook } from "./wiring/order-intake.server";

@@ -1,5 +1,4 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
-import type { loader as embeddedAppLoader } from "./routes/app";
 
 /** Shopify's App Bridge (the same address @shopify/shopify-app-remix's AppProvider uses). */
 const APP_BRIDGE_URL = "https://cdn.shopify.com/shopifycloud/app-bridge.js";
@@ -19,7 +18,7 @@ export default function App() {
   // script of <head>, before anything render-blocking, as Shopify requires:
   // the admin shows the app only once App Bridge runs. routes/app tells
   // AppProvider not to add the script again.
-  const embedded = useRouteLoaderData<typeof embeddedAppLoader>("routes/app");
+  const embedded = useRouteLoaderData<{ apiKey: string }>("routes/app");
   return (
     <html lang="en">
       <head>

@@ -59,7 +59,7 @@ try {
 
   // What install leaves behind: the shop's offline session (OAuth cannot run here).
   const { PrismaClient } = await import("@prisma/client");
-  const { createAdapter } = await import("../app/db/adapter.server");
+  const { createAdapter } = await import("../app/platform/db/adapter.server");
   const db = new PrismaClient({ adapter: createAdapter(env.DATABASE_URL) });
   const shop = "deploy-check.myshopify.com";
   await db.session.create({ data: { id: `offline_${shop}`, shop, state: "deploy", isOnline: false, accessToken: "shpat_deploy_check" } });

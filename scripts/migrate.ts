@@ -1,8 +1,8 @@
 // `npm run setup` (after prisma generate): brings the database of
 // DATABASE_URL up to the committed migrations, on SQLite or PostgreSQL.
 import "./lib/require-node";
-import { DEFAULT_DATABASE_URL } from "../app/db/adapter.server";
-import { applyMigrations, committedMigrations, MigrationError } from "../app/db/migrate.server";
+import { DEFAULT_DATABASE_URL } from "../app/platform/db/adapter.server";
+import { applyMigrations, committedMigrations, MigrationError } from "../app/platform/db/migrate.server";
 
 const url = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 try {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { authenticate } from "../shopify.server";
+import { authenticate } from "../wiring/shopify.server";
 import { methodNotAllowed, sessionTokenShareLinks } from "../wiring/session-token-links.server";
 
 /**

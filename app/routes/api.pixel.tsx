@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { handlePixelRequest } from "../storefront/pixel-endpoint.server";
+import { handlePixelRequest } from "../entry/storefront/pixel-endpoint.server";
 import { pixelEndpointDeps } from "../wiring/storefront-context.server";
 
 /**
  * POST /api/pixel: the web pixel's signal at checkout (extensions/referral-pixel),
- * joined with its order on the checkout token (app/referrals/pixel-signals.server.ts).
+ * joined with its order on the checkout token (app/domains/referrals/pixel-signals.server.ts).
  * OPTIONS (a preflight) also comes here; any other method is refused.
  */
 

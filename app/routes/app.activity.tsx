@@ -1,17 +1,17 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { Banner, BlockStack, Box, Card, EmptyState, Page, Tabs, Text } from "@shopify/polaris";
-import { activityActionSchema, activityQuerySchema, listActivity, retryOrder, skipOrder } from "../admin/activity.server";
+import { activityActionSchema, activityQuerySchema, listActivity, retryOrder, skipOrder } from "../entry/admin/activity.server";
 import { appAdminContext } from "../wiring/admin-context.server";
-import { fieldErrorsOf, formFields } from "../admin/form-data";
-import { ActivityTable } from "../components/ActivityTable";
-import { EmptyListState } from "../components/EmptyStates";
-import { useEmbeddedHref } from "../components/embedded-url";
-import { formatCount } from "../components/format";
-import { ALL_GOOD_ILLUSTRATION } from "../components/illustrations";
-import { PagingBar } from "../components/PagingBar";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { authenticate } from "../shopify.server";
+import { fieldErrorsOf, formFields } from "../entry/admin/form-data";
+import { ActivityTable } from "../entry/admin/components/ActivityTable";
+import { EmptyListState } from "../entry/admin/components/EmptyStates";
+import { useEmbeddedHref } from "../entry/admin/components/embedded-url";
+import { formatCount } from "../entry/admin/components/format";
+import { ALL_GOOD_ILLUSTRATION } from "../entry/admin/components/illustrations";
+import { PagingBar } from "../entry/admin/components/PagingBar";
+import { RouteErrorBoundary } from "../entry/admin/components/RouteErrorBoundary";
+import { authenticate } from "../wiring/shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

@@ -17,20 +17,20 @@ import {
   Text,
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
-import { ambassadorDetail, ambassadorEmailParam, parseStatsRange, updateAmbassador, type Figures } from "../admin/ambassadors.server";
+import { ambassadorDetail, ambassadorEmailParam, parseStatsRange, updateAmbassador, type Figures } from "../entry/admin/ambassadors.server";
 import { appAdminContext } from "../wiring/admin-context.server";
-import { deferService, withService } from "../admin/shop-service.server";
-import { CardSkeleton, Deferred } from "../components/Deferred";
-import { EmptyListState, NotConnectedState } from "../components/EmptyStates";
-import { EmbeddedParamsFields, useEmbeddedHref } from "../components/embedded-url";
-import { FilterField, type FilterQuery } from "../components/FilterField";
-import { formatAmount, formatCount, formatDate, formatPoints } from "../components/format";
-import { MetricCard } from "../components/MetricCard";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
-import { AmbassadorStatusBadge } from "../components/StatusBadges";
-import { DataList } from "../components/DataList";
-import { authenticate } from "../shopify.server";
+import { deferService, withService } from "../entry/admin/shop-service.server";
+import { CardSkeleton, Deferred } from "../entry/admin/components/Deferred";
+import { EmptyListState, NotConnectedState } from "../entry/admin/components/EmptyStates";
+import { EmbeddedParamsFields, useEmbeddedHref } from "../entry/admin/components/embedded-url";
+import { FilterField, type FilterQuery } from "../entry/admin/components/FilterField";
+import { formatAmount, formatCount, formatDate, formatPoints } from "../entry/admin/components/format";
+import { MetricCard } from "../entry/admin/components/MetricCard";
+import { RouteErrorBoundary } from "../entry/admin/components/RouteErrorBoundary";
+import { ServiceErrorBanner } from "../entry/admin/components/ServiceErrorBanner";
+import { AmbassadorStatusBadge } from "../entry/admin/components/StatusBadges";
+import { DataList } from "../entry/admin/components/DataList";
+import { authenticate } from "../wiring/shopify.server";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

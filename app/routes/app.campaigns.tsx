@@ -14,22 +14,22 @@ import {
   Page,
   Text,
 } from "@shopify/polaris";
-import { campaignTrackingSchema, campaignViews, missingTrackedCampaigns, type CampaignView } from "../admin/campaigns.server";
+import { campaignTrackingSchema, campaignViews, missingTrackedCampaigns, type CampaignView } from "../entry/admin/campaigns.server";
 import { appAdminContext } from "../wiring/admin-context.server";
-import { formFields, fieldErrorsOf } from "../admin/form-data";
-import { readSettings, setCampaignTracked } from "../admin/settings.server";
-import { FriendOfferCard } from "../components/FriendOfferCard";
-import { readIntent } from "../admin/intent";
-import { OFFER_INTENTS, offerAction, type OfferActionResult } from "../admin/offer-action.server";
-import { offerViews, type OfferView } from "../offers/offer-page.server";
-import { deferService, withService } from "../admin/shop-service.server";
-import { CardSkeleton, Deferred } from "../components/Deferred";
-import { EmptyListState, NotConnectedState } from "../components/EmptyStates";
-import { useEmbeddedHref } from "../components/embedded-url";
-import { formatDate } from "../components/format";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
-import { authenticate } from "../shopify.server";
+import { formFields, fieldErrorsOf } from "../entry/admin/form-data";
+import { readSettings, setCampaignTracked } from "../entry/admin/settings.server";
+import { FriendOfferCard } from "../entry/admin/components/FriendOfferCard";
+import { readIntent } from "../entry/admin/intent";
+import { OFFER_INTENTS, offerAction, type OfferActionResult } from "../entry/admin/offer-action.server";
+import { offerViews, type OfferView } from "../domains/offers/offer-page.server";
+import { deferService, withService } from "../entry/admin/shop-service.server";
+import { CardSkeleton, Deferred } from "../entry/admin/components/Deferred";
+import { EmptyListState, NotConnectedState } from "../entry/admin/components/EmptyStates";
+import { useEmbeddedHref } from "../entry/admin/components/embedded-url";
+import { formatDate } from "../entry/admin/components/format";
+import { RouteErrorBoundary } from "../entry/admin/components/RouteErrorBoundary";
+import { ServiceErrorBanner } from "../entry/admin/components/ServiceErrorBanner";
+import { authenticate } from "../wiring/shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

@@ -15,23 +15,23 @@ import {
   Text,
 } from "@shopify/polaris";
 import { useEffect, useMemo, useState } from "react";
-import { commissionBulkView, startCommissionBulk, type CommissionBulkView } from "../admin/commission-bulk.server";
-import { COMMISSION_STATUSES } from "../admin/commission-status";
-import { decideCommissions, listCommissionsPage, parseCommissionQuery } from "../admin/commissions.server";
+import { commissionBulkView, startCommissionBulk, type CommissionBulkView } from "../domains/commissions/commission-bulk.server";
+import { COMMISSION_STATUSES } from "../domains/commissions/commission-status";
+import { decideCommissions, listCommissionsPage, parseCommissionQuery } from "../entry/admin/commissions.server";
 import { appAdminContext } from "../wiring/admin-context.server";
-import { readIntent } from "../admin/intent";
-import { deferService, withService } from "../admin/shop-service.server";
-import { CommissionsTable } from "../components/CommissionsTable";
-import { Deferred, RowsSkeleton } from "../components/Deferred";
-import { NotConnectedState } from "../components/EmptyStates";
-import { useEmbeddedHref } from "../components/embedded-url";
-import { FilterBar } from "../components/FilterBar";
-import { FilterField } from "../components/FilterField";
-import { plural } from "../components/format";
-import { PagingBar } from "../components/PagingBar";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { ServiceErrorBanner } from "../components/ServiceErrorBanner";
-import { authenticate } from "../shopify.server";
+import { readIntent } from "../entry/admin/intent";
+import { deferService, withService } from "../entry/admin/shop-service.server";
+import { CommissionsTable } from "../entry/admin/components/CommissionsTable";
+import { Deferred, RowsSkeleton } from "../entry/admin/components/Deferred";
+import { NotConnectedState } from "../entry/admin/components/EmptyStates";
+import { useEmbeddedHref } from "../entry/admin/components/embedded-url";
+import { FilterBar } from "../entry/admin/components/FilterBar";
+import { FilterField } from "../entry/admin/components/FilterField";
+import { plural } from "../entry/admin/components/format";
+import { PagingBar } from "../entry/admin/components/PagingBar";
+import { RouteErrorBoundary } from "../entry/admin/components/RouteErrorBoundary";
+import { ServiceErrorBanner } from "../entry/admin/components/ServiceErrorBanner";
+import { authenticate } from "../wiring/shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

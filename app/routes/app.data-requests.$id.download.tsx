@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import prisma from "../db.server";
-import { dataRequestDownload } from "../privacy/data-requests.server";
-import { authenticate } from "../shopify.server";
+import prisma from "../wiring/db.server";
+import { dataRequestDownload } from "../domains/privacy/data-requests.server";
+import { authenticate } from "../wiring/shopify.server";
 
 // The finished report of one of this shop's data requests, as a JSON file.
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {

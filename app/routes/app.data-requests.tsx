@@ -2,11 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link as RemixLink, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, DataTable, InlineStack, Layout, Page, Text, type BadgeProps } from "@shopify/polaris";
 import { useState } from "react";
-import { useEmbeddedHref } from "../components/embedded-url";
-import { formatDateTime } from "../components/format";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import prisma from "../db.server";
-import { getDataRequest, listDataRequests } from "../privacy/data-requests.server";
+import { useEmbeddedHref } from "../entry/admin/components/embedded-url";
+import { formatDateTime } from "../entry/admin/components/format";
+import { RouteErrorBoundary } from "../entry/admin/components/RouteErrorBoundary";
+import prisma from "../wiring/db.server";
+import { getDataRequest, listDataRequests } from "../domains/privacy/data-requests.server";
 import {
   dataRequestActionSchema,
   dataRequestViewQuery,
@@ -15,8 +15,8 @@ import {
   retryDataRequest,
   retryRedaction,
   saveRedactAtService,
-} from "../privacy/privacy-admin.server";
-import { authenticate } from "../shopify.server";
+} from "../domains/privacy/privacy-admin.server";
+import { authenticate } from "../wiring/shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

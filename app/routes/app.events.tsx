@@ -1,19 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, DataTable, Layout, Page, Text, type BadgeProps } from "@shopify/polaris";
-import { ContextualSaveBar } from "../components/ContextualSaveBar";
-import { requestScopes } from "../components/scope-request";
+import { ContextualSaveBar } from "../entry/admin/components/ContextualSaveBar";
+import { requestScopes } from "../entry/admin/components/scope-request";
 import { useEffect, useState } from "react";
-import { ROTATE_SECRET_INTENT, type RotateSecretResult } from "../admin/service-webhook";
-import { rotateServiceWebhookSecret, serviceWebhookView } from "../admin/service-webhook.server";
-import { useEmbeddedHref } from "../components/embedded-url";
-import { FlowActionRunsCard } from "../components/FlowActionRunsCard";
-import { formatDateTime } from "../components/format";
-import { PagingBar } from "../components/PagingBar";
-import { PayoutSettingsFields, type PayoutSettingsValues } from "../components/PayoutSettingsFields";
-import { PayoutsWaitingCard, type PayoutAnswer } from "../components/PayoutsWaitingCard";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { ServiceWebhookCard } from "../components/ServiceWebhookCard";
+import { ROTATE_SECRET_INTENT, type RotateSecretResult } from "../entry/admin/service-webhook";
+import { rotateServiceWebhookSecret, serviceWebhookView } from "../entry/admin/service-webhook.server";
+import { useEmbeddedHref } from "../entry/admin/components/embedded-url";
+import { FlowActionRunsCard } from "../entry/admin/components/FlowActionRunsCard";
+import { formatDateTime } from "../entry/admin/components/format";
+import { PagingBar } from "../entry/admin/components/PagingBar";
+import { PayoutSettingsFields, type PayoutSettingsValues } from "../entry/admin/components/PayoutSettingsFields";
+import { PayoutsWaitingCard, type PayoutAnswer } from "../entry/admin/components/PayoutsWaitingCard";
+import { RouteErrorBoundary } from "../entry/admin/components/RouteErrorBoundary";
+import { ServiceWebhookCard } from "../entry/admin/components/ServiceWebhookCard";
 import {
   answerHeldPayout,
   eventsPageQuery,
@@ -23,15 +23,15 @@ import {
   retryServiceEvent,
   saveServiceEventOptions,
   serviceEventActionSchema,
-} from "../service-events/events.server";
-import { enqueueShareLinkBackfill } from "../customer-metafields/ask-share-link.server";
-import { readShareLinkStatus, type ShareLinkStatus } from "../customer-metafields/share-link-status.server";
-import { listFlowActionRuns } from "../flow-actions/runs.server";
-import { featureScopeProblem } from "../service-events/feature-scopes.server";
-import { parsePayoutSettingsForm, type PayoutSettingsField } from "../service-events/payout-settings.server";
-import { liveGrantedScopes } from "../shopify-admin/access-scopes.server";
-import { FEATURE_SCOPES, permissionNeeded, type ScopedFeature } from "../shopify-admin/optional-scopes";
-import { authenticate } from "../shopify.server";
+} from "../domains/service-events/events.server";
+import { enqueueShareLinkBackfill } from "../domains/customer-metafields/ask-share-link.server";
+import { readShareLinkStatus, type ShareLinkStatus } from "../domains/customer-metafields/share-link-status.server";
+import { listFlowActionRuns } from "../domains/flow-actions/runs.server";
+import { featureScopeProblem } from "../domains/service-events/feature-scopes.server";
+import { parsePayoutSettingsForm, type PayoutSettingsField } from "../domains/service-events/payout-settings.server";
+import { liveGrantedScopes } from "../platform/shopify-admin/access-scopes.server";
+import { FEATURE_SCOPES, permissionNeeded, type ScopedFeature } from "../platform/shopify-admin/optional-scopes";
+import { authenticate } from "../wiring/shopify.server";
 import { appAdminContext } from "../wiring/admin-context.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {

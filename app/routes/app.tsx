@@ -5,13 +5,13 @@ import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import polarisVizStyles from "@shopify/polaris-viz/build/esm/styles.css";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
-import adminStyles from "../components/admin.css";
-import { supportContact } from "../admin/support-contact";
-import { LeaveConfirmation } from "../components/ContextualSaveBar";
-import { NavigationProgress } from "../components/NavigationProgress";
-import { SupportFooter } from "../components/SupportFooter";
-import { getEnv } from "../env.server";
-import { authenticate } from "../shopify.server";
+import adminStyles from "../entry/admin/components/admin.css";
+import { supportContact } from "../entry/admin/support-contact";
+import { LeaveConfirmation } from "../entry/admin/components/ContextualSaveBar";
+import { NavigationProgress } from "../entry/admin/components/NavigationProgress";
+import { SupportFooter } from "../entry/admin/components/SupportFooter";
+import { getEnv } from "../wiring/env.server";
+import { authenticate } from "../wiring/shopify.server";
 
 export const links = () => [
   { rel: "stylesheet", href: polarisStyles },

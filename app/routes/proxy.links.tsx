@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { authenticate } from "../shopify.server";
-import { adminCustomerLookup } from "../storefront/customer-lookup.server";
-import { proxyCustomer } from "../storefront/signed-customer";
+import { authenticate } from "../wiring/shopify.server";
+import { adminCustomerLookup } from "../platform/shopify-admin/customer-lookup.server";
+import { proxyCustomer } from "../domains/storefront/signed-customer";
 import { appShareLinksDeps } from "../wiring/storefront-context.server";
-import { badShareLinksRequest, shareLinksResponse } from "../storefront/share-links-response.server";
-import { readAmountFormat, withDisplayAmounts } from "../storefront/share-links-display";
-import { loadShareLinks } from "../storefront/share-links.server";
+import { badShareLinksRequest, shareLinksResponse } from "../domains/storefront/share-links-response.server";
+import { readAmountFormat, withDisplayAmounts } from "../domains/storefront/share-links-display";
+import { loadShareLinks } from "../domains/storefront/share-links.server";
 
 /**
  * GET /apps/referrals/links on the shop's storefront, forwarded here by the app

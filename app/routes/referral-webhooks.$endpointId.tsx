@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import prisma from "../db.server";
-import { getEnv } from "../env.server";
-import { logger } from "../logger.server";
-import { findInboundEndpoint } from "../service-events/endpoint.server";
-import { receiveServiceWebhook } from "../service-events/receive.server";
-import { SIGNATURE_HEADER } from "../service-events/signature.server";
-import { readBodyWithin, TOO_SLOW_TEXT, tooLarge, unreadAnswer, WEBHOOK_BODY_DEADLINE_MS } from "../webhooks/read-body";
+import prisma from "../wiring/db.server";
+import { getEnv } from "../wiring/env.server";
+import { logger } from "../platform/logger/logger.server";
+import { findInboundEndpoint } from "../domains/service-events/endpoint.server";
+import { receiveServiceWebhook } from "../domains/service-events/receive.server";
+import { SIGNATURE_HEADER } from "../domains/service-events/signature.server";
+import { readBodyWithin, TOO_SLOW_TEXT, tooLarge, unreadAnswer, WEBHOOK_BODY_DEADLINE_MS } from "../platform/http/read-body";
 
 // Public: the referral service posts its signed webhooks here. No Shopify
 // auth; the per-shop secret is the credential. The event is stored and acted

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import prisma from "../db.server";
-import { logger } from "../logger.server";
-import { turnOffUngrantedFeatures } from "../service-events/feature-scopes.server";
-import { authenticateWebhookAt } from "../webhooks/authenticate-webhook.server";
+import prisma from "../wiring/db.server";
+import { logger } from "../platform/logger/logger.server";
+import { turnOffUngrantedFeatures } from "../domains/service-events/feature-scopes.server";
+import { authenticateWebhookAt } from "../wiring/authenticate-webhook.server";
 
 /** app/scopes_update: the scopes the merchant granted now (`current`), after a change in either direction. */
 const payloadSchema = z.object({ current: z.array(z.string().regex(/^[a-z_]+$/)) });

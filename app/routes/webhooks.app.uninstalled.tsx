@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { handleAppUninstalled } from "../wiring/uninstall.server";
-import { authenticateWebhookAt } from "../webhooks/authenticate-webhook.server";
-import prisma from "../db.server";
+import { authenticateWebhookAt } from "../wiring/authenticate-webhook.server";
+import prisma from "../wiring/db.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, session, topic } = await authenticateWebhookAt(request, "app/uninstalled");

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import prisma from "../db.server";
-import { logger } from "../logger.server";
-import { acceptDataRequest } from "../privacy/data-requests.server";
-import { authenticateComplianceWebhook } from "../webhooks/authenticate-webhook.server";
+import prisma from "../wiring/db.server";
+import { logger } from "../platform/logger/logger.server";
+import { acceptDataRequest } from "../domains/privacy/data-requests.server";
+import { authenticateComplianceWebhook } from "../wiring/authenticate-webhook.server";
 
 // A forged request never gets past authenticate.webhook (401). A real one is
 // stored even for a shop the app no longer knows (no session): the report then

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import prisma from "../db.server";
-import { getEnv } from "../env.server";
-import { logger } from "../logger.server";
-import { acceptCustomerRedact } from "../privacy/redact-customer.server";
-import { authenticateComplianceWebhook } from "../webhooks/authenticate-webhook.server";
+import prisma from "../wiring/db.server";
+import { getEnv } from "../wiring/env.server";
+import { logger } from "../platform/logger/logger.server";
+import { acceptCustomerRedact } from "../domains/privacy/redact-customer.server";
+import { authenticateComplianceWebhook } from "../wiring/authenticate-webhook.server";
 import { forgetShareLinks } from "../wiring/storefront-context.server";
 
 // Works without a session (the shop may have uninstalled). The request only

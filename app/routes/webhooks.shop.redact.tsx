@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import prisma from "../db.server";
-import { logger } from "../logger.server";
-import { redactShop } from "../privacy/redact-shop.server";
-import { authenticateComplianceWebhook } from "../webhooks/authenticate-webhook.server";
+import prisma from "../wiring/db.server";
+import { logger } from "../platform/logger/logger.server";
+import { redactShop } from "../domains/privacy/redact-shop.server";
+import { authenticateComplianceWebhook } from "../wiring/authenticate-webhook.server";
 import { forgetShareLinks } from "../wiring/storefront-context.server";
 
 // Arrives 48 hours after uninstall, so there is never a session; an unknown

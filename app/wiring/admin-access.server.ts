@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import type { AdminForShop } from "../shopify-admin/admin-access";
+import type { AdminForShop } from "../platform/shopify-admin/admin-access";
 
 /**
  * The Admin API of a shop, for the calls the app makes on its own (jobs,
@@ -14,7 +14,7 @@ export function shopifyAdminForShop(db: PrismaClient): AdminForShop {
     const session = await db.session.findFirst({ where: { shop, isOnline: false }, select: { id: true } });
     if (!session) return { ok: false, reason: NOT_INSTALLED };
     // Imported here so that the job modules load without the Shopify app config.
-    const { readyOfflineToken, unauthenticated } = await import("../shopify.server");
+    const { readyOfflineToken, unauthenticated } = await import("./shopify.server");
     const token = await readyOfflineToken(shop, session.id);
     if (!token.ok) return { ok: false, reason: token.cause === "not_installed" ? NOT_INSTALLED : token.reason };
     const { admin } = await unauthenticated.admin(shop);

@@ -1,15 +1,14 @@
-import prisma from "../db.server";
-import { getEnv, serviceNetwork } from "../env.server";
-import { logger } from "../logger.server";
-import type { AdminContext } from "../admin/admin-context";
-import { REFERRAL_SERVICE } from "../connection/service-outcome";
+import prisma from "./db.server";
+import { getEnv, serviceNetwork } from "./env.server";
+import { logger } from "../platform/logger/logger.server";
+import { REFERRAL_SERVICE } from "../domains/connection";
 import { shopifyAdminForShop } from "./admin-access.server";
 import { APP_JOBS } from "./jobs.server";
 
 /** The admin context of this app process: everything an admin page may need is there. */
-export type AppAdminContext = AdminContext & Required<Pick<AdminContext, "appUrl" | "adminForShop" | "reconcileIntervalMs" | "serviceJobKinds">>;
+export type AppAdminContext = ReturnType<typeof appAdminContext>;
 
-export function appAdminContext(): AppAdminContext {
+export function appAdminContext() {
   const env = getEnv();
   return {
     db: prisma,

@@ -1,11 +1,11 @@
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
-import { sqliteWriteLock, sqliteWriteLockBuffer } from "../db/write-lock";
-import { getEnv } from "../env.server";
-import { logger } from "../logger.server";
-import { onJobEnqueued } from "../queue/wake";
-import { threadModule } from "../threads/thread-module";
-import { webhooksAnsweringBuffer } from "../threads/webhooks-answering";
-import type { IntakeHost, ThreadSettings } from "../referrals/intake-store.server";
+import { sqliteWriteLock, sqliteWriteLockBuffer } from "../platform/db/write-lock";
+import { getEnv } from "./env.server";
+import { logger } from "../platform/logger/logger.server";
+import { onJobEnqueued } from "../platform/queue/wake";
+import { threadModule } from "../platform/threads/thread-module";
+import { webhooksAnsweringBuffer } from "../platform/threads/webhooks-answering";
+import type { IntakeHost, ThreadSettings } from "../platform/intake/intake-store.server";
 
 // The in-process worker runs in a worker thread of the app process
 // (worker-thread.ts): its database work and its jobs' CPU never hold up the

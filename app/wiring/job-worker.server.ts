@@ -1,6 +1,6 @@
-import prisma from "../db.server";
-import { logger } from "../logger.server";
-import type { WorkerOptions } from "../queue/worker.server";
+import prisma from "./db.server";
+import { logger } from "../platform/logger/logger.server";
+import type { WorkerOptions } from "../platform/queue/worker.server";
 import { appJobContext, appWorker, appWorkerOptions } from "./jobs.server";
 import { logStrayRejections } from "./stray-rejections.server";
 

@@ -1,23 +1,24 @@
-import prisma from "../db.server";
-import { databaseKind } from "../db/adapter.server";
-import { getEnv, serviceNetwork } from "../env.server";
-import { logger } from "../logger.server";
-import { adminJobs, type AdminJobContext } from "../admin/jobs.server";
-import { markConnectionBroken } from "../connection/connection-state.server";
-import { CREDENTIALS_REFUSED } from "../connection/service-outcome";
-import { connectionIdentity, shopClient, type ShopClient } from "../connection/shop-client.server";
-import { flowTriggerJobs, type FlowTriggerJobContext } from "../flow-triggers/jobs.server";
-import { customerMetafieldJobs, type CustomerMetafieldJobContext } from "../customer-metafields/jobs.server";
-import { flowActionJobs, type FlowActionJobContext } from "../flow-actions/jobs.server";
-import { offerJobs, type OfferJobContext } from "../offers/jobs.server";
-import { orderSyncJobs, type OrderSyncJobContext } from "../order-sync/jobs.server";
-import { privacyJobs, type PrivacyJobContext } from "../privacy/jobs.server";
-import { DEFAULT_BACKOFF } from "../queue/backoff";
-import { createJobRegistry } from "../queue/registry";
-import { createWorker, type Worker, type WorkerOptions } from "../queue/worker.server";
-import { CodeDirectory } from "../referrals/code-directory.server";
-import { referralJobs, type OrderJobContext } from "../referrals/jobs.server";
-import { serviceEventJobs, type ServiceEventJobContext } from "../service-events/jobs.server";
+import prisma from "./db.server";
+import { databaseKind } from "../platform/db/adapter.server";
+import { getEnv, serviceNetwork } from "./env.server";
+import { logger } from "../platform/logger/logger.server";
+import { adminJobs, type AdminJobContext } from "../domains/commissions";
+import { markConnectionBroken } from "../domains/connection";
+import { CREDENTIALS_REFUSED } from "../domains/connection";
+import { connectionIdentity, shopClient, type ShopClient } from "../domains/connection";
+import { flowTriggerJobs, type FlowTriggerJobContext } from "../domains/flow-triggers";
+import { customerMetafieldJobs, type CustomerMetafieldJobContext } from "../domains/customer-metafields";
+import { flowActionJobs, type FlowActionJobContext } from "../domains/flow-actions";
+import { offerJobs, type OfferJobContext } from "../domains/offers";
+import { orderSyncJobs, type OrderSyncJobContext } from "../domains/order-sync";
+import { SERVICE_EVENT_JOB } from "../domains/service-events";
+import { privacyJobs, type PrivacyJobContext } from "../domains/privacy";
+import { DEFAULT_BACKOFF } from "../platform/queue/backoff";
+import { createJobRegistry } from "../platform/queue/registry";
+import { createWorker, type Worker, type WorkerOptions } from "../platform/queue/worker.server";
+import { CodeDirectory } from "../domains/referrals";
+import { referralJobs, type OrderJobContext } from "../domains/referrals";
+import { serviceEventJobs, type ServiceEventJobContext } from "../domains/service-events";
 import { shopifyAdminForShop } from "./admin-access.server";
 import { storeReadOrders } from "./order-intake.server";
 
@@ -55,6 +56,7 @@ export function appJobContext(overrides: Partial<AppJobContext> = {}): AppJobCon
     adminForShop: shopifyAdminForShop(db),
     intake: storeReadOrders,
     credentialsKey: env.CREDENTIALS_KEY,
+    serviceEventJobKind: SERVICE_EVENT_JOB.name,
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, overlapMs: env.RECONCILE_OVERLAP_MS },
     ...overrides,
     codes,

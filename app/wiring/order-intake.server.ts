@@ -1,19 +1,19 @@
-import prisma from "../db.server";
-import { databaseKind } from "../db/adapter.server";
-import { createPlainSql } from "../db/sql.server";
-import { getEnv } from "../env.server";
-import { logger } from "../logger.server";
-import { createOrderIntake, type OrderIntake } from "../referrals/group-commit.server";
-import { inThisThread, postgresIntakeStore, sqliteIntakeStore, type IntakeStore } from "../referrals/intake-store.server";
+import prisma from "./db.server";
+import { databaseKind } from "../platform/db/adapter.server";
+import { createPlainSql } from "../platform/db/sql.server";
+import { getEnv } from "./env.server";
+import { logger } from "../platform/logger/logger.server";
+import { createOrderIntake, type OrderIntake } from "../platform/intake/group-commit.server";
+import { inThisThread, postgresIntakeStore, sqliteIntakeStore, type IntakeStore } from "../platform/intake/intake-store.server";
 import { intakeInWorkerThread } from "./in-process-worker.server";
-import type { IntakeResult, OrderWebhook } from "../referrals/order-intake";
-import { cachedShopCheck, type CachedShopCheck } from "../webhooks/installed-shops";
-import { createOrderWebhooks, type OrderWebhooks } from "../webhooks/order-webhooks.server";
+import type { IntakeResult, OrderWebhook } from "../domains/referrals";
+import { cachedShopCheck, type CachedShopCheck } from "../entry/webhooks/installed-shops";
+import { createOrderWebhooks, type OrderWebhooks } from "../entry/webhooks/order-webhooks.server";
 import { announceWebhookBursts } from "./webhook-bursts.server";
 
 // The order intake of this process: one group commit on the app's database,
 // which order webhooks, reconciliation and the backfill all store through.
-// The queue consumer (app/webhooks/queued-delivery.server.ts, decision 008)
+// The queue consumer (app/entry/webhooks/queued-delivery.server.ts, decision 008)
 // is built by no process yet, only by its tests, which hand it this intake.
 
 /** `plansKept: false`: a store for orders the app reads itself, which leaves the planning of kept webhooks to the webhooks' store (SQLite). */

@@ -1,17 +1,17 @@
-import prisma from "../db.server";
-import { getEnv } from "../env.server";
-import { webhooksAnswered } from "../webhooks/acknowledgements";
+import prisma from "./db.server";
+import { getEnv } from "./env.server";
+import { webhooksAnswered } from "../entry/webhooks/acknowledgements";
 import { startInProcessWorker, stopInProcessWorker } from "./in-process-worker.server";
 import { startJobWorker } from "./job-worker.server";
 import { hearWebhookBursts } from "./webhook-bursts.server";
-import { databaseKind } from "../db/adapter.server";
-import { logger } from "../logger.server";
-import { scheduleAllReconciles } from "../order-sync/reconcile.server";
-import { schedulePurge } from "../privacy/purge.server";
+import { databaseKind } from "../platform/db/adapter.server";
+import { logger } from "../platform/logger/logger.server";
+import { scheduleAllReconciles } from "../domains/order-sync";
+import { schedulePurge } from "../domains/privacy";
 import { orderIntake, orderWebhooks } from "./order-intake.server";
-import { resealLegacyValues, sealClearSessionTokens } from "../crypto/reseal.server";
+import { resealLegacyValues, sealClearSessionTokens } from "../platform/crypto/reseal.server";
 import { logStrayRejections } from "./stray-rejections.server";
-import { handleInstallsWith } from "../shopify.server";
+import { handleInstallsWith } from "./shopify.server";
 import { finishInterruptedInstalls, handleAppInstalled } from "./install.server";
 
 // An app process's life, driven by server.mjs through the build's entry:

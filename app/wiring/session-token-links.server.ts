@@ -1,9 +1,9 @@
-import { unauthenticated } from "../shopify.server";
-import { adminCustomerLookup, type CustomerLookup } from "../storefront/customer-lookup.server";
+import { unauthenticated } from "./shopify.server";
+import { adminCustomerLookup, type CustomerLookup } from "../platform/shopify-admin/customer-lookup.server";
 import { appShareLinksDeps } from "./storefront-context.server";
-import { badShareLinksRequest, shareLinksResponse } from "../storefront/share-links-response.server";
-import { loadShareLinks, type ShareLinksQuery } from "../storefront/share-links.server";
-import { sessionTokenCustomer, sessionTokenShop } from "../storefront/signed-customer";
+import { badShareLinksRequest, shareLinksResponse } from "../domains/storefront";
+import { loadShareLinks, type ShareLinksQuery } from "../domains/storefront";
+import { sessionTokenCustomer, sessionTokenShop } from "../domains/storefront";
 
 /** The claims of a verified extension session token that name the shop and the buyer. */
 export interface ExtensionSessionToken {

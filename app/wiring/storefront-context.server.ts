@@ -1,12 +1,12 @@
-import prisma from "../db.server";
-import { getEnv, serviceNetwork } from "../env.server";
-import { logger } from "../logger.server";
-import { shopClient } from "../connection/shop-client.server";
-import { pixelLimiters, type PixelEndpointDeps } from "../storefront/pixel-endpoint.server";
-import { proxyHopsCheck } from "../storefront/proxy-hops";
-import type { ShareLinksAnswer } from "../storefront/share-links-contract";
-import { shareLinksCacheKey, type ShareLinksDeps } from "../storefront/share-links.server";
-import { createTtlCache } from "../cache/ttl-cache";
+import prisma from "./db.server";
+import { getEnv, serviceNetwork } from "./env.server";
+import { logger } from "../platform/logger/logger.server";
+import { shopClient } from "../domains/connection";
+import { pixelLimiters } from "../domains/storefront";
+import { proxyHopsCheck } from "../domains/storefront";
+import type { ShareLinksAnswer } from "../domains/storefront";
+import { shareLinksCacheKey, type ShareLinksDeps } from "../domains/storefront";
+import { createTtlCache } from "../platform/cache/ttl-cache";
 
 /** How long a customer's answer is reused: repeat views stay fast and the service is asked once a minute at most. */
 export const SHARE_LINKS_TTL_MS = 60_000;
@@ -43,19 +43,20 @@ export function forgetShareLinks(shop: string, customerId?: string): void {
   }
 }
 
-let pixel: PixelEndpointDeps | undefined;
+function newPixelEndpointDeps() {
+  const env = getEnv();
+  return {
+    db: prisma,
+    logger,
+    now: () => new Date(),
+    ...pixelLimiters(env.PIXEL_LIMIT_PER_ADDRESS),
+    checkProxy: proxyHopsCheck(env.TRUST_PROXY_HOPS, logger),
+  };
+}
+
+let pixel: ReturnType<typeof newPixelEndpointDeps> | undefined;
 
 /** The web pixel endpoint's dependencies, its rate limiters (per app process) made once. */
-export function pixelEndpointDeps(): PixelEndpointDeps {
-  if (!pixel) {
-    const env = getEnv();
-    pixel = {
-      db: prisma,
-      logger,
-      now: () => new Date(),
-      ...pixelLimiters(env.PIXEL_LIMIT_PER_ADDRESS),
-      checkProxy: proxyHopsCheck(env.TRUST_PROXY_HOPS, logger),
-    };
-  }
-  return pixel;
+export function pixelEndpointDeps() {
+  return (pixel ??= newPixelEndpointDeps());
 }

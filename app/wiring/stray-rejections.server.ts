@@ -1,4 +1,4 @@
-import type { Logger } from "../logger.server";
+import type { Logger } from "../platform/logger/logger.server";
 
 /**
  * A promise rejection nobody handles ends a Node process by default. A

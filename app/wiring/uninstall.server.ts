@@ -1,9 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
-import { logger } from "../logger.server";
-import { PRIVACY_JOB_KINDS } from "../privacy/job-kinds";
-import { stopShopJobs } from "../queue/shop-jobs.server";
-import { skipQueuedOrders } from "../referrals/order-records.server";
-import { stopReceivedEvents } from "../service-events/events.server";
+import { logger } from "../platform/logger/logger.server";
+import { PRIVACY_JOB_KINDS } from "../domains/privacy";
+import { stopShopJobs } from "../platform/queue/shop-jobs.server";
+import { skipQueuedOrders } from "../domains/referrals";
+import { stopReceivedEvents } from "../domains/service-events";
 import { forgetShareLinks } from "./storefront-context.server";
 
 export const STOPPED_BY_UNINSTALL = "Stopped: the app was uninstalled";

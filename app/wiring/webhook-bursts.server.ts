@@ -1,7 +1,7 @@
-import { listenChannel } from "../db/pg-channel.server";
-import type { PlainSql } from "../db/sql.server";
-import { logger } from "../logger.server";
-import { onBurst } from "../webhooks/acknowledgements";
+import { listenChannel } from "../platform/db/pg-channel.server";
+import type { PlainSql } from "../platform/db/sql.server";
+import { logger } from "../platform/logger/logger.server";
+import { onBurst } from "../entry/webhooks/acknowledgements";
 
 // Worker processes hold back their claims while an app process answers a
 // burst of order webhooks (as the in-process worker's thread does, from

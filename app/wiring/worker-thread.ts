@@ -1,9 +1,9 @@
 import { parentPort, threadId } from "node:worker_threads";
 import { randomUUID } from "node:crypto";
-import { logger } from "../logger.server";
-import { notifyJobEnqueued } from "../queue/wake";
-import { WebhooksAnswering } from "../threads/webhooks-answering";
-import { serveIntake } from "../referrals/sqlite-intake";
+import { logger } from "../platform/logger/logger.server";
+import { notifyJobEnqueued } from "../platform/queue/wake";
+import { WebhooksAnswering } from "../platform/threads/webhooks-answering";
+import { serveIntake } from "../platform/intake/sqlite-intake";
 import type { ToWorkerThread } from "./in-process-worker.server";
 import { startJobWorker } from "./job-worker.server";
 

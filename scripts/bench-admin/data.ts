@@ -3,7 +3,7 @@
 // interface, as the app's own calls would), and 90 days of the shop's orders
 // in the app's database.
 import type { PrismaClient } from "@prisma/client";
-import { createReferralClient } from "../../app/referral-api";
+import { createReferralClient } from "../../app/platform/referral-api";
 
 export const DATA_SET = { commissions: 1_000, ambassadors: 200, days: 90 } as const;
 

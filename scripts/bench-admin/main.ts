@@ -20,7 +20,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { ShopifyAdminStandIn } from "../../test/support/shopify-admin-standin";
-import { adminRequest } from "../../test/admin/admin-requests";
+import { adminRequest } from "../../test/entry/admin/admin-requests";
 import { launchBrowser, watchNetwork } from "../../test/support/browser";
 import { startSandbox } from "../../sandbox/server";
 import { buildIfNeeded, freshDatabase, startApp } from "../lib/app-process";

@@ -2,10 +2,10 @@
 // the tracking embed, with the embed and the links block), for Lighthouse
 // (main.ts) and for anything else that wants the same page.
 import { deflateSync } from "node:zlib";
-import { renderBlock, storefrontPage } from "../../test/storefront/liquid-lite";
-import { sendHtml, sendJson, startStorefront, type Storefront } from "../../test/storefront/storefront-server";
-import type { ShareLinksAnswer } from "../../app/storefront/share-links-contract";
-import { readAmountFormat, withDisplayAmounts } from "../../app/storefront/share-links-display";
+import { renderBlock, storefrontPage } from "../../test/domains/storefront/liquid-lite";
+import { sendHtml, sendJson, startStorefront, type Storefront } from "../../test/domains/storefront/storefront-server";
+import type { ShareLinksAnswer } from "../../app/domains/storefront/share-links-contract";
+import { readAmountFormat, withDisplayAmounts } from "../../app/domains/storefront/share-links-display";
 
 /** A PNG of a soft gradient with grain, the size of a product photo (written by hand: no image library needed). */
 function productPhoto(size: number, hue: number): Buffer {

@@ -1,7 +1,7 @@
 // The cost of the measured phase: CPU seconds by process kind and thread,
 // and database statements, per accepted webhook and per recorded order.
 import type { PrismaClient } from "@prisma/client";
-import type { ThreadStatementCounts } from "../../app/db/statement-counts";
+import type { ThreadStatementCounts } from "../../app/platform/db/statement-counts";
 import { cpuSeconds, threadSeconds, type ThreadCpu } from "./cpu";
 import { monotonicMicros } from "./profiles";
 import { countsBetween, postgresCounts, ROLES, sum } from "./statements";

@@ -4,11 +4,11 @@
 // client as the app; no queue. Started by scripts/bench/main.ts.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
-import { createReferralClient } from "../../app/referral-api";
-import { readOrderEvent } from "../../app/referrals/order-event";
-import { leadingLink } from "../../app/referrals/referral-decision";
-import { readOrderPayload } from "../../app/referrals/order-payload";
-import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../app/referrals/pipeline-settings";
+import { createReferralClient } from "../../app/platform/referral-api";
+import { readOrderEvent } from "../../app/domains/referrals/order-event";
+import { leadingLink } from "../../app/domains/referrals/referral-decision";
+import { readOrderPayload } from "../../app/domains/referrals/order-payload";
+import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../app/domains/referrals/pipeline-settings";
 
 const secret = process.env.SHOPIFY_API_SECRET!;
 const client = createReferralClient({

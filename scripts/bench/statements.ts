@@ -1,11 +1,11 @@
 // The database statements of the benchmark's processes: as the app's own
-// database layer counts them (DB_STATEMENT_COUNTS_DIR, app/db/statement-counts.ts),
+// database layer counts them (DB_STATEMENT_COUNTS_DIR, app/platform/db/statement-counts.ts),
 // and on PostgreSQL as the server counts them (pg_stat_statements), by the
 // role each kind of process connects as.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { PrismaClient } from "@prisma/client";
-import type { ThreadStatementCounts } from "../../app/db/statement-counts";
+import type { ThreadStatementCounts } from "../../app/platform/db/statement-counts";
 
 export const COUNTS_DIR = ".cache/bench/statement-counts";
 

@@ -9,7 +9,7 @@ import { readdirSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const ENTRIES = {
-  "sqlite-intake-thread": "app/referrals/sqlite-intake-thread.ts",
+  "sqlite-intake-thread": "app/wiring/intake-thread.ts",
   "worker-thread": "app/wiring/worker-thread.ts",
   worker: "scripts/worker.ts",
 };
@@ -31,7 +31,7 @@ await build({
   packages: "external",
   // What an entry imports only when it is needed (Shopify's app configuration,
   // for a job's first Admin API call) stays out of its start: a chunk of its own.
-  // Chunks sit beside the entries (esbuild's default): app/threads/thread-module.ts,
+  // Chunks sit beside the entries (esbuild's default): app/platform/threads/thread-module.ts,
   // in one of them, finds the threads' entries next to itself.
   splitting: true,
   logLevel: "warning",

@@ -3,15 +3,15 @@
 // follows Bob's link in Chromium and the storefront embed applies his code,
 // then the friend's order with that code is credited to Bob by it.
 import type { PrismaClient } from "@prisma/client";
-import { createReferralClient } from "../../app/referral-api";
-import { realSleep } from "../../app/referral-api/sleep";
-import { publishOfferCampaigns } from "../../app/offers/offer-metafield.server";
-import { describeOffer, OFFER_DEFAULTS } from "../../app/offers/offer-settings";
-import { syncOffer } from "../../app/offers/sync-offer.server";
+import { createReferralClient } from "../../app/platform/referral-api";
+import { realSleep } from "../../app/platform/http/sleep";
+import { publishOfferCampaigns } from "../../app/domains/offers/offer-metafield.server";
+import { describeOffer, OFFER_DEFAULTS } from "../../app/domains/offers/offer-settings";
+import { syncOffer } from "../../app/domains/offers/sync-offer.server";
 import { browserAvailable, launchBrowser, watchNetwork } from "../../test/support/browser";
 import { ShopifyAdminStandIn } from "../../test/support/shopify-admin-standin";
-import { renderBlock, storefrontPage } from "../../test/storefront/liquid-lite";
-import { sendHtml, sendJson, startStorefront } from "../../test/storefront/storefront-server";
+import { renderBlock, storefrontPage } from "../../test/domains/storefront/liquid-lite";
+import { sendHtml, sendJson, startStorefront } from "../../test/domains/storefront/storefront-server";
 import { DEMO_SHOP } from "../lib/demo-shop";
 import { shopifyOrder } from "../lib/sample-orders";
 

@@ -3,7 +3,7 @@
 // connects a demo shop, sends real-shaped signed Shopify webhooks, and prints
 // what happened at the service, from the service's own answers.
 import "../lib/require-node";
-import { createReferralClient } from "../../app/referral-api";
+import { createReferralClient } from "../../app/platform/referral-api";
 import { startSandbox } from "../../sandbox/server";
 import { buildIfNeeded, freshDatabase, startApp } from "../lib/app-process";
 import { connectDemoShop, DEMO_SHOP, demoDatabase } from "../lib/demo-shop";

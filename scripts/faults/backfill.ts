@@ -10,7 +10,7 @@
 import "../lib/require-node";
 import type { ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
-import { RECONCILE_JOB } from "../../app/order-sync/job-kinds";
+import { RECONCILE_JOB } from "../../app/domains/order-sync/job-kinds";
 import { startSandbox } from "../../sandbox/server";
 import { ShopifyAdminStandIn } from "../../test/support/shopify-admin-standin";
 import { buildIfNeeded, freePort, freshRunDatabase, serveBuild, spawnWorkerProcess, startApp, type RunningApp } from "../lib/app-process";
@@ -36,7 +36,7 @@ buildIfNeeded(console.log);
 useClientForRun(onPostgres ? "postgresql" : "sqlite");
 // Loaded after the client is generated for the database of this run.
 const { connectDemoShop, DEMO_SHOP, demoDatabase } = await import("../lib/demo-shop");
-const { startBackfill } = await import("../../app/order-sync/backfill.server");
+const { startBackfill } = await import("../../app/domains/order-sync/backfill.server");
 
 const unexpectedExits: string[] = [];
 const killed = new Set<ChildProcess>();

@@ -3,11 +3,11 @@
 // as webhooks, pixel signals and finished data requests are stored, the app
 // and its workers are stopped, and the purge then runs as of later and later
 // times (two purges at once each time, as two workers would): at each, what
-// it changed must be exactly what app/privacy/retention.server.ts's periods
+// it changed must be exactly what app/domains/privacy/retention.server.ts's periods
 // say, and the run's recorded orders must keep their data.
 import type { PrismaClient } from "@prisma/client";
-import { KEPT_JOB_KINDS, purgeExpired, type PurgeCounts } from "../../app/privacy/purge.server";
-import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "../../app/privacy/retention.server";
+import { KEPT_JOB_KINDS, purgeExpired, type PurgeCounts } from "../../app/domains/privacy/purge.server";
+import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "../../app/domains/privacy/retention.server";
 import { shopifyOrder } from "../lib/sample-orders";
 import { shopifyWebhookHeaders } from "../lib/shopify-webhook";
 

@@ -2,7 +2,7 @@
 // is deployed: it must point at a public https address, and ask for the same
 // scopes, webhooks and app proxy as shopify.app.toml, which the app's code and
 // tests follow. Reads the flat subset of TOML these files use.
-import { checkServiceBaseUrl, STRICT_NETWORK } from "../../app/referral-api/service-address";
+import { checkServiceBaseUrl, STRICT_NETWORK } from "../../app/platform/referral-api/service-address";
 
 type Value = string | boolean | number | string[];
 type Table = Record<string, Value>;

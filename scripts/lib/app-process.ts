@@ -1,14 +1,14 @@
 // Builds (when the build is older than the sources) and starts the built app
 // with server.mjs, as production runs it, on a fresh database, for the demo,
 // the benchmark and the fault runs. Those call the sandbox service on this
-// machine, which only a development process may (app/env.server.ts), so they
+// machine, which only a development process may (app/wiring/env.server.ts), so they
 // run the production build with NODE_ENV=development.
 import { execFileSync, spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { applyMigrations } from "../../app/db/migrate.server";
-import { DEVELOPMENT_ONLY_SWITCHES } from "../../app/env.server";
+import { applyMigrations } from "../../app/platform/db/migrate.server";
+import { DEVELOPMENT_ONLY_SWITCHES } from "../../app/wiring/env.server";
 import { startThrowawayPostgres } from "../throwaway-postgres";
 import { freePort } from "./free-port";
 

@@ -1,7 +1,7 @@
 import { PrismaClient } from "@prisma/client";
-import { DEFAULT_SCOPES } from "../../app/env.server";
-import { createAdapter } from "../../app/db/adapter.server";
-import { sealToken } from "../../app/crypto/sealing.server";
+import { DEFAULT_SCOPES } from "../../app/wiring/env.server";
+import { createAdapter } from "../../app/platform/db/adapter.server";
+import { sealToken } from "../../app/platform/crypto/sealing.server";
 
 export const DEMO_SHOP = "referral-demo.myshopify.com";
 

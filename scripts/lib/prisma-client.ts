@@ -2,7 +2,7 @@
 // provider is fixed at generation): scripts that run on PostgreSQL generate
 // it for PostgreSQL first and put the SQLite one back afterwards.
 import { spawnSync } from "node:child_process";
-import type { DatabaseKind } from "../../app/db/adapter.server";
+import type { DatabaseKind } from "../../app/platform/db/adapter.server";
 
 /** Any PostgreSQL URL picks the PostgreSQL schema; generation connects to nothing. */
 const PLACEHOLDER_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres";

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SCOPES } from "../../app/env.server";
-import { API_VERSION } from "../../app/shopify.server";
-import { SHARE_LINK_FIELDS } from "../../app/customer-metafields/share-link-fields";
-import { ALL_ORDERS_SCOPE, FEATURE_SCOPES } from "../../app/shopify-admin/optional-scopes";
+import { DEFAULT_SCOPES } from "../../app/wiring/env.server";
+import { API_VERSION } from "../../app/wiring/shopify.server";
+import { SHARE_LINK_FIELDS } from "../../app/domains/customer-metafields/share-link-fields";
+import { ALL_ORDERS_SCOPE, FEATURE_SCOPES } from "../../app/platform/shopify-admin/optional-scopes";
 
 const toml = readFileSync("shopify.app.toml", "utf8");
 

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../admin/app-server";
+import { repoRoot } from "../entry/admin/app-server";
 
 /**
  * Gzip bytes of JavaScript a route's document makes the browser load before

@@ -1,6 +1,6 @@
-import "../admin/browser-env";
+import "../entry/admin/browser-env";
 import { afterEach, describe, expect, it } from "vitest";
-import { sandboxAppEnv, startAppServer, testAppEnv, type AppServer } from "../admin/app-server";
+import { sandboxAppEnv, startAppServer, testAppEnv, type AppServer } from "../entry/admin/app-server";
 import { TEST_SHOP } from "../support/shopify-requests";
 
 // Shopify's review refuses an app that asks the merchant for their

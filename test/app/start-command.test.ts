@@ -1,10 +1,10 @@
-import "../admin/browser-env";
+import "../entry/admin/browser-env";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inheritedEnv, spawnWorkerProcess, startCommand, workerCommand } from "../../scripts/lib/app-process";
-import { startTestAppServer, type AppServer } from "../admin/app-server";
+import { startTestAppServer, type AppServer } from "../entry/admin/app-server";
 
 // `npm start` bounds the server's memory (glibc's malloc arenas); the tests,
 // the bench and the fault runs serve the build the same way, read from

@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { describeInBrowser, launchBrowser } from "../support/browser";
-import { renderBlock, storefrontPage } from "../storefront/liquid-lite";
-import { sendHtml, sendJson, startStorefront, type Storefront } from "../storefront/storefront-server";
+import { renderBlock, storefrontPage } from "../domains/storefront/liquid-lite";
+import { sendHtml, sendJson, startStorefront, type Storefront } from "../domains/storefront/storefront-server";
 import { blockPage, bundleBlock, localeTexts, VISIBLE_TEXTS } from "./support/ui-block-page";
 import { LANGUAGES, readTexts } from "./support/locales";
 

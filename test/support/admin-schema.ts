@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { ApiVersion } from "@shopify/shopify-api";
 import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery } from "graphql";
 
-/** The same version as app/shopify.server's API_VERSION (test/offers checks it). */
+/** The same version as app/wiring/shopify.server's API_VERSION (test/offers checks it). */
 export const STANDIN_API_VERSION: string = ApiVersion.October26;
 
 let built: GraphQLSchema | undefined;

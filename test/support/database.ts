@@ -2,8 +2,8 @@
 // `npm run setup` builds one), on SQLite (default) or on the throwaway PostgreSQL of global-setup.ts.
 import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdirSync } from "node:fs";
-import { createAdapter, databaseKind } from "../../app/db/adapter.server";
-import { applyMigrations } from "../../app/db/migrate.server";
+import { createAdapter, databaseKind } from "../../app/platform/db/adapter.server";
+import { applyMigrations } from "../../app/platform/db/migrate.server";
 import { deliveriesPlanned } from "./kept-deliveries";
 
 async function runScripts(url: string, scripts: string[]): Promise<void> {
@@ -58,7 +58,7 @@ export async function createTestDatabase(options: { templateUrl: string; postgre
 
 /** Empties every table between tests of one file. */
 export async function resetDatabase(): Promise<void> {
-  const { default: prisma } = await import("../../app/db.server");
+  const { default: prisma } = await import("../../app/wiring/db.server");
   // A served app may still be planning what the last test delivered: its rows would land after the reset.
   // (What a killed app kept, nothing plans: it goes with the rest.)
   await deliveriesPlanned(2_000).catch(() => {});

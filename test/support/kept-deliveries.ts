@@ -1,6 +1,6 @@
 import { expect, vi } from "vitest";
-import type { IntakeStore } from "../../app/referrals/intake-store.server";
-import type { IntakeResult } from "../../app/referrals/order-intake";
+import type { IntakeStore } from "../../app/platform/intake/intake-store.server";
+import type { IntakeResult } from "../../app/domains/referrals/order-intake";
 import { testDatabaseKind } from "./database";
 
 /**
@@ -10,7 +10,7 @@ import { testDatabaseKind } from "./database";
  */
 export async function deliveriesPlanned(timeoutMs = 10_000): Promise<void> {
   // Loaded when first asked, as database.ts loads it: the test's database is chosen before.
-  const { default: prisma } = await import("../../app/db.server");
+  const { default: prisma } = await import("../../app/wiring/db.server");
   const until = Date.now() + timeoutMs;
   // One set aside (its planning failed on it alone) waits for the next start, not for this.
   while ((await prisma.pendingDelivery.count({ where: { failure: null } })) > 0) {

@@ -1,12 +1,12 @@
 // The order pipeline wired to a real sandbox service and the test database,
 // with a clock the test moves.
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import prisma from "../../app/db.server";
-import { getEnv } from "../../app/env.server";
-import { createLogger } from "../../app/logger.server";
-import { sealToken } from "../../app/crypto/sealing.server";
-import { shopClient } from "../../app/connection/shop-client.server";
-import { CodeDirectory } from "../../app/referrals/code-directory.server";
+import prisma from "../../app/wiring/db.server";
+import { getEnv } from "../../app/wiring/env.server";
+import { createLogger } from "../../app/platform/logger/logger.server";
+import { sealToken } from "../../app/platform/crypto/sealing.server";
+import { shopClient } from "../../app/domains/connection/shop-client.server";
+import { CodeDirectory } from "../../app/domains/referrals/code-directory.server";
 import { appJobContext, appWorker, type AppJobContext } from "../../app/wiring/jobs.server";
 import { startSandbox, type SandboxHandle } from "../../sandbox/server";
 import { current } from "./current";

@@ -1,6 +1,6 @@
-import prisma from "../../app/db.server";
-import { enqueueJob } from "../../app/queue/enqueue.server";
-import { CANCEL_ORDER_JOB, RECORD_ORDER_JOB } from "../../app/referrals/job-kinds";
+import prisma from "../../app/wiring/db.server";
+import { enqueueJob } from "../../app/platform/queue/enqueue.server";
+import { CANCEL_ORDER_JOB, RECORD_ORDER_JOB } from "../../app/domains/referrals/job-kinds";
 import { storeOrderWebhook } from "../../app/wiring/order-intake.server";
 import { shopifyOrder } from "./orders";
 import { TEST_SHOP } from "./shopify-requests";

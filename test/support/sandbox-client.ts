@@ -1,4 +1,4 @@
-import { createReferralClient, type ReferralClient, type ReferralClientOptions } from "../../app/referral-api";
+import { createReferralClient, type ReferralClient, type ReferralClientOptions } from "../../app/platform/referral-api";
 import type { SandboxHandle } from "../../sandbox/server";
 
 /** Where a sandbox is and who it lets in. */

@@ -1,5 +1,5 @@
-import prisma from "../../app/db.server";
-import { DEFAULT_SCOPES } from "../../app/env.server";
+import prisma from "../../app/wiring/db.server";
+import { DEFAULT_SCOPES } from "../../app/wiring/env.server";
 import { TEST_SHOP } from "./shopify-requests";
 
 /** Stores an offline session for a shop, as OAuth would have (once; calling again changes nothing). */

@@ -5,7 +5,7 @@
 // newest or oldest first, filtered by type; storeCreditAccountCredit with its
 // userErrors; customers found by email; tags. The transactions are the
 // stand-in's own record: a test counts what was credited from them.
-import { addMoney, compareMoney, subtractMoney, tryParseMoney } from "../../app/referral-api/money";
+import { addMoney, compareMoney, subtractMoney, tryParseMoney } from "../../app/platform/referral-api/money";
 
 type Args = Record<string, unknown>;
 type UserError = { field: string[] | null; message: string; code: string | null };

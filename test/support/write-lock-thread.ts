@@ -1,5 +1,5 @@
 import { parentPort } from "node:worker_threads";
-import { sqliteWriteLock } from "../../app/db/write-lock";
+import { sqliteWriteLock } from "../../app/platform/db/write-lock";
 
 // A thread that takes the process's SQLite write lock as the intake's thread
 // does (holdFirst) when told to, keeps it `holdMs`, and says when it had it

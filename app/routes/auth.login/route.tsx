@@ -5,8 +5,8 @@ import { AppProvider, BlockStack, Button, Card, FormLayout, List, Page, Text, Te
 import enTranslations from "@shopify/polaris/locales/en.json";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import { useState } from "react";
-import { asksForShopDomain, getEnv } from "../../env.server";
-import { login } from "../../shopify.server";
+import { asksForShopDomain, getEnv } from "../../wiring/env.server";
+import { login } from "../../wiring/shopify.server";
 import { loginErrorMessage } from "./error.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];

@@ -47,7 +47,7 @@ type Raw = Record<string, unknown>;
 const isObject = (value: unknown): value is Raw => typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown, fallback = ""): string =>
   typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback;
-/** Why the backend has no links for a signed-in customer (app/storefront/share-links-contract.ts). */
+/** Why the backend has no links for a signed-in customer (app/domains/storefront/share-links-contract.ts). */
 export type NotEnrolledReason = "not_member" | "no_email" | "inactive";
 
 /** The locale key each extension shows for a reason; an answer without a known reason reads as not a member. */

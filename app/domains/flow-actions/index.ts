@@ -1,0 +1,2 @@
+export { flowActionJobs } from "./jobs.server";
+export type { FlowActionJobContext } from "./jobs.server";

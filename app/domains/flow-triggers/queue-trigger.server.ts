@@ -1,0 +1,68 @@
+import { createHash } from "node:crypto";
+import type { Prisma, PrismaClient } from "@prisma/client";
+import type { Statement } from "../../platform/db/sql.server";
+import { insertJobStatement } from "../../platform/queue/enqueue.server";
+import { jobRow } from "../../platform/queue/job-row";
+import { FLOW_TRIGGER_JOB } from "./job-kinds";
+import { commissionDecided, type CommissionDecided, type FlowTrigger } from "./triggers";
+
+// Queues a Flow trigger's job in the caller's transaction, keyed by the
+// trigger and the event: the same event learnt twice (a webhook delivered
+// again, a job retried) queues it once, so Flow hears of it once.
+//
+// Only for shops with "Send events to Shopify Flow" on (Shop.flowTriggers):
+// a caller that has the shop's row passes its flag; flowTriggersOn reads it
+// otherwise.
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+/** What makes two learnings of one event one trigger: its handle and the event's own id (an order id, a service event id). */
+function subject(trigger: FlowTrigger, eventKey: string): string {
+  return `${trigger.handle}:${eventKey}`;
+}
+
+export async function flowTriggersOn(db: Db, shop: string): Promise<boolean> {
+  const row = await db.shop.findUnique({ where: { shop }, select: { flowTriggers: true } });
+  return row?.flowTriggers === true;
+}
+
+/** Queues the trigger unless its event was queued before. */
+export async function queueFlowTrigger(db: Db, shop: string, trigger: FlowTrigger, eventKey: string): Promise<void> {
+  const row = jobRow(FLOW_TRIGGER_JOB, { shop, subject: subject(trigger, eventKey), payload: trigger });
+  // An upsert that changes nothing: a second learning neither fails the caller's transaction nor queues again.
+  await db.job.upsert({ where: { key: row.key }, create: row, update: {} });
+}
+
+/** Queues the trigger when the shop has Flow on (one read of the switch). */
+export async function queueFlowTriggerIfOn(db: Db, shop: string, trigger: FlowTrigger | (() => FlowTrigger), eventKey: string): Promise<boolean> {
+  if (!(await flowTriggersOn(db, shop))) return false;
+  await queueFlowTrigger(db, shop, typeof trigger === "function" ? trigger() : trigger, eventKey);
+  return true;
+}
+
+/** The same job as one plain statement, for the order job to store with its settle (insertJobStatement). */
+export function flowTriggerStatement(shop: string, trigger: FlowTrigger, eventKey: string, now: Date): Statement {
+  return insertJobStatement(FLOW_TRIGGER_JOB, { shop, subject: subject(trigger, eventKey), payload: trigger }, now);
+}
+
+/**
+ * What makes one commission decision one trigger, whichever side learnt it
+ * first (the order's recording, the merchant, the service's webhook, a
+ * cancellation): the order, whose commission state the app keeps; the
+ * service's commission id for a commission of no order the app knows.
+ */
+export function commissionDecisionKey(orderId: string | null | undefined, commissionId?: string | null): string {
+  return orderId ? `order:${orderId}` : `commission:${commissionId ?? ""}`;
+}
+
+export async function queueCommissionDecided(db: Db, shop: string, decided: CommissionDecided & { commissionId?: string | null }): Promise<boolean> {
+  return queueFlowTriggerIfOn(db, shop, () => commissionDecided(decided), commissionDecisionKey(decided.orderId, decided.commissionId));
+}
+
+/**
+ * An ambassador's enrolment, once per ambassador whichever way the app learns
+ * it (storefront, thank-you page, service webhook). A sent trigger's job is
+ * kept after its payload is purged (its key keeps a repeat out): the key
+ * names nobody, so the email is hashed.
+ */
+export const enrolmentKey = (email: string) => `ambassador:${createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32)}`;

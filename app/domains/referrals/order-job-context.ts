@@ -1,0 +1,10 @@
+import type { ShopClient } from "../connection";
+import type { QueueContext } from "../../platform/queue/registry";
+import type { CodeDirectory } from "./code-directory.server";
+
+/** What the order jobs are given. */
+export interface OrderJobContext extends QueueContext {
+  clientForShop(shop: string): Promise<ShopClient>;
+  /** What the service said of codes lately (one directory per process). */
+  codes: CodeDirectory;
+}

@@ -1,0 +1,399 @@
+import type { Shop } from "@prisma/client";
+import type { z } from "zod";
+import { outcomeOfServiceError } from "../connection";
+import { findOfferCode } from "../offers";
+import { done, type JobOutcome } from "../../platform/queue/outcome";
+import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../../platform/referral-api";
+import { plainSql, timeOf, type Statement } from "../../platform/db/sql.server";
+import { commissionDecisionKey, flowTriggerStatement } from "../flow-triggers";
+import { commissionDecided, referralBlocked, referralCredited } from "../flow-triggers";
+import { commissionStateMove, type CommissionState } from "../commissions";
+import { gatherGuardFacts } from "./guard-facts.server";
+import { readGuardSettings } from "./guard-settings";
+import type { RECORD_ORDER_JOB, StoredEvent } from "./job-kinds";
+import type { OrderJobContext } from "./order-job-context";
+import { orderRecordUpdate, parseJsonObject, updateOrderRecord, type CampaignResult, type CampaignResults } from "./order-records.server";
+import { PIPELINE_DEFAULTS, readPipelineSettings } from "./pipeline-settings";
+import type { PixelSignalFound } from "./pixel-signals.server";
+import {
+  campaignsFor,
+  decideReferral,
+  decisionText,
+  orderOutcome,
+  sendParams,
+  type CodeFacts,
+  type Decision,
+  type DecisionInput,
+  type OrderSignals,
+} from "./referral-decision";
+import type { ReferralEventParams } from "./referral-event";
+import { releaseHeld, reviseCommissions } from "./reversal.server";
+import { classifyRefusal } from "./service-refusals";
+
+// The order.record job: it gathers the facts the referral decision asks for
+// (referral-decision.ts), sends what the decision says, and stores the
+// outcome on the order's record.
+
+type Payload = z.infer<(typeof RECORD_ORDER_JOB)["payload"]>;
+
+/** A campaign the service has settled for this order; it is not sent again. */
+const SETTLED = new Set<CampaignResult["state"]>(["recorded", "not_referred", "blocked"]);
+
+/** The signals of a stored event; an event queued before the app kept every signal carries its one code in its parameters. */
+export function storedSignals(event: StoredEvent): OrderSignals {
+  if (event.signals) return event.signals;
+  const { shortCode, couponCode } = event.params;
+  return {
+    ...(shortCode && event.codeSource === "landing_site" ? { landingPage: shortCode } : {}),
+    ...(shortCode && event.codeSource !== "landing_site" ? { cartAttribute: shortCode } : {}),
+    discountCodes: couponCode ? [couponCode] : [],
+  };
+}
+
+/**
+ * The campaigns of the order: those the intake resolved, or the shop's now;
+ * a campaign the web pixel's link named goes alone when the cart named none.
+ */
+function orderCampaigns(event: StoredEvent, shopCampaigns: string[], pixel: PixelSignalFound | null): string[] {
+  const tracked = event.campaignUids.length > 0 ? event.campaignUids : shopCampaigns;
+  return campaignsFor(tracked, storedSignals(event).cartAttribute ? null : pixel?.campaign);
+}
+
+/** What the service's refusal means for one campaign. */
+function refusalResult(errors: string[], message: string): CampaignResult {
+  const refusal = classifyRefusal(errors);
+  switch (refusal.kind) {
+    case "unknown_short_code":
+    case "unknown_coupon":
+      return { state: "not_referred", codeUnknown: true, detail: errors.join(" ") };
+    case "no_code":
+      return { state: "not_referred", detail: "No referral code, and the customer was never referred" };
+    case "self_referral":
+      return { state: "blocked", detail: `Self-referral: the referral service refused it (${refusal.text})` };
+    case "referrer_inactive":
+      return { state: "blocked", detail: `The referrer can't earn: ${refusal.text}` };
+    case "other":
+      return { state: "failed", detail: errors.length > 0 ? errors.join(" ") : message };
+  }
+}
+
+async function recordOneByOne(client: ReferralClient, campaigns: string[], params: ReferralEventParams, results: CampaignResults) {
+  for (const campaignUid of campaigns) {
+    try {
+      const answer = await client.recordEvent({ ...params, campaignUid });
+      results[campaignUid] = { state: "recorded", referrer: answer.referringAmbassador?.email ?? null, commission: answer.referringAmbassador?.commission ?? null };
+    } catch (error) {
+      if (isDuplicateTransaction(error)) results[campaignUid] = { state: "recorded", duplicate: true };
+      else if (isReferralApiError(error) && error.kind === "invalid_request") results[campaignUid] = refusalResult(error.errors, error.message);
+      else throw error;
+    }
+  }
+}
+
+async function recordTogether(client: ReferralClient, campaigns: string[], params: ReferralEventParams, results: CampaignResults) {
+  const { couponCode: _coupon, ...multiParams } = params;
+  const answer = await client.recordMultiEvent({ ...multiParams, campaignUid: campaigns });
+  for (const item of answer.items) {
+    if (item.ok) {
+      const referrer = item.data.referringAmbassador;
+      results[item.campaignUid] = { state: "recorded", referrer: referrer?.email ?? null, commission: referrer?.commission ?? null };
+    }
+    else if (item.duplicate) results[item.campaignUid] = { state: "recorded", duplicate: true };
+    else results[item.campaignUid] = refusalResult(item.errors, item.message ?? "rejected");
+  }
+}
+
+/** Sends the order to every campaign still to do; false when the service knew the code in none of them. */
+async function send(client: ReferralClient, campaigns: string[], params: ReferralEventParams, results: CampaignResults): Promise<boolean> {
+  if (campaigns.length === 0) return true;
+  if (campaigns.length > 1 && params.shortCode) await recordTogether(client, campaigns, params, results);
+  else await recordOneByOne(client, campaigns, params, results);
+  if (campaigns.every((uid) => results[uid]?.codeUnknown)) {
+    for (const uid of campaigns) delete results[uid];
+    return false;
+  }
+  return true;
+}
+
+type ChoiceColumns = Pick<Shop, "campaignUids" | "scope" | "guardRules" | "guardDailyLimit">;
+
+/** The shop's choices, from the row the connection was read with when it came along. */
+async function shopChoices(ctx: OrderJobContext, shop: string, read?: ChoiceColumns) {
+  const row = read ?? (await ctx.db.shop.findUnique({ where: { shop }, select: { campaignUids: true, scope: true, guardRules: true, guardDailyLimit: true } }));
+  const pipeline = readPipelineSettings({ ...PIPELINE_DEFAULTS, ...(row ? { campaignUids: row.campaignUids, scope: row.scope } : {}) });
+  return { campaignUids: pipeline.campaignUids, sendWithoutCode: pipeline.scope === "all_orders", guard: readGuardSettings(row ?? {}) };
+}
+
+interface Order {
+  shop: string;
+  orderId: string;
+  event: StoredEvent;
+  placedAt: Date;
+  /** The campaigns not settled yet: what is sent now. */
+  todo: string[];
+  /** Every campaign's result so far; sending adds to it. */
+  results: CampaignResults;
+}
+
+/** What became of commissions held until the guard had checked a coupon's referrer: the state they share, if they were released. */
+type Release = { state: CommissionState | undefined } | null;
+
+/** What the order's earlier sends left, for a retry that finds every campaign sent: the code was known, and whom the service named. */
+function sentBefore(results: CampaignResults): NonNullable<CodeFacts["sent"]> {
+  const recorded = Object.values(results).filter((r) => r.state === "recorded");
+  return { known: true, referrer: recorded.find((r) => r.referrer)?.referrer, held: recorded.some((r) => r.held) };
+}
+
+/**
+ * Asks the decision for its next step and carries it out, until it has
+ * decided: whose code (shortcode/get, cached), the guard's facts, and each
+ * send. The service is asked at most once per code.
+ */
+async function decideAndSend(
+  ctx: OrderJobContext,
+  client: ReferralClient,
+  order: Order,
+  choices: Awaited<ReturnType<typeof shopChoices>>,
+  pixel: PixelSignalFound | null,
+): Promise<{ decision: Decision; release: Release }> {
+  const { shop, orderId, event, todo, results } = order;
+  const signals = storedSignals(event);
+  const facts = new Map<string, CodeFacts>();
+  const factsOf = (code: string) => facts.get(code) ?? facts.set(code, {}).get(code)!;
+  const input: DecisionInput = {
+    signals,
+    offer: await findOfferCode(ctx.db, shop, signals.discountCodes),
+    pixelCode: pixel?.code ?? null,
+    promotions: new Set(signals.discountCodes.filter((code) => ctx.codes.isKnownPromotion(shop, code)).map((code) => code.toUpperCase())),
+    guard: choices.guard,
+    sendWithoutCode: choices.sendWithoutCode,
+    facts,
+  };
+  const base: ReferralEventParams = { ...event.params, shortCode: undefined, couponCode: undefined };
+  let release: Release = null;
+  for (;;) {
+    const step = decideReferral(input);
+    switch (step.next) {
+      case "decided":
+        return { decision: step.decision, release };
+      case "find_owner":
+        factsOf(step.code).owner = await ctx.codes.shortCodeOwner(client, shop, step.code);
+        break;
+      case "gather_guard_facts": {
+        const guard = await gatherGuardFacts({
+          db: ctx.db,
+          client,
+          codes: ctx.codes,
+          shop,
+          orderId,
+          placedAt: order.placedAt,
+          settings: choices.guard,
+          buyer: { email: event.params.email, customerId: event.params.uid, ip: event.params.ipAddress, ...event.buyer },
+          code: step.code,
+          owner: step.owner ?? undefined,
+        });
+        const facts = factsOf(step.code);
+        if (step.afterSend) facts.sent = { ...facts.sent!, guard };
+        else facts.guard = guard;
+        break;
+      }
+      case "deny_sent": {
+        // Every commission of the order is denied, an earlier attempt's too; one the service already approved is left for the merchant.
+        const interrupted = await reviseCommissions(client, orderId, results, { status: "denied" }, "denied");
+        if (interrupted) throw new ServiceInterruption(interrupted);
+        for (const [uid, result] of Object.entries(results)) {
+          if (result.state === "recorded" && result.reversal === "denied") results[uid] = { ...result, state: "blocked", detail: step.detail, held: undefined };
+        }
+        factsOf(step.code).sent = { ...factsOf(step.code).sent!, denied: true };
+        break;
+      }
+      case "release_held": {
+        const wanted = event.params.isApproved;
+        const released = await releaseHeld(client, orderId, results, (uid) =>
+          wanted === undefined ? ctx.codes.campaignAutoApproves(client, shop, uid) : Promise.resolve(wanted),
+        );
+        if ("interrupted" in released) throw new ServiceInterruption(released.interrupted);
+        release = released;
+        factsOf(step.code).sent = { ...factsOf(step.code).sent!, released: true };
+        break;
+      }
+      case "send": {
+        // A retry that finds every campaign sent sends nothing, and checks again what the earlier send left.
+        if (todo.length === 0) {
+          factsOf(step.code).sent = sentBefore(results);
+          break;
+        }
+        const known = await send(client, todo, sendParams(base, step), results);
+        if (known && step.hold) for (const uid of todo) if (results[uid]?.state === "recorded") results[uid].held = true;
+        // A discount code the service does not know as a coupon is the store's own promotion: not sent again for a while.
+        if (!known && step.source === "discount_code") ctx.codes.rememberPromotion(shop, step.code);
+        factsOf(step.code).sent = known ? sentBefore(results) : { known };
+        break;
+      }
+      case "send_without_code":
+        await send(client, todo, base, results);
+        input.sentWithoutCode = true;
+        break;
+    }
+  }
+}
+
+/** A call to the service that did not get through while the decision was being carried out: the job's outcome says what next. */
+class ServiceInterruption extends Error {
+  constructor(readonly outcome: JobOutcome) {
+    super("The referral service could not be reached");
+  }
+}
+
+/** The commission's state once the order is recorded, as far as the app knows it: undefined when each campaign's setting decided. */
+function stateAfterRecording(decision: Decision, results: CampaignResults, release: Release, wanted: boolean | undefined): CommissionState | undefined {
+  const held = Object.values(results).some((r) => r.state === "recorded" && r.held);
+  if (decision.flags.length > 0 || decision.heldPending || held) return "pending";
+  if (release) return release.state;
+  return wanted === undefined ? undefined : wanted ? "approved" : "pending";
+}
+
+/**
+ * The Flow triggers a settled order sends, as statements stored with its
+ * settle, each keyed by the order (and campaign): a retry or a second
+ * delivery queues none again.
+ */
+function flowTriggersOfOrder(
+  shop: string,
+  orderId: string,
+  event: StoredEvent,
+  summary: ReturnType<typeof orderOutcome>,
+  explanation: Decision["explanation"],
+  results: CampaignResults,
+  commissionState: CommissionState | undefined,
+  now: Date,
+): Statement[] {
+  const code = explanation.winner?.code ?? null;
+  const customerId = event.params.uid;
+  if (summary.status === "recorded") {
+    const recorded = Object.entries(results).find(([, result]) => result.state === "recorded");
+    // Approved as it was recorded: by the shop's approval setting (the app), or by the campaign's own.
+    const approved =
+      commissionState === "approved"
+        ? [
+            flowTriggerStatement(
+              shop,
+              commissionDecided({ state: "approved", orderId, referrerEmail: recorded?.[1].referrer, campaign: recorded?.[0], by: event.params.isApproved ? "app" : "referral service" }),
+              commissionDecisionKey(orderId),
+              now,
+            ),
+          ]
+        : [];
+    const credited = Object.entries(results)
+      // A duplicate: an earlier attempt recorded it and its answer was lost; the referrer is the one the decision named, if any.
+      .filter(([, result]) => result.state === "recorded" && (result.referrer || result.duplicate))
+      .map(([campaign, result]) =>
+        flowTriggerStatement(
+          shop,
+          referralCredited({
+            orderId,
+            customerId,
+            referrerEmail: result.referrer ?? explanation.winner?.referrer,
+            code,
+            campaign,
+            revenue: event.params.revenue,
+            commission: result.commission,
+          }),
+          `${orderId}:${campaign}`,
+          now,
+        ),
+      );
+    return [...credited, ...approved];
+  }
+  if (summary.status === "blocked") {
+    const rule = explanation.guard.find((verdict) => verdict.verdict === "blocked")?.rule ?? "service";
+    return [flowTriggerStatement(shop, referralBlocked({ orderId, customerId, rule, reason: summary.reason, code }), orderId, now)];
+  }
+  return [];
+}
+
+/** What the job reads of its order: the record and the web pixel's signal for its checkout, in one statement. */
+async function readOrder(ctx: OrderJobContext, shop: string, orderId: string, checkoutToken: string | null | undefined) {
+  const [row] = await plainSql(ctx.db).rows<{ status: string | null; results: string | null; placedAt: unknown; code: string | null; campaign: string | null; signalOrderId: string | null }>({
+    sql: `SELECT r."status", r."results", r."placedAt", p."code", p."campaign", p."orderId" AS "signalOrderId"
+      FROM (SELECT 1 AS "one") AS o
+      LEFT JOIN "OrderRecord" r ON r."shop" = :shop AND r."orderId" = :orderId
+      LEFT JOIN "PixelSignal" p ON p."shop" = :shop AND p."checkoutToken" = :checkoutToken`,
+    values: { shop, orderId, checkoutToken: checkoutToken ?? null },
+  });
+  // A signal joined to another order is that order's.
+  const signalled = row?.code != null && (row.signalOrderId === null || row.signalOrderId === orderId);
+  return {
+    record: row?.status ? { status: row.status, results: row.results, placedAt: timeOf(row.placedAt) } : null,
+    pixel: signalled ? ({ code: row.code!, campaign: row.campaign } as PixelSignalFound) : null,
+  };
+}
+
+export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId, event }: Payload): Promise<JobOutcome> {
+  const { record, pixel } = await readOrder(ctx, shop, orderId, event.checkoutToken);
+  if (record && record.status !== "queued" && record.status !== "failed") return done;
+  const connection = await ctx.clientForShop(shop);
+  if (!connection.ok) return { type: "pause", reason: connection.reason };
+
+  const choices = await shopChoices(ctx, shop, connection.shop);
+  const campaigns = orderCampaigns(event, choices.campaignUids, pixel);
+  if (campaigns.length === 0) return { type: "pause", reason: "Choose the campaigns to record orders in (Settings)." };
+  const results = parseJsonObject<CampaignResults>(record?.results);
+  const todo = campaigns.filter((uid) => !SETTLED.has(results[uid]?.state as CampaignResult["state"]));
+  let outcome: JobOutcome = done;
+  let decision: Decision = { explanation: { signals: [], winner: null, guard: [], decision: "" }, flags: [] };
+  let release: Release = null;
+  try {
+    const order = { shop, orderId, event, placedAt: record?.placedAt ?? ctx.now(), todo, results };
+    ({ decision, release } = await decideAndSend(ctx, connection.client, order, choices, pixel));
+    if (decision.unsent) for (const uid of todo) results[uid] = { ...decision.unsent };
+  } catch (error) {
+    outcome = error instanceof ServiceInterruption ? error.outcome : outcomeOfServiceError(error);
+  }
+
+  const { explanation, flags } = decision;
+  const summary = orderOutcome(results, campaigns, explanation);
+  explanation.decision = decisionText(summary, explanation, flags, decision.heldPending);
+  const settled = outcome.type === "done";
+  if (settled && summary.status === "failed") outcome = { type: "fail", reason: summary.reason };
+  const winner = explanation.winner;
+  const commissionState = settled && summary.status === "recorded" ? stateAfterRecording(decision, results, release, event.params.isApproved) : undefined;
+  const now = ctx.now();
+  // Stored with the job's new state, in one transaction.
+  const store = [
+    orderRecordUpdate(
+      shop,
+      orderId,
+      {
+        results: JSON.stringify(results),
+        campaignUids: campaigns.join(","),
+        ...(settled && summary.status !== "failed"
+          ? {
+              status: summary.status,
+              statusReason: summary.reason ?? null,
+              lastError: null,
+              explanation: JSON.stringify(explanation),
+              flags: flags.length > 0 ? flags.join(",") : null,
+              ...(winner ? (winner.sentAs === "short_code" ? { shortCode: winner.code } : { couponCode: winner.code, shortCode: null }) : {}),
+              ...(winner?.source === "discount_code" || winner?.source === "offer_code" || winner?.source === "pixel" ? { codeSource: winner.source } : {}),
+              recordedAt: summary.status === "recorded" ? now : null,
+            }
+          : {}),
+      },
+      now,
+    ),
+    // Apart, and conditional: a service event may have moved the commission already.
+    ...(commissionState ? [commissionStateMove({ shop, orderId }, commissionState, now)] : []),
+    // Read with the shop's row the connection came with: a shop with Flow off costs no statement.
+    ...(settled && connection.shop?.flowTriggers === true ? flowTriggersOfOrder(shop, orderId, event, summary, explanation, results, commissionState, now) : []),
+  ];
+  return { ...outcome, store };
+}
+
+export async function noteRecordingFailed(ctx: OrderJobContext, shop: string, { orderId }: Payload, reason: string, attempts: number) {
+  await updateOrderRecord(ctx.db, shop, orderId, { status: "failed", lastError: reason, attempts });
+}
+
+export async function noteRecordingAttempt(ctx: OrderJobContext, shop: string, { orderId }: Payload, attempts: number, reason: string) {
+  await updateOrderRecord(ctx.db, shop, orderId, { attempts, lastError: reason });
+}

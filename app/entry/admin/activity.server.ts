@@ -1,0 +1,324 @@
+import type { Job, OrderRecord, PrismaClient } from "@prisma/client";
+import { z } from "zod";
+import { requeueJob, stopJobs } from "../../platform/queue/shop-jobs.server";
+import { notifyJobEnqueued } from "../../platform/queue/wake";
+import { queueCommissionDecided } from "../../domains/flow-triggers/queue-trigger.server";
+import { moveCommissionState } from "../../domains/commissions/commission-state";
+import { jobsOfOrders, recordJobKey } from "../../domains/referrals/job-kinds";
+import { isReferralApiError, type Commission, type ReferralClient } from "../../platform/referral-api";
+import {
+  findOrderRecord,
+  ORDER_STATUSES,
+  parseJsonObject,
+  type CampaignResults,
+  type OrderStatus,
+} from "../../domains/referrals/order-records.server";
+import { readExplanation, type Explanation } from "../../domains/referrals/explanation";
+import { GUARD_LABELS, type GuardRule } from "../../domains/referrals/guard-settings";
+import { nowOf, type AdminContext } from "./admin-context";
+import { describeServiceError } from "./service-errors.server";
+import { withService } from "./shop-service.server";
+
+export const ACTIVITY_PAGE_SIZE = 25;
+export const SKIPPED_BY_MERCHANT = "Skipped by the merchant";
+export const RETRY_REQUESTED = "Retry requested by the merchant";
+
+/** Which statuses the merchant can act on, and how. */
+export const ACTIONABLE: Partial<Record<OrderStatus, { retry: "resend" | "recheck"; skip: true }>> = {
+  failed: { retry: "resend", skip: true },
+  needs_review: { retry: "recheck", skip: true },
+};
+
+export interface ActivityRow {
+  orderId: string;
+  orderName: string | null;
+  email: string | null;
+  status: OrderStatus;
+  statusReason: string | null;
+  attempts: number;
+  lastError: string | null;
+  code: string | null;
+  codeKind: "link" | "coupon" | null;
+  campaignUids: string[];
+  revenue: string | null;
+  currency: string | null;
+  commissionState: string | null;
+  /** When the buyer placed the order (when the app stored it, for a row from before placedAt was kept). */
+  placedAt: string;
+  recordedAt: string | null;
+  /** The order's recording job is held until the shop is fixed (e.g. no campaign chosen). */
+  heldReason: string | null;
+  nextAttemptAt: string | null;
+  retry: "resend" | "recheck" | null;
+  canSkip: boolean;
+  /** Why the order was credited or not (null until its job has decided). */
+  explanation: Explanation | null;
+  /** The guard rules that flagged it (it was sent as pending). */
+  flags: { rule: string; label: string }[];
+}
+
+export const activityQuerySchema = z.object({
+  status: z.enum(ORDER_STATUSES).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+
+export type ActivityQuery = z.infer<typeof activityQuerySchema>;
+
+const isStatus = (s: string): s is OrderStatus => (ORDER_STATUSES as readonly string[]).includes(s);
+
+function rowOf(record: OrderRecord, job: Job | undefined): ActivityRow {
+  const status = isStatus(record.status) ? record.status : "queued";
+  const actions = ACTIONABLE[status];
+  return {
+    orderId: record.orderId,
+    orderName: record.orderName,
+    email: record.email,
+    status,
+    statusReason: record.statusReason,
+    attempts: Math.max(record.attempts, job && status === "queued" ? job.attempts : 0),
+    lastError: record.lastError ?? (status === "queued" && job?.status !== "paused" ? job?.lastError ?? null : null),
+    code: record.shortCode ?? record.couponCode,
+    codeKind: record.shortCode ? "link" : record.couponCode ? "coupon" : null,
+    campaignUids: (record.campaignUids ?? "").split(",").filter(Boolean),
+    revenue: record.revenue,
+    currency: record.currency,
+    commissionState: record.commissionState,
+    placedAt: (record.placedAt ?? record.createdAt).toISOString(),
+    recordedAt: record.recordedAt?.toISOString() ?? null,
+    heldReason: status === "queued" && job?.status === "paused" ? job.lastError : null,
+    nextAttemptAt: status === "queued" && job?.status === "queued" && job.attempts > 0 ? job.runAt.toISOString() : null,
+    retry: actions?.retry ?? null,
+    canSkip: actions?.skip ?? false,
+    explanation: readExplanation(record.explanation),
+    flags: (record.flags ?? "")
+      .split(",")
+      .filter(Boolean)
+      .map((rule) => ({ rule, label: GUARD_LABELS[rule as GuardRule] ?? rule })),
+  };
+}
+
+export async function statusCounts(db: PrismaClient, shop: string): Promise<Record<OrderStatus, number>> {
+  const groups = await db.orderRecord.groupBy({ by: ["status"], where: { shop }, _count: { _all: true } });
+  const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
+  for (const g of groups) if (isStatus(g.status)) counts[g.status] = g._count._all;
+  return counts;
+}
+
+/** One page of the shop's order records, the last placed first (the (shop, placedAt, status) index, decision 021). */
+export async function listActivity(ctx: Pick<AdminContext, "db">, shop: string, query: ActivityQuery) {
+  const where = { shop, ...(query.status ? { status: query.status } : {}) };
+  const [records, total, counts] = await Promise.all([
+    ctx.db.orderRecord.findMany({
+      where,
+      orderBy: [{ placedAt: "desc" }, { id: "desc" }],
+      skip: (query.page - 1) * ACTIVITY_PAGE_SIZE,
+      take: ACTIVITY_PAGE_SIZE,
+    }),
+    ctx.db.orderRecord.count({ where }),
+    statusCounts(ctx.db, shop),
+  ]);
+  const keys = records.map((r) => recordJobKey(shop, r.orderId));
+  const jobs = await ctx.db.job.findMany({ where: { shop, key: { in: keys } } });
+  const jobOf = new Map(jobs.map((j) => [j.key, j]));
+  return {
+    rows: records.map((r) => rowOf(r, jobOf.get(recordJobKey(shop, r.orderId)))),
+    page: query.page,
+    pageSize: ACTIVITY_PAGE_SIZE,
+    total,
+    hasMore: query.page * ACTIVITY_PAGE_SIZE < total,
+    counts,
+  };
+}
+
+export interface ActivityActionResult {
+  ok: boolean;
+  tone: "success" | "info" | "warning" | "critical";
+  title: string;
+  message: string;
+  /** e.g. "Review in Commissions". */
+  action?: { content: string; url: string };
+}
+
+const refusal = (title: string, message: string): ActivityActionResult => ({ ok: false, tone: "critical", title, message });
+const NOT_FOUND = refusal("Order not found", "This order isn't in your activity any more. Reload the page.");
+
+
+/**
+ * Retry of a failed order: its recording job is queued again, due now, with a
+ * fresh set of attempts; the worker picks it up at once.
+ */
+export async function resendOrder(
+  ctx: Pick<AdminContext, "db" | "now" | "logger">,
+  shop: string,
+  orderId: string
+): Promise<ActivityActionResult> {
+  const record = await findOrderRecord(ctx.db, shop, orderId);
+  if (!record) return NOT_FOUND;
+  if (record.status !== "failed") {
+    return refusal("Nothing to retry", `Order ${record.orderName ?? orderId} is ${record.status.replace("_", " ")}, not failed.`);
+  }
+  const key = recordJobKey(shop, orderId);
+  const requeued = await requeueJob(ctx.db, key, nowOf(ctx), ["failed", "done", "queued", "paused"]);
+  if (!requeued) {
+    const running = await ctx.db.job.count({ where: { shop, key, status: "running" } });
+    return running > 0
+      ? refusal("Already being sent", "This order is being sent right now. Reload the page in a moment.")
+      : refusal(
+          "Can't retry this order",
+          "Its original order details are no longer stored, so it can't be sent again. Skip it instead."
+        );
+  }
+  await ctx.db.orderRecord.updateMany({
+    where: { shop, orderId, status: "failed" },
+    data: { status: "queued", statusReason: RETRY_REQUESTED, attempts: 0 },
+  });
+  notifyJobEnqueued();
+  ctx.logger?.info({ shop, orderId }, "order retry requested by the merchant");
+  return {
+    ok: true,
+    tone: "success",
+    title: "Retry started",
+    message: `Order ${record.orderName ?? orderId} is being sent to the referral service again.`,
+  };
+}
+
+/** The order's commissions at the service (commission/all has no transaction filter). */
+export async function commissionsOfOrder(client: ReferralClient, record: OrderRecord, maxPages = 20): Promise<Commission[]> {
+  const results = parseJsonObject<CampaignResults>(record.results);
+  const referrers = [
+    ...new Set(
+      Object.values(results)
+        .map((r) => r.referrer)
+        .filter((e): e is string => Boolean(e))
+    ),
+  ];
+  const found: Commission[] = [];
+  const filters = referrers.length > 0 ? referrers.map((email) => ({ email })) : [{}];
+  for (const filter of filters) {
+    for await (const c of client.iterateCommissions(filter, { maxPages })) {
+      if (c.transactionId === record.orderId) found.push(c);
+    }
+  }
+  return found;
+}
+
+/**
+ * Retry of an order that needs review: the service can't change a commission
+ * that is no longer pending, so nothing is sent again. Instead the order's
+ * commissions are read again; when the merchant has denied them at the
+ * service, the order is closed as reversed. Otherwise it stays for review.
+ */
+export async function recheckOrder(
+  ctx: Pick<AdminContext, "db">,
+  shop: string,
+  orderId: string,
+  client: ReferralClient
+): Promise<ActivityActionResult> {
+  const record = await findOrderRecord(ctx.db, shop, orderId);
+  if (!record) return NOT_FOUND;
+  if (record.status !== "needs_review") {
+    return refusal("Nothing to check", `Order ${record.orderName ?? orderId} doesn't need a review.`);
+  }
+  const results = parseJsonObject<CampaignResults>(record.results);
+  const toReview = Object.entries(results)
+    .filter(([, r]) => r.reversal === "needs_review")
+    .map(([uid]) => uid);
+  const review = { content: "Review in Commissions", url: `/app/commissions?order=${encodeURIComponent(orderId)}` };
+  let commissions: Commission[];
+  try {
+    commissions = await commissionsOfOrder(client, record);
+  } catch (error) {
+    if (!isReferralApiError(error)) throw error;
+    const words = describeServiceError(error);
+    return { ok: false, tone: "critical", title: words.title, message: words.message };
+  }
+  const stateIn = (uid: string) => commissions.find((c) => c.campaignUid === uid)?.status ?? null;
+  const open = toReview.filter((uid) => stateIn(uid) !== "denied");
+  if (open.length > 0) {
+    const described = open.map((uid) => `campaign ${uid}: ${stateIn(uid) ?? "not found"}`).join(", ");
+    return {
+      ok: false,
+      tone: "warning",
+      title: "Still needs your review",
+      message: `The commission can't be changed through the app any more (${described}). Deny or adjust it in your referral program's dashboard, then check again, or skip this order to keep the commission.`,
+      action: review,
+    };
+  }
+  for (const uid of toReview) results[uid] = { ...results[uid]!, reversal: "denied" };
+  const resolved = await ctx.db.orderRecord.updateMany({
+    where: { shop, orderId, status: "needs_review" },
+    data: {
+      status: "reversed",
+      statusReason: "Commission denied at the referral service (checked again by the merchant)",
+      results: JSON.stringify(results),
+    },
+  });
+  if (resolved.count > 0) {
+    await ctx.db.$transaction(async (tx) => {
+      if (await moveCommissionState(tx, { shop, orderId }, "denied")) {
+        await queueCommissionDecided(tx, shop, { state: "denied", orderId, by: "merchant", reason: "Denied at the referral service after the order needed review" });
+      }
+    });
+  }
+  return {
+    ok: true,
+    tone: "success",
+    title: "Review resolved",
+    message: `The commission of order ${record.orderName ?? orderId} is denied now.`,
+  };
+}
+
+/** The merchant decided this order should not be sent or reviewed: it is closed, with its jobs. */
+export async function skipOrder(
+  ctx: Pick<AdminContext, "db" | "logger">,
+  shop: string,
+  orderId: string
+): Promise<ActivityActionResult> {
+  const record = await findOrderRecord(ctx.db, shop, orderId);
+  if (!record) return NOT_FOUND;
+  if (!ACTIONABLE[record.status as OrderStatus]?.skip) {
+    return refusal(
+      "Can't skip this order",
+      `Only failed orders and orders that need review can be skipped; this one is ${record.status.replace("_", " ")}.`
+    );
+  }
+  const jobs = jobsOfOrders(shop, [orderId]);
+  const running = await ctx.db.job.count({ where: { ...jobs, status: "running" } });
+  if (running > 0) return refusal("Being sent right now", "This order is being sent at the moment. Reload the page in a moment.");
+  await ctx.db.$transaction(async (tx) => {
+    await stopJobs(tx, jobs, SKIPPED_BY_MERCHANT, ["queued", "failed", "paused"]);
+    await tx.orderRecord.updateMany({ where: { shop, orderId, status: record.status }, data: { status: "skipped", statusReason: SKIPPED_BY_MERCHANT } });
+  });
+  ctx.logger?.info({ shop, orderId, was: record.status }, "order skipped by the merchant");
+  return {
+    ok: true,
+    tone: "success",
+    title: "Order skipped",
+    message: `Order ${record.orderName ?? orderId} won't be sent or reviewed again.`,
+  };
+}
+
+/**
+ * "Retry now" on the activity page: a failed order is sent again
+ * (resendOrder); an order that needs review is checked again at the service
+ * (recheckOrder).
+ */
+export async function retryOrder(ctx: AdminContext, shop: string, orderId: string): Promise<ActivityActionResult> {
+  const record = await findOrderRecord(ctx.db, shop, orderId);
+  if (!record) return NOT_FOUND;
+  if (record.status !== "needs_review") return resendOrder(ctx, shop, orderId);
+  const checked = await withService(ctx, shop, (client) => recheckOrder(ctx, shop, orderId, client));
+  if (checked.ok) return checked.value;
+  return {
+    ok: false,
+    tone: "critical",
+    title: checked.error.title,
+    message: checked.error.message,
+    action: checked.error.action,
+  };
+}
+
+export const activityActionSchema = z.object({
+  intent: z.enum(["retry", "skip"], { message: "Choose retry or skip." }),
+  orderId: z.string().regex(/^[\w-]{1,64}$/, "This order id isn't valid."),
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { jobRow } from "../../../app/platform/queue/job-row";
+import { RECORD_ORDER_JOB, storedEventSchema } from "../../../app/domains/referrals/job-kinds";
+import { planOrderWebhook, RawJson, type IntakePlan, type OrderWebhook } from "../../../app/domains/referrals/order-intake";
+import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../../app/domains/referrals/pipeline-settings";
+import { shopifyOrder, shopifyRefund } from "../../support/orders";
+
+// During a rolling deploy the previous release's workers still run beside
+// the new ones on one PostgreSQL, and take the order jobs the new intake
+// stores. A job their schema refuses fails as "Malformed job payload", so
+// every order job the intake makes must still parse under it.
+
+// The previous release's payload schemas (commit 57b0b9a,
+// app/referrals/order-jobs.ts and referral-event.ts), copied as they were.
+// Do not update them to match the current code: they stand for the workers
+// already deployed.
+const previousParams = z.object({
+  email: z.string(),
+  shortCode: z.string().optional(),
+  couponCode: z.string().optional(),
+  revenue: z.string().optional(),
+  transactionUid: z.string(),
+  ipAddress: z.string().optional(),
+  uid: z.string().optional(),
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  eventData1: z.string().optional(),
+  eventData2: z.string().optional(),
+  eventData3: z.string().optional(),
+  isApproved: z.boolean().optional(),
+  sandbox: z.boolean().optional(),
+});
+const PREVIOUS_RELEASE_PAYLOADS = {
+  "order.record": z.object({
+    orderId: z.string(),
+    event: z.object({
+      campaignUids: z.array(z.string()),
+      codeSource: z.enum(["cart_attribute", "landing_site"]).nullable(),
+      params: previousParams,
+      signals: z.object({ cartAttribute: z.string().optional(), landingPage: z.string().optional(), discountCodes: z.array(z.string()) }).optional(),
+      buyer: z.object({ phone: z.string().optional(), address: z.string().optional(), ordersCount: z.number().optional() }).optional(),
+      checkoutToken: z.string().optional(),
+    }),
+  }),
+  "order.cancel": z.object({ orderId: z.string() }),
+  "order.refund": z.object({ orderId: z.string(), refundId: z.string(), amount: z.string(), tax: z.string().optional() }),
+};
+
+const SHOP = "previous-release.myshopify.com";
+const settings = readPipelineSettings({ ...PIPELINE_DEFAULTS, campaignUids: "1001" });
+
+function plan(topic: string, payload: unknown): IntakePlan {
+  // The body as delivered: its long ids are read digit for digit.
+  const hook: OrderWebhook = { topic, shop: SHOP, payload: new RawJson(Buffer.from(JSON.stringify(payload))), webhookId: "w-1", triggeredAt: new Date() };
+  return planOrderWebhook(hook, { hasSession: true, settings });
+}
+
+/** The job the intake planned, as the previous release's worker would read it. */
+function readByPreviousRelease(planned: IntakePlan) {
+  expect(planned).toHaveProperty("write.job");
+  const job = (planned as { write: { job: { kind: keyof typeof PREVIOUS_RELEASE_PAYLOADS; payload: string } } }).write.job;
+  return PREVIOUS_RELEASE_PAYLOADS[job.kind].safeParse(JSON.parse(job.payload));
+}
+
+describe("order jobs a worker of the previous release may take", () => {
+  it("an order's recording parses, its event carrying codeSource: null", () => {
+    const order = shopifyOrder({
+      id: 820982911946154700n,
+      noteAttributes: [{ name: "_referral_code", value: "ALICE10" }],
+      landingSite: "/?mbsy=BOB20",
+      discountCodes: ["FRIEND-BOB"],
+    });
+    const planned = plan("ORDERS_PAID", order);
+    const read = readByPreviousRelease(planned);
+    expect(read.error).toBeUndefined();
+    expect(read.data).toMatchObject({ orderId: "820982911946154700", event: { codeSource: null } });
+  });
+
+  it("a recording queued again from an event held before the key was written parses too", () => {
+    // A not-referred order's event, kept for a later web pixel signal, as an earlier build stored it: without codeSource.
+    const held = plan("ORDERS_PAID", shopifyOrder({ id: 820982911946154701n, discountCodes: [] }));
+    expect(held.outcome).toBe("not_referred");
+    const { codeSource, ...withoutKey } = JSON.parse((held as { write: { record: { heldEvent: string } } }).write.record.heldEvent);
+    expect(codeSource).toBeNull();
+    const event = storedEventSchema.parse(withoutKey);
+    const job = jobRow(RECORD_ORDER_JOB, { shop: SHOP, subject: "820982911946154701", payload: { orderId: "820982911946154701", event } });
+    const read = PREVIOUS_RELEASE_PAYLOADS["order.record"].safeParse(JSON.parse(job.payload));
+    expect(read.error).toBeUndefined();
+    expect(read.data?.event.codeSource).toBeNull();
+  });
+
+  it("a cancellation and a refund parse", () => {
+    const cancelled = { ...shopifyOrder({ id: 820982911946154702n }), cancelled_at: "2026-11-21T09:00:00-05:00", financial_status: "voided" };
+    // The cancellation now carries the order's financial status too: a key the old schema passes over.
+    const cancellation = plan("ORDERS_CANCELLED", cancelled);
+    expect(cancellation).toMatchObject({ write: { job: { payload: JSON.stringify({ orderId: "820982911946154702", financialStatus: "voided" }) } } });
+    expect(readByPreviousRelease(cancellation).data).toEqual({ orderId: "820982911946154702" });
+    const refund = shopifyRefund(820982911946154702n, ["40.00"], 890088186047892400n, { lineTaxes: ["2.00"] });
+    expect(readByPreviousRelease(plan("REFUNDS_CREATE", refund)).data).toEqual({ orderId: "820982911946154702", refundId: "890088186047892400", amount: "40.00", tax: "2.00" });
+  });
+});
