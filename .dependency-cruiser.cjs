@@ -52,7 +52,7 @@ const ALLOWED = {
   "flow-actions": {
     connection: "an action calls the referral service with the shop's client",
     commissions: "the approve/deny action decides through the commissions' owner",
-    referrals: "the resend action moves an order record through its owner",
+    referrals: "the approve/deny action finds the order's commissions by the referrers its record names",
     "customer-metafields": "the enrol action asks for the new ambassador's share-link metafield",
     offers: "the enrol action syncs the friend's offer",
   },

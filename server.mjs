@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
 
 requireSupportedNode();
-// The start command's --min-semi-space-size sizes this thread's young generation (see the README's step 6); V8
+// The start command's --min-semi-space-size sizes this thread's young generation (see docs/setup.md, step 6); V8
 // would apply it to the threads the app starts too, over their own limits: from here on, they keep those.
 v8.setFlagsFromString("--min-semi-space-size=0");
 await serve();

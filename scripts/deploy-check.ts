@@ -1,6 +1,6 @@
 // npm run check:deploy [-- --db sqlite|postgresql]
 //
-// The README's deploy steps, run as written against a fresh database (a
+// The deploy steps of docs/setup.md (which the README points to), run as written against a fresh database (a
 // private PostgreSQL cluster, or a new SQLite file): `npm run setup`,
 // `npm run build`, `npm start` with production settings; then a signed order
 // webhook must be stored and a forged one refused. CI runs it for both.

@@ -19,12 +19,12 @@ import { extensionAppUrl, parseAppToml, productionConfigProblems } from "./lib/a
 const { values } = parseArgs({ options: { config: { type: "string" }, "dry-run": { type: "boolean", default: false } } });
 const name = values.config;
 if (!name) {
-  console.error("Usage: npm run deploy -- --config <name>   (for shopify.app.<name>.toml; see the README's Deploy step)");
+  console.error("Usage: npm run deploy -- --config <name>   (for shopify.app.<name>.toml; see docs/setup.md, step 6: Deploy)");
   process.exit(2);
 }
 const file = `shopify.app.${name}.toml`;
 if (!existsSync(file)) {
-  console.error(`${file} does not exist. Create it with \`npx shopify app config link\` (README, Deploy).`);
+  console.error(`${file} does not exist. Create it with \`npx shopify app config link\` (docs/setup.md, step 6: Deploy).`);
   process.exit(2);
 }
 

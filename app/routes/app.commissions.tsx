@@ -15,7 +15,8 @@ import {
   Text,
 } from "@shopify/polaris";
 import { useEffect, useMemo, useState } from "react";
-import { commissionBulkView, startCommissionBulk, type CommissionBulkView } from "../domains/commissions/commission-bulk.server";
+import { commissionBulkView, type CommissionBulkView } from "../domains/commissions/commission-bulk.server";
+import { startCommissionBulk } from "../entry/admin/commission-bulk-form.server";
 import { COMMISSION_STATUSES } from "../domains/commissions/commission-status";
 import { decideCommissions, listCommissionsPage, parseCommissionQuery } from "../entry/admin/commissions.server";
 import { appAdminContext } from "../wiring/admin-context.server";

@@ -34,8 +34,8 @@ export type ToWorkerThread = { type: "job-enqueued" } | { type: "stop"; deadline
 
 interface InProcessWorker {
   stop(deadlineMs: number): Promise<void>;
-  /** A port to an intake served in the worker's thread; undefined while the thread is not running. */
-  hostIntake: IntakeHost;
+  /** A port to an intake served in the worker's thread (with the planner it imports, intake-planner.ts); undefined while the thread is not running. */
+  hostIntake(settings: ThreadSettings): MessagePort | undefined;
 }
 
 declare global {

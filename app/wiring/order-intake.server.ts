@@ -2,19 +2,22 @@ import prisma from "./db.server";
 import { databaseKind } from "../platform/db/adapter.server";
 import { createPlainSql } from "../platform/db/sql.server";
 import { getEnv } from "./env.server";
-import { logger } from "../platform/logger/logger.server";
-import { createOrderIntake, type OrderIntake } from "../platform/intake/group-commit.server";
+import { logger, type Logger } from "../platform/logger/logger.server";
+import { createIntake, type Intake } from "../platform/intake/group-commit.server";
 import { inThisThread, postgresIntakeStore, sqliteIntakeStore, type IntakeStore } from "../platform/intake/intake-store.server";
+import { notifyJobEnqueued } from "../platform/queue/wake";
 import { intakeInWorkerThread } from "./in-process-worker.server";
 import type { IntakeResult, OrderWebhook } from "../domains/referrals";
 import { cachedShopCheck, type CachedShopCheck } from "../entry/webhooks/installed-shops";
 import { createOrderWebhooks, type OrderWebhooks } from "../entry/webhooks/order-webhooks.server";
+import { createQueueConsumer, type QueueConsumer } from "../entry/webhooks/queued-delivery.server";
+import { INTAKE_PLANNER, intakeThread } from "./intake-planner";
 import { announceWebhookBursts } from "./webhook-bursts.server";
 
 // The order intake of this process: one group commit on the app's database,
-// which order webhooks, reconciliation and the backfill all store through.
-// The queue consumer (app/entry/webhooks/queued-delivery.server.ts, decision 008)
-// is built by no process yet, only by its tests, which hand it this intake.
+// planned by the referral domain's order planner, which order webhooks, the
+// queue consumer (decision 008), reconciliation and the backfill all store
+// through.
 
 /** `plansKept: false`: a store for orders the app reads itself, which leaves the planning of kept webhooks to the webhooks' store (SQLite). */
 export function intakeStoreFor(databaseUrl: string, { plansKept = true } = {}): IntakeStore {
@@ -23,7 +26,7 @@ export function intakeStoreFor(databaseUrl: string, { plansKept = true } = {}): 
   if (databaseKind(databaseUrl) === "postgresql") {
     const sql = createPlainSql(databaseUrl, { poolSize: 3, keepIdle: true });
     const stopAnnouncing = announceWebhookBursts(sql);
-    const store = postgresIntakeStore(sql);
+    const store = postgresIntakeStore(sql, INTAKE_PLANNER);
     return {
       ...store,
       close() {
@@ -33,6 +36,8 @@ export function intakeStoreFor(databaseUrl: string, { plansKept = true } = {}): 
     };
   }
   return sqliteIntakeStore(databaseUrl.slice("file:".length), {
+    planner: INTAKE_PLANNER,
+    thread: intakeThread(),
     plansKept,
     // The webhooks' intake beside the job worker, in its thread; the one for orders a job reads, in the job's own thread.
     host: plansKept ? intakeInWorkerThread : inThisThread,
@@ -40,16 +45,22 @@ export function intakeStoreFor(databaseUrl: string, { plansKept = true } = {}): 
   });
 }
 
+/** An intake over `store`: a delivery that queues a job wakes this process's worker. */
+export function intakeOver(store: IntakeStore, log: Logger = logger): Intake {
+  return createIntake(store, { logger: log, wake: notifyJobEnqueued });
+}
+
 declare global {
-  var __referralBridgeIntake: OrderIntake | undefined;
-  var __referralBridgeReadOrdersIntake: OrderIntake | undefined;
+  var __referralBridgeIntake: Intake | undefined;
+  var __referralBridgeReadOrdersIntake: Intake | undefined;
   var __referralBridgeOrderWebhooks: OrderWebhooks | undefined;
+  var __referralBridgeQueueConsumer: QueueConsumer | undefined;
   var __referralBridgeShopCheck: CachedShopCheck | undefined;
 }
 
 /** The app's intake, on the app's database (made on first use: on SQLite it starts a thread). */
-export function orderIntake(): OrderIntake {
-  return (globalThis.__referralBridgeIntake ??= createOrderIntake(intakeStoreFor(getEnv().DATABASE_URL), logger));
+export function orderIntake(): Intake {
+  return (globalThis.__referralBridgeIntake ??= intakeOver(intakeStoreFor(getEnv().DATABASE_URL)));
 }
 
 export function storeOrderWebhook(hook: OrderWebhook): Promise<IntakeResult> {
@@ -68,7 +79,7 @@ export function storeReadOrders(hooks: OrderWebhook[]): Promise<IntakeResult[]> 
   const intake =
     databaseKind(databaseUrl) === "postgresql"
       ? orderIntake()
-      : (globalThis.__referralBridgeReadOrdersIntake ??= createOrderIntake(intakeStoreFor(databaseUrl, { plansKept: false }), logger));
+      : (globalThis.__referralBridgeReadOrdersIntake ??= intakeOver(intakeStoreFor(databaseUrl, { plansKept: false })));
   return Promise.all(hooks.map((hook) => intake.store(hook)));
 }
 
@@ -90,6 +101,16 @@ export function forgetShopCheck(shop: string): void {
 /** The order webhooks' endpoints of this process. */
 export function orderWebhooks(): OrderWebhooks {
   return (globalThis.__referralBridgeOrderWebhooks ??= createOrderWebhooks({ secret: getEnv().SHOPIFY_API_SECRET, shopHasSession, store: storeOrderWebhook, logger }));
+}
+
+/** A queue consumer (decision 008) over `intake`. */
+export function queueConsumerFor(intake: Intake): QueueConsumer {
+  return createQueueConsumer({ store: (delivery) => intake.store(delivery), shopHasSession, logger });
+}
+
+/** The consumer of order webhooks a cloud queue delivers (Pub/Sub, EventBridge), over this process's intake. */
+export function queueConsumer(): QueueConsumer {
+  return (globalThis.__referralBridgeQueueConsumer ??= queueConsumerFor(orderIntake()));
 }
 
 /** The production server's shortcut for order webhooks (server.mjs). */

@@ -4,6 +4,7 @@ import { logger } from "../platform/logger/logger.server";
 import { notifyJobEnqueued } from "../platform/queue/wake";
 import { WebhooksAnswering } from "../platform/threads/webhooks-answering";
 import { serveIntake } from "../platform/intake/sqlite-intake";
+import { INTAKE_PLANNER } from "./intake-planner";
 import type { ToWorkerThread } from "./in-process-worker.server";
 import { startJobWorker } from "./job-worker.server";
 
@@ -31,7 +32,7 @@ port.on("message", async (message: ToWorkerThread) => {
   if (message.type === "job-enqueued") return notifyJobEnqueued();
   if (message.type === "intake") {
     try {
-      intakes.push(serveIntake(message.port, message.settings, { shared: true }));
+      intakes.push(serveIntake(message.port, message.settings, INTAKE_PLANNER, { shared: true }));
     } catch (error) {
       // The database would not open here: the store, its port closed, gets an intake of its own.
       logger.error({ err: error }, "the job worker's thread could not serve the order intake");

@@ -7,7 +7,7 @@ import { extensionAppUrl, parseAppToml, productionConfigProblems } from "../../s
 const development = readFileSync("shopify.app.toml", "utf8");
 const PRODUCTION_URL = "https://referrals.merchant-app.example";
 
-/** shopify.app.toml as `config link` and the README's Deploy step leave it for production. */
+/** shopify.app.toml as `config link` and the Deploy step of docs/setup.md leave it for production. */
 function productionToml(change: (text: string) => string = (text) => text): string {
   return change(development.replace(/^client_id = ".*"$/m, 'client_id = "5f1d0c2e9a7b4e3f8c6d1a2b3c4d5e6f"').replaceAll("https://localhost:3000", PRODUCTION_URL));
 }

@@ -5,8 +5,8 @@ import { notifyJobEnqueued } from "../../platform/queue/wake";
 import type { Logger } from "../../platform/logger/logger.server";
 import type { ListCommissionsFilter, ReferralClient } from "../../platform/referral-api";
 import { COMMISSION_BULK_JOB } from "./job-kinds";
-import { commissionListFilter, decideCommission, parseCommissionQuery } from "../../entry/admin/commissions.server";
-import type { MerchantError } from "../../entry/admin/merchant-error";
+import { commissionEntry, readCommissionEntry } from "./commission-entry";
+import { decideInJob } from "./decision-row.server";
 
 // "Select all" across pages on the Commissions page: every pending
 // commission matching the page's filters is approved or denied by a job,
@@ -53,41 +53,23 @@ const storedFilter = z.object({
   createdBefore: z.string().optional(),
 });
 
-const startForm = z.object({
-  decision: z.enum(["approve", "deny"], { message: "Choose approve or deny." }),
-  filters: z.string().max(2_000).default(""),
-});
-
 /**
- * The page's "Approve all" / "Deny all": stores a run for the filters the
- * page showed (sent as its query string) and queues its job. One run at a
- * time per shop.
+ * Stores a run for the filters the page showed and queues its job; the
+ * page has checked them. One run at a time per shop.
  */
-export async function startCommissionBulk(
+export async function startBulkRun(
   db: PrismaClient,
   shop: string,
-  form: FormData,
+  decision: BulkDecision,
+  filter: ListCommissionsFilter & { status: "pending" },
   now = new Date()
-): Promise<{ ok: true; runId: string } | { ok: false; error: MerchantError }> {
-  const refused = (message: string) => ({
-    ok: false as const,
-    error: { title: "Nothing was changed", message, retryable: false },
-  });
-  const parsed = startForm.safeParse({ decision: form.get("decision"), filters: form.get("filters") ?? undefined });
-  if (!parsed.success) return refused(parsed.error.issues.map((i) => i.message).join(" "));
-  const query = parseCommissionQuery(new URLSearchParams(parsed.data.filters));
-  if (Object.keys(query.errors).length > 0) return refused("The filters aren't valid; correct them and select again.");
-  if (query.filters.order) return refused("The commissions of one order are all on one page; select them there.");
-  if (query.filters.status && query.filters.status !== "pending") {
-    return refused("Only pending commissions can be approved or denied, and this list has none.");
-  }
-  const filter = { ...commissionListFilter(query.filters), status: "pending" as const };
+): Promise<{ ok: true; runId: string } | { ok: false; refused: "running" }> {
   const running = await db.commissionBulkRun.findFirst({ where: { shop, status: "running" }, select: { id: true } });
-  if (running) return refused("Another approve or deny of all commissions is running; wait for it to finish.");
+  if (running) return { ok: false, refused: "running" };
   // The run and its job are stored together: a run never waits for a job that was not stored.
   const runId = await db.$transaction(async (tx) => {
     const run = await tx.commissionBulkRun.create({
-      data: { shop, decision: parsed.data.decision, filters: JSON.stringify(storedFilter.parse(jsonable(filter))), startedAt: now },
+      data: { shop, decision, filters: JSON.stringify(storedFilter.parse(jsonable(filter))), startedAt: now },
     });
     await insertJob(tx, COMMISSION_BULK_JOB, { shop, subject: `run:${run.id}`, payload: { runId: run.id }, triggeredAt: now });
     return run.id;
@@ -148,7 +130,7 @@ export async function runCommissionBulk(deps: BulkDeps, shop: string, runId: str
 
   if (run.phase === "collect") {
     const items: string[] = JSON.parse(run.items) as string[];
-    const seen = new Set(items.map((item) => item.split(":")[0]));
+    const seen = new Set(items.map((item) => readCommissionEntry(item).commissionUid));
     let page = run.nextPage;
     for (;;) {
       if (page > MAX_BULK_PAGES) {
@@ -165,7 +147,7 @@ export async function runCommissionBulk(deps: BulkDeps, shop: string, runId: str
       for (const c of result.items) {
         if (c.status !== "pending" || seen.has(c.commissionUid)) continue;
         seen.add(c.commissionUid);
-        items.push(c.transactionId ? `${c.commissionUid}:${c.transactionId}` : c.commissionUid);
+        items.push(commissionEntry(c));
       }
       const last = !result.hasMore || result.items.length === 0;
       await db.commissionBulkRun.update({
@@ -181,7 +163,13 @@ export async function runCommissionBulk(deps: BulkDeps, shop: string, runId: str
   const items = JSON.parse(run.items) as string[];
   const failures = JSON.parse(run.failures) as { uid: string; message: string }[];
   for (let position = run.position; position < items.length; position += 1) {
-    const result = await decideCommission(deps, shop, client, items[position]!, decision, { throwRetryable: true });
+    const result = await decideInJob(deps, {
+      shop,
+      service: "ask",
+      state: decision === "approve" ? "approved" : "denied",
+      by: "merchant",
+      commission: readCommissionEntry(items[position]!),
+    });
     if (!result.ok && !result.skipped && failures.length < FAILURES_KEPT)
       failures.push({ uid: result.uid, message: result.message });
     // Moves only from the place this runner read: a second runner of the same run stops.

@@ -2,7 +2,8 @@ import type { Prisma } from "@prisma/client";
 import type { Statement } from "../../platform/db/sql.server";
 
 // OrderRecord.commissionState, the app's copy of the commission's state at
-// the referral service, changes only through here. The service's state
+// the referral service, changes only through here, and only decide
+// (decide.server.ts, decided-statements.ts) calls it. The service's state
 // machine (its interface document, "States and transitions"): a commission
 // is created pending or approved; a pending one becomes approved or denied;
 // approved and denied are final through the API. The service's own
@@ -12,12 +13,6 @@ import type { Statement } from "../../platform/db/sql.server";
 
 export const COMMISSION_STATES = ["pending", "approved", "denied"] as const;
 export type CommissionState = (typeof COMMISSION_STATES)[number];
-
-/** The state to store when the service says a commission is `reported`; undefined leaves it as it is. */
-export function commissionStateAfter(current: string | null, reported: CommissionState): CommissionState | undefined {
-  if (reported === "pending" && (current === "approved" || current === "denied")) return undefined;
-  return current === reported ? undefined : reported;
-}
 
 type Db = Pick<Prisma.TransactionClient, "orderRecord">;
 

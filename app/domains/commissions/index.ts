@@ -1,4 +1,16 @@
-export { commissionStateAfter, commissionStateMove, moveCommissionState } from "./commission-state";
+export { commissionBulkView, failCommissionBulk, runCommissionBulk, startBulkRun } from "./commission-bulk.server";
+export type { BulkDecision, CommissionBulkView } from "./commission-bulk.server";
+export { commissionEntry, readCommissionEntry } from "./commission-entry";
 export type { CommissionState } from "./commission-state";
+export { COMMISSION_STATUSES } from "./commission-status";
+export { decide } from "./decide.server";
+export type { CommissionDeps, CommissionRef, DecideResult, Decision } from "./decide.server";
+export { decidedStatements } from "./decided-statements";
+export { commissionDecisionKey } from "./decision-key";
+export { decideInJob, decisionRow } from "./decision-row.server";
+export type { DecisionRow } from "./decision-row.server";
 export { adminJobs } from "./jobs.server";
 export type { AdminJobContext } from "./jobs.server";
+export { commissionsOfOrder } from "./order-commissions.server";
+export { askService } from "./service-answer.server";
+export type { CommissionAtService, CommissionChange, ServiceAnswer } from "./service-answer.server";

@@ -1,10 +1,10 @@
 import type { PrismaClient } from "@prisma/client";
-import { commissionsOfOrder } from "../../entry/admin/activity.server";
-import { decideCommission } from "../../entry/admin/commissions.server";
+import { commissionsOfOrder, decideInJob } from "../commissions";
 import { outcomeOfServiceError } from "../connection";
 import { askShareLinkSync } from "../customer-metafields";
 import type { ShopClient } from "../connection";
 import { enqueueMissingAmbassadorCode } from "../offers";
+import { orderReferrers } from "../referrals";
 import { done, type JobOutcome } from "../../platform/queue/outcome";
 import type { ReferralClient } from "../../platform/referral-api";
 import type { AdminForShop } from "../../platform/shopify-admin/admin-access";
@@ -30,7 +30,7 @@ export async function runFlowAction(deps: FlowActionDeps, shop: string, action: 
   try {
     return action.handle === "enrol-ambassador"
       ? await enrol(deps, shop, connection.client, action)
-      : await decide(deps, shop, connection.client, action);
+      : await decideOrder(deps, shop, connection.client, action);
   } catch (error) {
     if (error instanceof CustomerLookupError) return { outcome: { type: "retry", reason: error.message } };
     return { outcome: outcomeOfServiceError(error) };
@@ -68,11 +68,11 @@ async function enrol(deps: FlowActionDeps, shop: string, client: ReferralClient,
   return finished("done", `Enrolled ${customer.email}${group ? ` in group ${group}` : ""}.`);
 }
 
-/** The Commissions page's decision (decideCommission) for each pending commission of the order. */
-async function decide(deps: FlowActionDeps, shop: string, client: ReferralClient, action: Extract<FlowAction, { handle: "decide-commission" }>): Promise<Step> {
+/** The merchant's decision, as on the Commissions page, for each pending commission of the order. */
+async function decideOrder(deps: FlowActionDeps, shop: string, client: ReferralClient, action: Extract<FlowAction, { handle: "decide-commission" }>): Promise<Step> {
   const record = await deps.db.orderRecord.findFirst({ where: { shop, orderId: action.orderId } });
   if (!record) return finished("failed", `Not changed: the app has no referral recorded for order ${action.orderId}.`);
-  const commissions = await commissionsOfOrder(client, record);
+  const commissions = await commissionsOfOrder(client, { orderId: record.orderId, referrers: orderReferrers(record) });
   const pending = commissions.filter((c) => c.status === "pending");
   if (pending.length === 0) {
     const states = [...new Set(commissions.map((c) => c.status ?? "unknown"))];
@@ -81,7 +81,18 @@ async function decide(deps: FlowActionDeps, shop: string, client: ReferralClient
   }
   const results = [];
   for (const commission of pending) {
-    results.push(await decideCommission({ db: deps.db }, shop, client, `${commission.commissionUid}:${record.orderId}`, action.decision, { throwRetryable: true }));
+    results.push(
+      await decideInJob(
+        { db: deps.db, client },
+        {
+          shop,
+          service: "ask",
+          state: action.decision === "approve" ? "approved" : "denied",
+          by: "merchant",
+          commission: { commissionUid: commission.commissionUid, orderId: record.orderId, campaignUid: commission.campaignUid },
+        },
+      ),
+    );
   }
   const failedOnes = results.filter((r) => !r.ok && !r.skipped);
   const summary = results.map((r) => `commission ${r.uid}: ${r.message}`).join("; ");

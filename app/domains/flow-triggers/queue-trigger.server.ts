@@ -4,7 +4,7 @@ import type { Statement } from "../../platform/db/sql.server";
 import { insertJobStatement } from "../../platform/queue/enqueue.server";
 import { jobRow } from "../../platform/queue/job-row";
 import { FLOW_TRIGGER_JOB } from "./job-kinds";
-import { commissionDecided, type CommissionDecided, type FlowTrigger } from "./triggers";
+import type { FlowTrigger } from "./triggers";
 
 // Queues a Flow trigger's job in the caller's transaction, keyed by the
 // trigger and the event: the same event learnt twice (a webhook delivered
@@ -43,20 +43,6 @@ export async function queueFlowTriggerIfOn(db: Db, shop: string, trigger: FlowTr
 /** The same job as one plain statement, for the order job to store with its settle (insertJobStatement). */
 export function flowTriggerStatement(shop: string, trigger: FlowTrigger, eventKey: string, now: Date): Statement {
   return insertJobStatement(FLOW_TRIGGER_JOB, { shop, subject: subject(trigger, eventKey), payload: trigger }, now);
-}
-
-/**
- * What makes one commission decision one trigger, whichever side learnt it
- * first (the order's recording, the merchant, the service's webhook, a
- * cancellation): the order, whose commission state the app keeps; the
- * service's commission id for a commission of no order the app knows.
- */
-export function commissionDecisionKey(orderId: string | null | undefined, commissionId?: string | null): string {
-  return orderId ? `order:${orderId}` : `commission:${commissionId ?? ""}`;
-}
-
-export async function queueCommissionDecided(db: Db, shop: string, decided: CommissionDecided & { commissionId?: string | null }): Promise<boolean> {
-  return queueFlowTriggerIfOn(db, shop, () => commissionDecided(decided), commissionDecisionKey(decided.orderId, decided.commissionId));
 }
 
 /**

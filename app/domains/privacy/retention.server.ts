@@ -2,7 +2,7 @@ import { GUARD_WINDOW_MS } from "../referrals";
 import { PIXEL_SIGNAL_TTL_MS } from "../referrals";
 
 // How long the app keeps what it keeps: the one source of the periods the
-// purge (purge.server.ts) applies, the README states and the Settings page
+// purge (purge.server.ts) applies, docs/privacy.md states and the Settings page
 // shows. docs/privacy.md says why each field is read at all.
 
 const HOUR_MS = 60 * 60_000;

@@ -47,6 +47,7 @@ export async function cancelOrder(ctx: OrderJobContext, shop: string, { orderId 
     });
     return done;
   }
-  await storeReversal(ctx.db, record, { status: "reversed", statusReason: "Order cancelled: commission denied" }, "denied");
+  const reversed = "Order cancelled: commission denied";
+  await storeReversal(ctx.db, record, { status: "reversed", statusReason: reversed }, { results, reason: reversed });
   return done;
 }

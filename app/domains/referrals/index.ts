@@ -4,6 +4,10 @@ export { CANCEL_ORDER_JOB, ORDER_CHANGE_KINDS, REFUND_ORDER_JOB, keysOfOrderJobs
 export { referralJobs } from "./jobs.server";
 export type { OrderJobContext } from "./jobs.server";
 export { repairOrderChanges } from "./order-changes.server";
+export { ORDER_PLANNER } from "./order-intake";
 export type { IntakeResult, OrderSource, OrderWebhook } from "./order-intake";
 export { orderRecordIdsByEmail, skipQueuedOrders } from "./order-records.server";
 export { PIXEL_SIGNAL_TTL_MS, sweepPixelSignals } from "./pixel-signals.server";
+export { orderReferrers } from "./order-records.server";
+export { resendOrder, resolveReview, SKIPPED_BY_MERCHANT, skipOrder } from "./order-status.server";
+export { needsReview } from "./reversal.server";

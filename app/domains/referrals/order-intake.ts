@@ -1,49 +1,42 @@
+import type { Prisma } from "@prisma/client";
 import type { JobKind, PayloadOf } from "../../platform/queue/job-kind";
 import { jobRow, type JobInput, type NewJob } from "../../platform/queue/job-row";
+import { intakeRow, RawJson, type Delivery, type IntakePlanner, type IntakeTable, type IntakeWrite } from "../../platform/intake/planner";
 import { moneyFromCents, moneyToCents } from "../../platform/referral-api/money";
 import { readOrderEvent } from "./order-event";
 import { leadingLink } from "./referral-decision";
 import { emailKey } from "../../platform/text/email-key";
 import { CANCEL_ORDER_JOB, RECORD_ORDER_JOB, REFUND_ORDER_JOB, refundSubject } from "./job-kinds";
-import { PayloadError, readCancellation, readOrderPayload, readRefundPayload, shopAmount, type MoneySet, type RefundPayload } from "./order-payload";
+import {
+  PayloadError,
+  readCancellation,
+  readOrderPayload,
+  readRefundPayload,
+  shopAmount,
+  type CancellationPayload,
+  type MoneySet,
+  type OrderPayload,
+  type RefundPayload,
+} from "./order-payload";
 import { parseShopifyJson } from "../../platform/text/lossless-json";
-import type { PipelineSettings } from "./pipeline-settings";
+import { PIPELINE_DEFAULTS, readPipelineSettings, type PipelineSettings } from "./pipeline-settings";
 
 // What an order webhook asks the app to store, decided without the database:
-// the shop's state is read for a whole batch of webhooks, then each one is
-// planned here, then the batch is stored in one transaction. On SQLite this
-// runs in the intake thread, so it imports only what planning needs.
-
-export interface OrderWebhook {
-  /** As authenticate.webhook gives it, e.g. ORDERS_PAID. */
-  topic: string;
-  shop: string;
-  /**
-   * The parsed body, or its raw bytes as delivered. Raw bytes are parsed
-   * only when the webhook is planned, so that a webhook waiting for its
-   * batch holds one buffer rather than a tree of objects that the garbage
-   * collector would copy over and over.
-   */
-  payload: unknown;
-  webhookId: string | null;
-  triggeredAt: Date | null;
-  /** Set when the app read the order from the Admin API instead of receiving the webhook. */
-  arrivedBy?: OrderSource;
-}
+// the order planner the intake (app/platform/intake) is handed. The intake
+// reads the shops' state for a whole batch, reads each webhook here (on
+// SQLite before it keeps it), plans it here, then stores the batch in one
+// transaction. On SQLite this runs in the intake's thread, so it imports
+// only what planning needs.
 
 /** How an order reached the app when no webhook brought it: a reconciliation pass, or the backfill a merchant asked for. */
 export type OrderSource = "reconciliation" | "backfill";
 
-/** The body of a webhook as it came over the wire, not yet parsed. */
-export class RawJson {
-  constructor(readonly bytes: Buffer) {}
+/** An order webhook, or an order the app read itself (`arrivedBy`). */
+export interface OrderWebhook extends Delivery {
+  arrivedBy?: OrderSource;
 }
 
-export interface ShopState {
-  /** The shop's offline session exists (it has the app installed). */
-  hasSession: boolean;
-  settings: PipelineSettings;
-}
+export type { IntakeResult } from "../../platform/intake/planner";
 
 /** The OrderRecord row of an order, as the activity page shows it. */
 export interface OrderRecordRow {
@@ -65,117 +58,100 @@ export interface OrderRecordRow {
   checkoutToken: string | null;
   /** The event of an order judged not referred here (no job is queued), for a pixel signal that comes later. */
   heldEvent: string | null;
-  arrivedBy: OrderSource | null;
+  /** An OrderSource, or null for a webhook. */
+  arrivedBy: string | null;
   status: "queued" | "skipped" | "not_referred";
   statusReason: string | null;
 }
 
-/** Rows stored together or not at all; when the record exists already, the delivery is a duplicate. */
-export interface IntakeWrite {
-  record?: OrderRecordRow;
-  job?: NewJob;
-}
-
 export type IntakePlan =
-  | { outcome: "ignored" | "no_session"; detail?: string }
-  | { outcome: "malformed"; detail: string }
+  | { outcome: "ignored"; detail?: string }
   | { outcome: "queued" | "skipped" | "not_referred"; detail?: string; write: IntakeWrite };
 
+/** OrderRecord's unique key, whole: the compiler holds it to Prisma's (shop, orderId). */
+const ORDER_RECORD_KEY: Record<keyof Prisma.OrderRecordShopOrderIdCompoundUniqueInput, true> = { shop: true, orderId: true };
+
 /**
- * What became of a webhook. "accepted": kept as it was delivered, to be
- * planned in a moment (SQLite's intake, decision 022); what it then becomes
- * is reported apart (IntakeStore.onPlanned).
+ * The tables an order's plan writes, a record before its job (a job is
+ * stored only with a new record); each with its unique key but its id
+ * (batch-lock-order.test.ts holds them to the database's unique indexes).
  */
-export type IntakeResult =
-  | { outcome: "queued" | "skipped" | "not_referred" | "duplicate" | "ignored" | "no_session" | "accepted"; detail?: string }
-  | { outcome: "malformed"; detail: string }
-  /** A kept delivery whose planning failed on it alone: set aside, and planned again when the app next starts (SQLite). */
-  | { outcome: "set_aside"; detail: string };
+const ORDER_TABLES: readonly IntakeTable[] = [
+  { table: "OrderRecord", conflictKey: Object.keys(ORDER_RECORD_KEY) },
+  { table: "Job", conflictKey: ["key"], fixed: { status: "queued" } },
+];
 
 const RECORD_TOPICS: Record<string, PipelineSettings["trigger"]> = {
   ORDERS_PAID: "orders_paid",
   ORDERS_CREATE: "orders_create",
 };
 
-/** The job an order webhook asks for, delivered as the webhook was. */
-function orderJobRow<K extends JobKind>(kind: K, hook: OrderWebhook, input: Pick<JobInput<PayloadOf<K>>, "subject" | "payload">): NewJob {
-  return jobRow(kind, { ...input, shop: hook.shop, webhookId: hook.webhookId, triggeredAt: hook.triggeredAt, arrivedBy: hook.arrivedBy });
-}
+/** What a webhook's payload holds, read by its topic. */
+export type OrderRead =
+  | { kind: "order"; trigger: PipelineSettings["trigger"]; order: OrderPayload }
+  | { kind: "cancellation"; cancellation: CancellationPayload }
+  | { kind: "refund"; refund: RefundPayload; value: RefundedValue }
+  | { kind: "other" };
 
-/** What `read` makes of the payload, or the plan for a payload it cannot read. */
-function readPayload<T, In = unknown>(read: (payload: In) => T, payload: In): { value: T } | { malformed: IntakePlan } {
+/** The payload of a webhook, read by its topic; or why it cannot be read ("<field path>: expected …"). */
+export function readOrderWebhook(hook: Delivery): { read: OrderRead } | { malformed: string } {
+  let payload = hook.payload;
+  if (payload instanceof RawJson) {
+    try {
+      // parseShopifyJson, not JSON.parse: an unquoted id past 2^53 keeps its digits, and is refused as one that lost them otherwise.
+      payload = parseShopifyJson(payload.bytes.toString("utf8"));
+    } catch {
+      return { malformed: "the body is not JSON" };
+    }
+  }
   try {
-    return { value: read(payload) };
+    const trigger = RECORD_TOPICS[hook.topic];
+    if (trigger) return { read: { kind: "order", trigger, order: readOrderPayload(payload) } };
+    if (hook.topic === "ORDERS_CANCELLED") return { read: { kind: "cancellation", cancellation: readCancellation(payload) } };
+    if (hook.topic === "REFUNDS_CREATE") {
+      const refund = readRefundPayload(payload);
+      return { read: { kind: "refund", refund, value: refundedValue(refund) } };
+    }
+    return { read: { kind: "other" } };
   } catch (error) {
-    if (error instanceof PayloadError) return { malformed: { outcome: "malformed", detail: error.message } };
+    if (error instanceof PayloadError) return { malformed: error.message };
     throw error;
   }
 }
 
-/** A batch of webhooks, planned: the outcome of each, and the writes to store together. */
-export interface BatchPlan {
-  results: IntakeResult[];
-  writes: IntakeWrite[];
-  /** For each write, the index of its webhook. */
-  written: number[];
-}
-
-export function planBatch(hooks: OrderWebhook[], states: Map<string, ShopState>): BatchPlan {
-  const plan: BatchPlan = { results: [], writes: [], written: [] };
-  hooks.forEach((hook, i) => {
-    const planned = planIsolated(hook, states.get(hook.shop)!);
-    plan.results[i] = { outcome: planned.outcome, detail: planned.detail } as IntakeResult;
-    if ("write" in planned) {
-      plan.writes.push(planned.write);
-      plan.written.push(i);
-    }
-  });
-  return plan;
-}
-
-/**
- * One webhook's plan, whatever its payload holds: a value no reader foresaw
- * (an amount past the money range, a key named __proto__) makes this webhook
- * malformed (400), never an exception that fails the others of its batch.
- */
-function planIsolated(hook: OrderWebhook, shop: ShopState): IntakePlan {
-  try {
-    return planOrderWebhook(hook, shop);
-  } catch (error) {
-    const what = error instanceof RangeError ? "a number or amount out of range" : "a value the app cannot read";
-    return { outcome: "malformed", detail: `the payload holds ${what}` };
+/** What a webhook that was read asks to store, for a shop that has the app. */
+export function planOrderWebhook(hook: Delivery, read: OrderRead, settings: PipelineSettings): IntakePlan {
+  switch (read.kind) {
+    case "order":
+      return planOrder(hook, read.trigger, read.order, settings);
+    case "cancellation":
+      return planCancellation(hook, read.cancellation);
+    case "refund":
+      return planRefund(hook, read.refund, read.value);
+    case "other":
+      return { outcome: "ignored", detail: `topic ${hook.topic} is not an order topic` };
   }
 }
 
-/** The outcomes once the writes are stored; `fresh[k]` is false when write k was stored before (a repeated delivery). */
-export function batchOutcomes(plan: BatchPlan, fresh: boolean[]): IntakeResult[] {
-  const results = [...plan.results];
-  plan.written.forEach((i, k) => {
-    if (!fresh[k]) results[i] = { outcome: "duplicate" };
-  });
-  return results;
+/** The planner the intake is handed (app/wiring/intake-planner.ts). */
+export const ORDER_PLANNER: IntakePlanner<OrderRead, PipelineSettings> = {
+  name: "orders",
+  shopColumns: PIPELINE_DEFAULTS,
+  shopSettings: readPipelineSettings,
+  read: readOrderWebhook,
+  plan: planOrderWebhook,
+  tables: ORDER_TABLES,
+};
+
+/** The job an order webhook asks for, delivered as the webhook was. */
+function orderJobRow<K extends JobKind>(kind: K, hook: Delivery, input: Pick<JobInput<PayloadOf<K>>, "subject" | "payload">): NewJob {
+  return jobRow(kind, { ...input, shop: hook.shop, webhookId: hook.webhookId, triggeredAt: hook.triggeredAt, arrivedBy: hook.arrivedBy });
 }
 
-export function planOrderWebhook(hook: OrderWebhook, shop: ShopState): IntakePlan {
-  if (!shop.hasSession) return { outcome: "no_session" };
-  if (hook.payload instanceof RawJson) {
-    try {
-      hook = { ...hook, payload: parseShopifyJson(hook.payload.bytes.toString("utf8")) };
-    } catch {
-      return { outcome: "malformed", detail: "the body is not JSON" };
-    }
-  }
-  const trigger = RECORD_TOPICS[hook.topic];
-  if (trigger) return planOrder(hook, trigger, shop.settings);
-  if (hook.topic === "ORDERS_CANCELLED") return planCancellation(hook);
-  if (hook.topic === "REFUNDS_CREATE") return planRefund(hook);
-  return { outcome: "ignored", detail: `topic ${hook.topic} is not an order topic` };
-}
+const recordRow = (record: OrderRecordRow) => intakeRow("OrderRecord", record);
+const jobIntakeRow = (job: NewJob) => intakeRow("Job", job);
 
-function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], settings: PipelineSettings): IntakePlan {
-  const read = readPayload(readOrderPayload, hook.payload);
-  if ("malformed" in read) return read.malformed;
-  const order = read.value;
+function planOrder(hook: Delivery, trigger: PipelineSettings["trigger"], order: OrderPayload, settings: PipelineSettings): IntakePlan {
   if (settings.trigger !== trigger) return { outcome: "ignored", detail: `the shop records orders on ${settings.trigger}` };
 
   const reading = readOrderEvent(order, settings);
@@ -208,10 +184,10 @@ function planOrder(hook: OrderWebhook, trigger: PipelineSettings["trigger"], set
     const status = reading.kind === "skip" ? "skipped" : "not_referred";
     // Kept for a web pixel signal that may still name a referrer (app/domains/referrals/pixel-signals.server.ts).
     const heldEvent = status === "not_referred" && reading.event ? JSON.stringify(reading.event) : null;
-    return { outcome: status, detail: reading.reason, write: { record: { ...record, heldEvent, status, statusReason: reading.reason } } };
+    return { outcome: status, detail: reading.reason, write: [recordRow({ ...record, heldEvent, status, statusReason: reading.reason })] };
   }
   const job = orderJobRow(RECORD_ORDER_JOB, hook, { subject: order.id, payload: { orderId: order.id, event: reading.event } });
-  return { outcome: "queued", write: { record, job } };
+  return { outcome: "queued", write: [recordRow(record), jobIntakeRow(job)] };
 }
 
 /**
@@ -225,12 +201,9 @@ function placedAt(createdAt: string | null | undefined): Date {
   return new Date(Number.isNaN(ms) || ms < 0 ? Date.now() : Math.min(ms, Date.now()));
 }
 
-function planCancellation(hook: OrderWebhook): IntakePlan {
-  const read = readPayload(readCancellation, hook.payload);
-  if ("malformed" in read) return read.malformed;
-  const { id: orderId, financial_status: financialStatus } = read.value;
+function planCancellation(hook: Delivery, { id: orderId, financial_status: financialStatus }: CancellationPayload): IntakePlan {
   const job = orderJobRow(CANCEL_ORDER_JOB, hook, { subject: orderId, payload: { orderId, ...(financialStatus ? { financialStatus } : {}) } });
-  return { outcome: "queued", write: { job } };
+  return { outcome: "queued", write: [jobIntakeRow(job)] };
 }
 
 /** What a refund gives back of the order's merchandise, in the shop's currency, and the tax within it. */
@@ -279,17 +252,11 @@ export function refundedValue(refund: RefundPayload): RefundedValue {
 
 const atLeastZero = (value: bigint) => (value < 0n ? 0n : value);
 
-function planRefund(hook: OrderWebhook): IntakePlan {
-  const read = readPayload(readRefundPayload, hook.payload);
-  if ("malformed" in read) return read.malformed;
-  const refund = read.value;
-  const value = readPayload(refundedValue, refund);
-  if ("malformed" in value) return value.malformed;
-  const { amount, tax } = value.value;
+function planRefund(hook: Delivery, refund: RefundPayload, { amount, tax }: RefundedValue): IntakePlan {
   if (moneyToCents(amount) === 0n) return { outcome: "ignored", detail: "the refund returns no merchandise value" };
   const job = orderJobRow(REFUND_ORDER_JOB, hook, {
     subject: refundSubject(refund.order_id, refund.id),
     payload: { orderId: refund.order_id, refundId: refund.id, amount, ...(moneyToCents(tax) > 0n ? { tax } : {}) },
   });
-  return { outcome: "queued", write: { job } };
+  return { outcome: "queued", write: [jobIntakeRow(job)] };
 }

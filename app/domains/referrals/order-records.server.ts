@@ -39,6 +39,12 @@ export function findOrderRecord(db: PrismaClient, shop: string, orderId: string)
   return db.orderRecord.findUnique({ where: { shop_orderId: { shop, orderId } } });
 }
 
+/** The referrers the service named for the order, each once. */
+export function orderReferrers(record: Pick<OrderRecord, "results">): string[] {
+  const named = Object.values(parseJsonObject<CampaignResults>(record.results)).map((r) => r.referrer);
+  return [...new Set(named.filter((email): email is string => Boolean(email)))];
+}
+
 export function updateOrderRecord(
   db: Pick<Prisma.TransactionClient, "orderRecord">,
   shop: string,

@@ -1,10 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
-import { enqueueJob, insertJob, isUniqueViolation } from "../../platform/queue/enqueue.server";
-import { ANY_STATUS, deleteFinishedJobs, requeueJob } from "../../platform/queue/shop-jobs.server";
-import { notifyJobEnqueued } from "../../platform/queue/wake";
-import { PIXEL_MATCH_JOB, PIXEL_SWEEP_JOB, RECORD_ORDER_JOB, recordJobKey, storedEventSchema } from "./job-kinds";
+import { enqueueJob, isUniqueViolation } from "../../platform/queue/enqueue.server";
+import { deleteFinishedJobs } from "../../platform/queue/shop-jobs.server";
+import { PIXEL_MATCH_JOB, PIXEL_SWEEP_JOB } from "./job-kinds";
 import { readExplanation } from "./explanation";
-import { parseJsonObject, type CampaignResults } from "./order-records.server";
+import { reopenForSignal, type RecordForSignal } from "./order-status.server";
 import type { PixelSignalInput } from "./pixel-signal";
 
 // The web pixel's signal (extensions/referral-pixel) joined with its order on
@@ -48,47 +47,7 @@ export interface PixelSignalFound {
   campaign: string | null;
 }
 
-interface RecordForSignal {
-  orderId: string;
-  status: string;
-  /** When the order was placed (older rows: when the app stored it). */
-  placedAt: Date | null;
-  createdAt: Date;
-  heldEvent: string | null;
-  results: string | null;
-  explanation: string | null;
-}
-
 const RECORD_FOR_SIGNAL = { orderId: true, status: true, placedAt: true, createdAt: true, heldEvent: true, results: true, explanation: true } as const;
-
-/**
- * Puts an order judged not referred back in the queue, for its job to judge
- * again with the pixel's code. False when it is not (or no longer) not
- * referred, or when nothing is left to send it with.
- */
-async function reopenForSignal(db: PrismaClient, shop: string, record: RecordForSignal, now: Date): Promise<boolean> {
-  if (record.status !== "not_referred") return false;
-  const { orderId } = record;
-  const key = recordJobKey(shop, orderId);
-  const reopened = await db.$transaction(async (tx) => {
-    const job = await tx.job.findUnique({ where: { key }, select: { id: true } });
-    const held = record.heldEvent ? storedEventSchema.safeParse(JSON.parse(record.heldEvent)) : null;
-    if (!job && !held?.success) return false;
-    // Campaigns settled as not referred are asked again; any other result stands.
-    const results = parseJsonObject<CampaignResults>(record.results);
-    for (const [uid, result] of Object.entries(results)) if (result.state === "not_referred") delete results[uid];
-    const flipped = await tx.orderRecord.updateMany({
-      where: { shop, orderId, status: "not_referred" },
-      data: { status: "queued", statusReason: "The web pixel sent a referral code for this order: it is being judged again", results: JSON.stringify(results), heldEvent: null },
-    });
-    if (flipped.count === 0) return false;
-    if (job) await requeueJob(tx, key, now, ANY_STATUS);
-    else await insertJob(tx, RECORD_ORDER_JOB, { shop, subject: orderId, payload: { orderId, event: held!.data! }, triggeredAt: now, runAt: now });
-    return true;
-  });
-  if (reopened) notifyJobEnqueued();
-  return reopened;
-}
 
 export type SignalOutcome = "stored" | "repeat" | "unknown_shop";
 

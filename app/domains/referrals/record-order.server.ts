@@ -5,9 +5,9 @@ import { findOfferCode } from "../offers";
 import { done, type JobOutcome } from "../../platform/queue/outcome";
 import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../../platform/referral-api";
 import { plainSql, timeOf, type Statement } from "../../platform/db/sql.server";
-import { commissionDecisionKey, flowTriggerStatement } from "../flow-triggers";
-import { commissionDecided, referralBlocked, referralCredited } from "../flow-triggers";
-import { commissionStateMove, type CommissionState } from "../commissions";
+import { flowTriggerStatement } from "../flow-triggers";
+import { referralBlocked, referralCredited } from "../flow-triggers";
+import { decidedStatements, type CommissionState } from "../commissions";
 import { gatherGuardFacts } from "./guard-facts.server";
 import { readGuardSettings } from "./guard-settings";
 import type { RECORD_ORDER_JOB, StoredEvent } from "./job-kinds";
@@ -135,8 +135,8 @@ interface Order {
   results: CampaignResults;
 }
 
-/** What became of commissions held until the guard had checked a coupon's referrer: the state they share, if they were released. */
-type Release = { state: CommissionState | undefined } | null;
+/** What became of commissions held until the guard had checked a coupon's referrer: the state they share and the campaigns approved, if they were released. */
+type Release = { state: CommissionState | undefined; approved: string[] } | null;
 
 /** What the order's earlier sends left, for a retry that finds every campaign sent: the code was known, and whom the service named. */
 function sentBefore(results: CampaignResults): NonNullable<CodeFacts["sent"]> {
@@ -245,6 +245,30 @@ class ServiceInterruption extends Error {
   }
 }
 
+/**
+ * The commission decision the recording made, stored through its owner
+ * (decidedStatements): the state the order's commissions share, for the
+ * campaigns whose commission it is (those the release approved, else every
+ * recorded one).
+ */
+function decidedByRecording(
+  shop: string,
+  orderId: string,
+  event: StoredEvent,
+  state: CommissionState,
+  results: CampaignResults,
+  release: Release,
+  flowOn: boolean,
+  now: Date,
+): Statement[] {
+  const approvedNow = release && state === "approved" ? new Set(release.approved) : null;
+  const campaigns = Object.entries(results)
+    .filter(([uid, result]) => result.state === "recorded" && (!approvedNow || approvedNow.has(uid)))
+    .map(([campaignUid, result]) => ({ campaignUid, referrerEmail: result.referrer }));
+  // Approved as it was recorded: by the shop's approval setting (the app), or by the campaign's own.
+  return decidedStatements({ shop, orderId, state, by: event.params.isApproved ? "app" : "referral service", campaigns }, flowOn, now);
+}
+
 /** The commission's state once the order is recorded, as far as the app knows it: undefined when each campaign's setting decided. */
 function stateAfterRecording(decision: Decision, results: CampaignResults, release: Release, wanted: boolean | undefined): CommissionState | undefined {
   const held = Object.values(results).some((r) => r.state === "recorded" && r.held);
@@ -254,9 +278,9 @@ function stateAfterRecording(decision: Decision, results: CampaignResults, relea
 }
 
 /**
- * The Flow triggers a settled order sends, as statements stored with its
- * settle, each keyed by the order (and campaign): a retry or a second
- * delivery queues none again.
+ * The referral credited and blocked Flow triggers a settled order sends, as
+ * statements stored with its settle, each keyed by the order (and campaign):
+ * a retry or a second delivery queues none again.
  */
 function flowTriggersOfOrder(
   shop: string,
@@ -265,26 +289,12 @@ function flowTriggersOfOrder(
   summary: ReturnType<typeof orderOutcome>,
   explanation: Decision["explanation"],
   results: CampaignResults,
-  commissionState: CommissionState | undefined,
   now: Date,
 ): Statement[] {
   const code = explanation.winner?.code ?? null;
   const customerId = event.params.uid;
   if (summary.status === "recorded") {
-    const recorded = Object.entries(results).find(([, result]) => result.state === "recorded");
-    // Approved as it was recorded: by the shop's approval setting (the app), or by the campaign's own.
-    const approved =
-      commissionState === "approved"
-        ? [
-            flowTriggerStatement(
-              shop,
-              commissionDecided({ state: "approved", orderId, referrerEmail: recorded?.[1].referrer, campaign: recorded?.[0], by: event.params.isApproved ? "app" : "referral service" }),
-              commissionDecisionKey(orderId),
-              now,
-            ),
-          ]
-        : [];
-    const credited = Object.entries(results)
+    return Object.entries(results)
       // A duplicate: an earlier attempt recorded it and its answer was lost; the referrer is the one the decision named, if any.
       .filter(([, result]) => result.state === "recorded" && (result.referrer || result.duplicate))
       .map(([campaign, result]) =>
@@ -303,7 +313,6 @@ function flowTriggersOfOrder(
           now,
         ),
       );
-    return [...credited, ...approved];
   }
   if (summary.status === "blocked") {
     const rule = explanation.guard.find((verdict) => verdict.verdict === "blocked")?.rule ?? "service";
@@ -359,6 +368,7 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
   const winner = explanation.winner;
   const commissionState = settled && summary.status === "recorded" ? stateAfterRecording(decision, results, release, event.params.isApproved) : undefined;
   const now = ctx.now();
+  const flowOn = connection.shop?.flowTriggers === true;
   // Stored with the job's new state, in one transaction.
   const store = [
     orderRecordUpdate(
@@ -382,10 +392,10 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
       },
       now,
     ),
-    // Apart, and conditional: a service event may have moved the commission already.
-    ...(commissionState ? [commissionStateMove({ shop, orderId }, commissionState, now)] : []),
     // Read with the shop's row the connection came with: a shop with Flow off costs no statement.
-    ...(settled && connection.shop?.flowTriggers === true ? flowTriggersOfOrder(shop, orderId, event, summary, explanation, results, commissionState, now) : []),
+    ...(settled && flowOn ? flowTriggersOfOrder(shop, orderId, event, summary, explanation, results, now) : []),
+    // Apart, and conditional: a service event may have moved the commission already.
+    ...(commissionState ? decidedByRecording(shop, orderId, event, commissionState, results, release, flowOn, now) : []),
   ];
   return { ...outcome, store };
 }

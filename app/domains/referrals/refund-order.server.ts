@@ -49,6 +49,7 @@ export async function refundOrder(ctx: OrderJobContext, shop: string, { orderId,
   const review = needsReview(results);
   refunds[refundId] = amount;
   const denied = review.length === 0 && full;
+  const reversed = "Fully refunded: commission denied";
   await storeReversal(
     ctx.db,
     record,
@@ -60,10 +61,10 @@ export async function refundOrder(ctx: OrderJobContext, shop: string, { orderId,
             statusReason: `Refund of ${amount} after the commission in campaign ${review.join(", ")} was approved or denied; the service cannot change it. Review it in Commissions.`,
           }
         : full
-          ? { status: "reversed", statusReason: "Fully refunded: commission denied" }
+          ? { status: "reversed", statusReason: reversed }
           : { statusReason: `Partly refunded: revenue reduced to ${remaining}` }),
     },
-    denied ? "denied" : "unchanged",
+    denied ? { results, reason: reversed } : null,
   );
   return done;
 }

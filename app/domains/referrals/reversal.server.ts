@@ -1,42 +1,41 @@
-import { queueCommissionDecided } from "../flow-triggers";
 import type { OrderRecord, Prisma, PrismaClient } from "@prisma/client";
-import { isReferralApiError, type ReferralClient, type UpdateCommissionParams } from "../../platform/referral-api";
-import { parseJsonObject, updateOrderRecord, type CampaignResult, type CampaignResults } from "./order-records.server";
+import { isReferralApiError, type ReferralClient } from "../../platform/referral-api";
+import { updateOrderRecord, type CampaignResult, type CampaignResults } from "./order-records.server";
 import { outcomeOfServiceError } from "../connection";
 import type { JobOutcome } from "../../platform/queue/outcome";
-import { moveCommissionState, type CommissionState } from "../commissions";
-
-const NOT_PENDING = /pending commission only/i;
-
-export type ReversalChange = Pick<UpdateCommissionParams, "status" | "revenue">;
+import { askService, decide, type CommissionChange, type CommissionState } from "../commissions";
 
 /**
  * Applies one change (deny, or a lower revenue) to the order's commission in
  * every campaign it was recorded in. A commission that is no longer pending
  * cannot change through the API: that campaign is marked for the merchant to
- * review. Returns an outcome when the service could not be reached.
+ * review. Nothing is stored of a denial yet: the caller records the
+ * campaigns' denials together (storeReversal), or none when one needs review.
+ * Returns an outcome when the service could not be reached.
  */
 export async function reviseCommissions(
   client: ReferralClient,
   orderId: string,
   results: CampaignResults,
-  change: ReversalChange,
+  change: CommissionChange,
   reversal: NonNullable<CampaignResult["reversal"]>,
 ): Promise<JobOutcome | null> {
   for (const [campaignUid, result] of Object.entries(results)) {
     if (result.state !== "recorded" || result.reversal === "denied" || result.reversal === "needs_review") continue;
     try {
-      await client.updateCommission({ transactionUid: orderId, campaignUid, ...change });
-      result.reversal = reversal;
-    } catch (error) {
-      if (isReferralApiError(error) && error.errors.some((e) => NOT_PENDING.test(e))) {
+      const answer = await askService(client, { orderId, campaignUid }, change);
+      if (answer.ok) {
+        result.reversal = reversal;
+      } else if (answer.refused === "not_pending") {
         result.reversal = "needs_review";
-        result.detail = error.errors.join(" ");
-      } else if (isReferralApiError(error) && error.kind === "not_found") {
+        result.detail = answer.errors.join(" ");
+      } else if (answer.refused === "not_found") {
         result.reversal = "nothing_to_reverse";
       } else {
-        return outcomeOfServiceError(error);
+        return outcomeOfServiceError(answer.error);
       }
+    } catch (error) {
+      return outcomeOfServiceError(error);
     }
   }
   return null;
@@ -47,29 +46,34 @@ export async function reviseCommissions(
  * the approval the shop wants: its own setting, else each campaign's. A
  * commission no longer pending was settled by someone else and is left as
  * it is. Returns the state the commissions released now share (undefined
- * when they differ), or an outcome when the service could not be reached.
+ * when they differ) and the campaigns approved now, or an outcome when the
+ * service could not be reached.
  */
 export async function releaseHeld(
   client: ReferralClient,
   orderId: string,
   results: CampaignResults,
   approves: (campaignUid: string) => Promise<boolean>,
-): Promise<{ interrupted: JobOutcome } | { state: CommissionState | undefined }> {
+): Promise<{ interrupted: JobOutcome } | { state: CommissionState | undefined; approved: string[] }> {
   const states = new Set<CommissionState>();
+  const approved: string[] = [];
   for (const [campaignUid, result] of Object.entries(results)) {
     if (result.state !== "recorded" || !result.held) continue;
     try {
       if (await approves(campaignUid)) {
-        await client.updateCommission({ transactionUid: orderId, campaignUid, status: "approved" });
-        states.add("approved");
+        const answer = await askService(client, { orderId, campaignUid }, { status: "approved" });
+        // Not pending, or unknown: settled elsewhere.
+        if (answer.ok) {
+          states.add("approved");
+          approved.push(campaignUid);
+        } else if (answer.refused === "service") return { interrupted: outcomeOfServiceError(answer.error) };
       } else states.add("pending");
     } catch (error) {
-      const settledElsewhere = isReferralApiError(error) && (error.kind === "not_found" || error.errors.some((e) => NOT_PENDING.test(e)));
-      if (!settledElsewhere) return { interrupted: outcomeOfServiceError(error) };
+      if (!isReferralApiError(error) || error.kind !== "not_found") return { interrupted: outcomeOfServiceError(error) };
     }
     delete result.held;
   }
-  return { state: states.size === 1 ? [...states][0] : undefined };
+  return { state: states.size === 1 ? [...states][0] : undefined, approved };
 }
 
 export function needsReview(results: CampaignResults): string[] {
@@ -80,29 +84,38 @@ export function needsReview(results: CampaignResults): string[] {
 
 /**
  * Stores what a cancellation or refund did on the order's record. When it
- * denied the commission, the commission's state moves to denied in the same
- * transaction, through its conditional update (commission-state.ts): an
- * approval a service event stored while the job called the service is
- * newer than the denial, and stays.
+ * denied the commissions, each campaign's denial is recorded through decide
+ * in the same transaction, with the state the job read before it asked the
+ * service: an approval a service event stored while the job called the
+ * service is newer than the denial, and stays.
  */
 export async function storeReversal(
   db: PrismaClient,
-  record: Pick<OrderRecord, "shop" | "orderId" | "commissionState"> & Partial<Pick<OrderRecord, "results">>,
+  record: Pick<OrderRecord, "shop" | "orderId" | "commissionState">,
   data: Prisma.OrderRecordUpdateInput,
-  commission: "denied" | "unchanged",
+  denials: { results: CampaignResults; reason: string } | null,
 ): Promise<void> {
   const { shop, orderId } = record;
-  if (commission === "unchanged") {
+  if (!denials) {
     await updateOrderRecord(db, shop, orderId, data);
     return;
   }
   await db.$transaction(async (tx) => {
     await updateOrderRecord(tx, shop, orderId, data);
-    if (await moveCommissionState(tx, { shop, orderId }, "denied", { readAs: record.commissionState })) {
-      const reason = typeof data.statusReason === "string" ? data.statusReason : "The order was cancelled or refunded";
-      // The campaign and referrer the order was recorded with, when its record knows them.
-      const [campaign, result] = Object.entries(parseJsonObject<CampaignResults>(record.results)).find(([, r]) => r.state === "recorded") ?? [];
-      await queueCommissionDecided(tx, shop, { state: "denied", orderId, by: "app", reason, campaign, referrerEmail: result?.referrer });
+    for (const [campaignUid, result] of Object.entries(denials.results)) {
+      if (result.reversal !== "denied") continue;
+      await decide(
+        { db: tx },
+        {
+          shop,
+          service: "reported",
+          state: "denied",
+          by: "app",
+          reason: denials.reason,
+          readAs: record.commissionState,
+          commission: { orderId, campaignUid, referrerEmail: result.referrer },
+        },
+      );
     }
   });
 }

@@ -1,6 +1,5 @@
 import type { OrderRecord, PrismaClient } from "@prisma/client";
-import { queueCommissionDecided } from "../flow-triggers";
-import { commissionStateAfter, moveCommissionState } from "../commissions";
+import { decide } from "../commissions";
 import { emailKey } from "../../platform/text/email-key";
 import { orderRecordIdsByEmail } from "../referrals";
 import { commissionDataSchema, parseEnvelope } from "./webhook-envelope";
@@ -59,28 +58,26 @@ export async function applyCommissionEvent(db: PrismaClient, shop: string, event
     return ignored(`${label} (${commission.status}) matches no order of this shop${orderId ? ` (transaction ${orderId})` : ""}.`);
   }
   const order = record.orderName ?? record.orderId;
-  // A settled commission never goes back to pending, whatever order the events arrive in.
-  const next = commissionStateAfter(record.commissionState, commission.status);
-  const found = record;
-  // The move and its Flow trigger together: a retried event finds the state moved and queues nothing again.
-  const moved =
-    next !== undefined &&
-    (await db.$transaction(async (tx) => {
-      if (!(await moveCommissionState(tx, { id: found.id }, next))) return false;
-      if (next === "approved" || next === "denied") {
-        await queueCommissionDecided(tx, shop, {
-          state: next,
-          commissionId: commission.id,
-          orderId: found.orderId,
-          referrerEmail: parsed.data.contact?.email,
-          campaign: campaign?.name ?? campaign?.id,
-          by: "referral service",
-        });
-      }
-      return true;
-    }));
-  if (!moved) {
+  // The service decided it: its owner moves the state (never back to pending) and sends the decision's trigger, once.
+  const decided = await decide(
+    { db },
+    {
+      shop,
+      service: "reported",
+      state: commission.status,
+      by: "referral service",
+      recordId: record.id,
+      commission: {
+        orderId: record.orderId,
+        campaignUid: campaign?.id ?? null,
+        commissionUid: commission.id,
+        referrerEmail: parsed.data.contact?.email,
+        campaignName: campaign?.name,
+      },
+    },
+  );
+  if (!decided.ok || !decided.moved) {
     return processed(`${label}: order ${order} already shows ${record.commissionState}.`);
   }
-  return processed(`${label} is ${next}: order ${order} updated (matched ${how}).`);
+  return processed(`${label} is ${commission.status}: order ${order} updated (matched ${how}).`);
 }

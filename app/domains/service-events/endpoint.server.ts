@@ -10,8 +10,8 @@ export interface InboundEndpoint {
 
 /**
  * How long the secret a rotation replaces still verifies: time enough to
- * paste the new one into the service's webhook settings. The README's
- * service-webhook paragraph and the card say the same.
+ * paste the new one into the service's webhook settings. docs/security.md
+ * (the inbound secret) and the card say the same.
  */
 export const SECRET_OVERLAP_HOURS = 24;
 const SECRET_OVERLAP_MS = SECRET_OVERLAP_HOURS * 3600_000;

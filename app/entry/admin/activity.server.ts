@@ -1,14 +1,13 @@
 import type { Job, OrderRecord, PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { requeueJob, stopJobs } from "../../platform/queue/shop-jobs.server";
-import { notifyJobEnqueued } from "../../platform/queue/wake";
-import { queueCommissionDecided } from "../../domains/flow-triggers/queue-trigger.server";
-import { moveCommissionState } from "../../domains/commissions/commission-state";
-import { jobsOfOrders, recordJobKey } from "../../domains/referrals/job-kinds";
+import { commissionsOfOrder } from "../../domains/commissions";
+import { needsReview, resendOrder as resendOrderRecord, resolveReview, skipOrder as skipOrderRecord } from "../../domains/referrals";
+import { recordJobKey } from "../../domains/referrals/job-kinds";
 import { isReferralApiError, type Commission, type ReferralClient } from "../../platform/referral-api";
 import {
   findOrderRecord,
   ORDER_STATUSES,
+  orderReferrers,
   parseJsonObject,
   type CampaignResults,
   type OrderStatus,
@@ -20,8 +19,6 @@ import { describeServiceError } from "./service-errors.server";
 import { withService } from "./shop-service.server";
 
 export const ACTIVITY_PAGE_SIZE = 25;
-export const SKIPPED_BY_MERCHANT = "Skipped by the merchant";
-export const RETRY_REQUESTED = "Retry requested by the merchant";
 
 /** Which statuses the merchant can act on, and how. */
 export const ACTIONABLE: Partial<Record<OrderStatus, { retry: "resend" | "recheck"; skip: true }>> = {
@@ -154,25 +151,20 @@ export async function resendOrder(
 ): Promise<ActivityActionResult> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
   if (!record) return NOT_FOUND;
-  if (record.status !== "failed") {
-    return refusal("Nothing to retry", `Order ${record.orderName ?? orderId} is ${record.status.replace("_", " ")}, not failed.`);
-  }
-  const key = recordJobKey(shop, orderId);
-  const requeued = await requeueJob(ctx.db, key, nowOf(ctx), ["failed", "done", "queued", "paused"]);
-  if (!requeued) {
-    const running = await ctx.db.job.count({ where: { shop, key, status: "running" } });
-    return running > 0
-      ? refusal("Already being sent", "This order is being sent right now. Reload the page in a moment.")
-      : refusal(
+  const resent = await resendOrderRecord(ctx.db, record, nowOf(ctx));
+  if (!resent.ok) {
+    switch (resent.why) {
+      case "not_failed":
+        return refusal("Nothing to retry", `Order ${record.orderName ?? orderId} is ${record.status.replace("_", " ")}, not failed.`);
+      case "running":
+        return refusal("Already being sent", "This order is being sent right now. Reload the page in a moment.");
+      case "not_stored":
+        return refusal(
           "Can't retry this order",
           "Its original order details are no longer stored, so it can't be sent again. Skip it instead."
         );
+    }
   }
-  await ctx.db.orderRecord.updateMany({
-    where: { shop, orderId, status: "failed" },
-    data: { status: "queued", statusReason: RETRY_REQUESTED, attempts: 0 },
-  });
-  notifyJobEnqueued();
   ctx.logger?.info({ shop, orderId }, "order retry requested by the merchant");
   return {
     ok: true,
@@ -180,26 +172,6 @@ export async function resendOrder(
     title: "Retry started",
     message: `Order ${record.orderName ?? orderId} is being sent to the referral service again.`,
   };
-}
-
-/** The order's commissions at the service (commission/all has no transaction filter). */
-export async function commissionsOfOrder(client: ReferralClient, record: OrderRecord, maxPages = 20): Promise<Commission[]> {
-  const results = parseJsonObject<CampaignResults>(record.results);
-  const referrers = [
-    ...new Set(
-      Object.values(results)
-        .map((r) => r.referrer)
-        .filter((e): e is string => Boolean(e))
-    ),
-  ];
-  const found: Commission[] = [];
-  const filters = referrers.length > 0 ? referrers.map((email) => ({ email })) : [{}];
-  for (const filter of filters) {
-    for await (const c of client.iterateCommissions(filter, { maxPages })) {
-      if (c.transactionId === record.orderId) found.push(c);
-    }
-  }
-  return found;
 }
 
 /**
@@ -219,14 +191,11 @@ export async function recheckOrder(
   if (record.status !== "needs_review") {
     return refusal("Nothing to check", `Order ${record.orderName ?? orderId} doesn't need a review.`);
   }
-  const results = parseJsonObject<CampaignResults>(record.results);
-  const toReview = Object.entries(results)
-    .filter(([, r]) => r.reversal === "needs_review")
-    .map(([uid]) => uid);
+  const toReview = needsReview(parseJsonObject<CampaignResults>(record.results));
   const review = { content: "Review in Commissions", url: `/app/commissions?order=${encodeURIComponent(orderId)}` };
   let commissions: Commission[];
   try {
-    commissions = await commissionsOfOrder(client, record);
+    commissions = await commissionsOfOrder(client, { orderId, referrers: orderReferrers(record) });
   } catch (error) {
     if (!isReferralApiError(error)) throw error;
     const words = describeServiceError(error);
@@ -244,22 +213,7 @@ export async function recheckOrder(
       action: review,
     };
   }
-  for (const uid of toReview) results[uid] = { ...results[uid]!, reversal: "denied" };
-  const resolved = await ctx.db.orderRecord.updateMany({
-    where: { shop, orderId, status: "needs_review" },
-    data: {
-      status: "reversed",
-      statusReason: "Commission denied at the referral service (checked again by the merchant)",
-      results: JSON.stringify(results),
-    },
-  });
-  if (resolved.count > 0) {
-    await ctx.db.$transaction(async (tx) => {
-      if (await moveCommissionState(tx, { shop, orderId }, "denied")) {
-        await queueCommissionDecided(tx, shop, { state: "denied", orderId, by: "merchant", reason: "Denied at the referral service after the order needed review" });
-      }
-    });
-  }
+  await resolveReview(ctx.db, record);
   return {
     ok: true,
     tone: "success",
@@ -276,19 +230,15 @@ export async function skipOrder(
 ): Promise<ActivityActionResult> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
   if (!record) return NOT_FOUND;
-  if (!ACTIONABLE[record.status as OrderStatus]?.skip) {
-    return refusal(
-      "Can't skip this order",
-      `Only failed orders and orders that need review can be skipped; this one is ${record.status.replace("_", " ")}.`
-    );
+  const skipped = await skipOrderRecord(ctx.db, record);
+  if (!skipped.ok) {
+    return skipped.why === "running"
+      ? refusal("Being sent right now", "This order is being sent at the moment. Reload the page in a moment.")
+      : refusal(
+          "Can't skip this order",
+          `Only failed orders and orders that need review can be skipped; this one is ${record.status.replace("_", " ")}.`
+        );
   }
-  const jobs = jobsOfOrders(shop, [orderId]);
-  const running = await ctx.db.job.count({ where: { ...jobs, status: "running" } });
-  if (running > 0) return refusal("Being sent right now", "This order is being sent at the moment. Reload the page in a moment.");
-  await ctx.db.$transaction(async (tx) => {
-    await stopJobs(tx, jobs, SKIPPED_BY_MERCHANT, ["queued", "failed", "paused"]);
-    await tx.orderRecord.updateMany({ where: { shop, orderId, status: record.status }, data: { status: "skipped", statusReason: SKIPPED_BY_MERCHANT } });
-  });
   ctx.logger?.info({ shop, orderId, was: record.status }, "order skipped by the merchant");
   return {
     ok: true,

@@ -9,10 +9,8 @@ import {
   type ListCommissionsParams,
   type ReferralClient,
 } from "../../platform/referral-api";
-import { queueCommissionDecided } from "../../domains/flow-triggers/queue-trigger.server";
-import { moveCommissionState } from "../../domains/commissions/commission-state";
-import { findOrderRecord } from "../../domains/referrals/order-records.server";
-import { commissionsOfOrder } from "./activity.server";
+import { commissionsOfOrder, decide, decisionRow, readCommissionEntry, type DecisionRow } from "../../domains/commissions";
+import { findOrderRecord, orderReferrers } from "../../domains/referrals/order-records.server";
 import { COMMISSION_STATUSES } from "../../domains/commissions/commission-status";
 import type { AdminContext } from "./admin-context";
 import { fieldErrorsOf, formFields } from "./form-data";
@@ -174,7 +172,7 @@ async function commissionsPage(ctx: Pick<AdminContext, "db">, shop: string, clie
   const { filters, page } = query;
   if (filters.order) {
     const record = await findOrderRecord(ctx.db, shop, filters.order);
-    const found = record ? await commissionsOfOrder(client, record) : [];
+    const found = record ? await commissionsOfOrder(client, { orderId: record.orderId, referrers: orderReferrers(record) }) : [];
     return {
       rows: await withOrderLinks(ctx, shop, found.map(rowOf)),
       page: 1,
@@ -200,74 +198,43 @@ export function servicePageOf(page: number): { servicePage: number; from: number
   return { servicePage: Math.floor(first / SERVICE_PAGE_SIZE) + 1, from: first % SERVICE_PAGE_SIZE };
 }
 
-/** Each selected commission as "uid" or "uid:transaction" (the transaction updates the shop's own record). */
+/** Each selected commission as "uid:order:campaign" (commissionEntry; "uid" and "uid:order" from older pages). */
 export const commissionDecisionSchema = z.object({
   decision: z.enum(["approve", "deny"], { message: "Choose approve or deny." }),
   commissions: z
-    .array(z.string().regex(/^\d{1,20}(:[\w-]{0,64})?$/, "A selected commission isn't valid."))
+    .array(z.string().regex(/^\d{1,20}(:[\w-]{0,64}(:[\w-]{0,64})?)?$/, "A selected commission isn't valid."))
     .min(1, "Select at least one pending commission.")
     .max(100, "Select at most 100 commissions at a time."),
 });
 
-export interface DecisionRowResult {
-  uid: string;
-  ok: boolean;
-  message: string;
-}
+export type DecisionRowResult = Omit<DecisionRow, "skipped">;
 
 export type DecisionResult =
   | { ok: false; fieldErrors: Record<string, string> }
   | { ok: true; decision: "approve" | "deny"; results: DecisionRowResult[]; succeeded: number; failed: number };
 
-const NOT_PENDING = /pending commission only/i;
-const DONE_WORD = { approve: "Approved", deny: "Denied" } as const;
-
 /**
- * Approves or denies one commission ("uid" or "uid:transaction") with
- * commission/update. Refused credentials throw; so does a failure that is
- * worth retrying when `throwRetryable` (the bulk job retries it later). A
- * commission that is no longer pending is `skipped`: deciding it again is
- * what a retried bulk job does, and nothing changes.
+ * Approves or denies one selected commission through its owner (decide).
+ * Refused credentials throw; any other refusal is the row's, in the page's
+ * words. A commission that is no longer pending is `skipped`.
  */
 export async function decideCommission(
   ctx: Pick<AdminContext, "db">,
   shop: string,
   client: ReferralClient,
   entry: string,
-  decision: "approve" | "deny",
-  { throwRetryable = false } = {}
-): Promise<DecisionRowResult & { skipped: boolean }> {
-  const [uid, transactionId] = entry.split(":") as [string, string | undefined];
-  const status = decision === "approve" ? "approved" : "denied";
-  try {
-    await client.updateCommission({ commissionUid: uid, status });
-    await ctx.db.$transaction(async (tx) => {
-      if (transactionId) await moveCommissionState(tx, { shop, orderId: transactionId }, status);
-      await queueCommissionDecided(tx, shop, { state: status, commissionId: uid, orderId: transactionId ?? "", by: "merchant" });
-    });
-    return { uid, ok: true, message: DONE_WORD[decision], skipped: false };
-  } catch (error) {
-    if (!isReferralApiError(error) || error.kind === "authentication") throw error;
-    if (error.errors.some((e) => NOT_PENDING.test(e))) {
-      return {
-        uid,
-        ok: false,
-        skipped: true,
-        message: "Not changed: only pending commissions can be approved or denied, and this one already was.",
-      };
-    }
-    if (throwRetryable && error.retryable) throw error;
-    const message =
-      error.kind === "not_found"
-        ? "Not changed: the referral service doesn't know this commission."
-        : `Not changed: ${describeServiceError(error).message}`;
-    return { uid, ok: false, skipped: false, message };
-  }
+  decision: "approve" | "deny"
+): Promise<DecisionRow> {
+  const commission = readCommissionEntry(entry);
+  const state = decision === "approve" ? "approved" : "denied";
+  const result = await decide({ db: ctx.db, client }, { shop, service: "ask", state, by: "merchant", commission });
+  if (!result.ok && result.refused === "service" && result.error.kind === "authentication") throw result.error;
+  return decisionRow(commission.commissionUid, state, result, (error) => describeServiceError(error).message);
 }
 
 /**
- * Approves or denies pending commissions one by one with commission/update and
- * says what happened to each. Refused credentials stop the whole batch.
+ * Approves or denies pending commissions one by one and says what happened
+ * to each. Refused credentials stop the whole batch.
  */
 export async function decideCommissions(
   ctx: Pick<AdminContext, "db" | "logger">,

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Logger } from "../../platform/logger/logger.server";
-import { RawJson, type IntakeResult, type OrderWebhook } from "../../domains/referrals/order-intake";
+import { RawJson, type Delivery as OrderWebhook, type IntakeResult } from "../../platform/intake/planner";
 import { acknowledging } from "./acknowledgements";
 import type { ShopCheck } from "./installed-shops";
 import { declaredTooLarge, readBodyWithin, TOO_SLOW_TEXT, unreadAnswer, WEBHOOK_BODY_DEADLINE_MS } from "../../platform/http/read-body";

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { parseShopifyJson } from "../../platform/text/lossless-json";
-import { RawJson, type IntakeResult, type OrderWebhook } from "../../domains/referrals/order-intake";
+import { RawJson, type Delivery as OrderWebhook, type IntakeResult } from "../../platform/intake/planner";
 import type { ShopCheck } from "./installed-shops";
 import { ORDER_WEBHOOK_TOPICS } from "./order-webhooks.server";
 import { topicKey, TRIGGERED_AT_MAX_AGE_MS, TRIGGERED_AT_MAX_AHEAD_MS } from "../../platform/http/verify-webhook";
@@ -106,6 +106,9 @@ export interface QueueConsumerDeps {
   logger: Pick<Logger, "warn">;
 }
 
+/** Settles one delivery taken off the queue. */
+export type QueueConsumer = (delivery: QueuedDelivery) => Promise<Settlement>;
+
 /**
  * Takes deliveries off a queue into the intake. A message that can never be
  * stored (not an order webhook, a malformed order) is acknowledged and
@@ -116,7 +119,7 @@ export interface QueueConsumerDeps {
  * installed a moment ago. That does not go on forever either: a day after
  * it was triggered, the delivery is refused as stale and acknowledged.
  */
-export function createQueueConsumer({ store, shopHasSession, logger }: QueueConsumerDeps) {
+export function createQueueConsumer({ store, shopHasSession, logger }: QueueConsumerDeps): QueueConsumer {
   return async function consume(delivery: QueuedDelivery): Promise<Settlement> {
     let hook: OrderWebhook | Refusal;
     try {

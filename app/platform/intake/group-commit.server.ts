@@ -1,9 +1,6 @@
 import type { Logger } from "pino";
-import { notifyJobEnqueued } from "../queue/wake";
 import type { IntakeStore } from "./intake-store.server";
-import type { IntakeResult, OrderWebhook } from "../../domains/referrals/order-intake";
-
-export type { IntakeResult, OrderWebhook } from "../../domains/referrals/order-intake";
+import type { Delivery, IntakeResult } from "./planner";
 
 /** Enough rows for one commit to absorb a large burst, small enough to keep each commit short. */
 const MAX_BATCH = 1_000;
@@ -16,28 +13,34 @@ const MAX_BATCH = 1_000;
 const MAX_BATCHES_IN_FLIGHT = 2;
 
 interface Waiting {
-  hook: OrderWebhook;
+  hook: Delivery;
   settle: (result: IntakeResult) => void;
   fail: (error: unknown) => void;
 }
 
-export interface OrderIntake {
-  /** Stores what the webhook asks for; resolves once it is committed. No call to the referral service. */
-  store(hook: OrderWebhook): Promise<IntakeResult>;
+export interface Intake {
+  /** Stores what the delivery asks for; resolves once it is committed. */
+  store(delivery: Delivery): Promise<IntakeResult>;
   /** Resolves once the store takes batches at full speed (at boot, before the first webhook). */
   ready(): Promise<void>;
   /** After the last store has settled: lets the store go (planning what it kept for `deadlineMs` at most). */
   close(deadlineMs?: number): Promise<void>;
 }
 
+export interface IntakeDeps {
+  logger: Logger;
+  /** Some delivery stored work for the worker ("queued"): it may start on it now instead of at its next poll. */
+  wake(): void;
+}
+
 /**
- * Group commit: the webhooks that arrive during one turn of the event loop
+ * Group commit: the deliveries that arrive during one turn of the event loop
  * are stored together in one transaction, so under load each commit carries
- * many webhooks, and when idle a webhook is stored on the next turn.
+ * many, and when idle a delivery is stored on the next turn.
  */
-export function createOrderIntake(store: IntakeStore, logger: Logger): OrderIntake {
+export function createIntake(store: IntakeStore, { logger, wake }: IntakeDeps): Intake {
   store.onPlanned((planned) => {
-    if (planned.some(({ result }) => result.outcome === "queued")) notifyJobEnqueued();
+    if (planned.some(({ result }) => result.outcome === "queued")) wake();
     for (const { result, ...hook } of planned) report(logger, hook, result);
   });
   let waiting: Waiting[] = [];
@@ -70,7 +73,7 @@ export function createOrderIntake(store: IntakeStore, logger: Logger): OrderInta
 
   async function storeBatch(batch: Waiting[]) {
     const results = await store.intake(batch.map((w) => w.hook));
-    if (results.some((r) => r.outcome === "queued")) notifyJobEnqueued();
+    if (results.some((r) => r.outcome === "queued")) wake();
     batch.forEach((w, i) => {
       report(logger, w.hook, results[i]!);
       w.settle(results[i]!);
@@ -78,9 +81,9 @@ export function createOrderIntake(store: IntakeStore, logger: Logger): OrderInta
   }
 
   return {
-    store(hook) {
+    store(delivery) {
       return new Promise<IntakeResult>((settle, fail) => {
-        waiting.push({ hook, settle, fail });
+        waiting.push({ hook: delivery, settle, fail });
         schedule();
       });
     },
@@ -89,7 +92,7 @@ export function createOrderIntake(store: IntakeStore, logger: Logger): OrderInta
   };
 }
 
-function report(logger: Logger, hook: Pick<OrderWebhook, "shop" | "topic" | "webhookId">, result: IntakeResult) {
+function report(logger: Logger, hook: Pick<Delivery, "shop" | "topic" | "webhookId">, result: IntakeResult) {
   const context = { shop: hook.shop, topic: hook.topic, webhookId: hook.webhookId, outcome: result.outcome, detail: result.detail };
   if (result.outcome === "accepted") logger.debug(context, "order webhook accepted; planned in a moment");
   else if (result.outcome === "malformed") logger.error(context, "malformed webhook payload");

@@ -1,20 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { lastOfInstant, type SqlDialect } from "../db/sql-dialect";
-import type { NewJob } from "../queue/job-row";
-import { batchOutcomes, planBatch, type IntakeResult, type IntakeWrite, type OrderRecordRow, type OrderWebhook, type ShopState } from "../../domains/referrals/order-intake";
-import { PIPELINE_DEFAULTS, readPipelineSettings, type PipelineSettings } from "../../domains/referrals/pipeline-settings";
+import { batchOutcomes, planBatch } from "./plan";
+import type { AnyIntakePlanner, Delivery, IntakeResult, IntakeTable, IntakeValue, IntakeWrite, ShopState } from "./planner";
 
-// One batch of order webhooks against a database: read the shops' state,
-// plan every webhook, store the rows in one transaction. The same on both
-// databases but for the SQL placeholders and how a time is stored. Plain
-// SQL, because Prisma's per-row cost (~200 µs measured) is the whole
-// acknowledgement budget; the tables are Prisma's, written the way Prisma
-// writes them.
+// One batch of deliveries against a database: read the shops' state, plan
+// every delivery with the planner, store the rows in one transaction. The
+// same on both databases but for the SQL placeholders and how a time is
+// stored. Plain SQL, because Prisma's per-row cost (~200 µs measured) is the
+// whole acknowledgement budget; the tables are Prisma's, written the way
+// Prisma writes them.
 
-export type Value = string | number | boolean | Date | null;
+export type Value = IntakeValue;
 export { POSTGRES, SQLITE, type SqlDialect } from "../db/sql-dialect";
 export type Row = Record<string, Value>;
-
 
 /** A write's rows, in the order they are inserted: the statement of each (an index into Batch.sqls) and its values. */
 type Group = [sqlIndex: number, params: Value[]][];
@@ -26,8 +24,8 @@ type Group = [sqlIndex: number, params: Value[]][];
  */
 export interface Batch {
   sqls: string[];
-  /** The table and columns of each statement in sqls, for a store that inserts many rows per statement. */
-  targets: { table: string; columns: string[] }[];
+  /** The table, columns and unique key of each statement in sqls, for a store that inserts many rows per statement. */
+  targets: { table: string; columns: string[]; conflictKey: readonly string[] }[];
   groups: Group[];
 }
 
@@ -39,54 +37,60 @@ export interface IntakeDatabase {
   insert(batch: Batch): boolean[] | Promise<boolean[]>;
 }
 
-/** Stores what a batch of webhooks asks for; the outcome of each. */
-export async function intakeBatch(db: IntakeDatabase, hooks: OrderWebhook[]): Promise<IntakeResult[]> {
-  // An empty batch warms the store up: it reads the state of a shop that does not exist.
-  const shops = hooks.length > 0 ? [...new Set(hooks.map((hook) => hook.shop))] : ["warm-up.invalid"];
-  const states = await shopStates(db, shops);
-  const plan = planBatch(hooks, states);
-  const fresh = plan.writes.length > 0 ? await db.insert(batchOf(plan.writes, db.dialect)) : [];
-  return batchOutcomes(plan, fresh);
+/** Stores what a batch of deliveries asks for, planned by `planner`; the outcome of each. */
+export type BatchIntake = (db: IntakeDatabase, deliveries: Delivery[]) => Promise<IntakeResult[]>;
+
+export function batchIntake(planner: AnyIntakePlanner): BatchIntake {
+  const shopStates = shopStatesOf(planner);
+  const batchOf = batchesOf(planner.tables);
+  return async (db, deliveries) => {
+    // An empty batch warms the store up: it reads the state of a shop that does not exist.
+    const shops = deliveries.length > 0 ? [...new Set(deliveries.map((delivery) => delivery.shop))] : ["warm-up.invalid"];
+    const states = await shopStates(db, shops);
+    const plan = planBatch(planner, deliveries, states);
+    const fresh = plan.writes.length > 0 ? await db.insert(batchOf(plan.writes, db.dialect)) : [];
+    return batchOutcomes(plan, fresh);
+  };
 }
 
 /** The id under which Shopify's session storage keeps a shop's offline session (what authenticate.webhook loads). */
 const offlineSessionId = (shop: string) => `offline_${shop}`;
 
-const SETTING_COLUMNS = Object.keys(PIPELINE_DEFAULTS) as (keyof PipelineSettings)[];
-
-async function shopStates(db: IntakeDatabase, shops: string[]): Promise<Map<string, ShopState>> {
-  const rows = db.dialect.arrayParams ? await shopRowsAtOnce(db, shops) : await shopRowsApart(db, shops);
-  const byShop = new Map(rows.map((row) => [String(row.shop), row]));
-  return new Map(
-    shops.map((shop) => {
-      const row = byShop.get(shop);
-      const stored = Object.fromEntries(SETTING_COLUMNS.map((c) => [c, row?.[c] ?? PIPELINE_DEFAULTS[c]])) as Record<keyof PipelineSettings, string>;
-      return [shop, { hasSession: row?.hasSession === true, settings: readPipelineSettings(stored) }];
-    }),
-  );
-}
-
-/** The Shop table's settings columns (no other table read with it has columns of these names). */
-const SETTINGS = SETTING_COLUMNS.map((c) => `"${c}"`).join(", ");
-
-/**
- * PostgreSQL: one statement whatever the number of shops (its text never
- * changes, so the server keeps it prepared), each shop's settings (null
- * without a Shop row) and whether its offline session exists.
- */
-const SHOPS_BY_ARRAY = `SELECT s."shop", ${SETTINGS}, EXISTS (SELECT 1 FROM "Session" WHERE "Session"."id" = s."sessionId") AS "hasSession"
+/** The shops' state: the planner's columns of each Shop row (its defaults without one), and whether the shop's offline session exists. */
+function shopStatesOf(planner: AnyIntakePlanner) {
+  const columns = Object.keys(planner.shopColumns);
+  // No other table read with Shop has columns of these names.
+  const selected = columns.map((c) => `"${c}"`).join(", ");
+  /**
+   * PostgreSQL: one statement whatever the number of shops (its text never
+   * changes, so the server keeps it prepared), each shop's columns (null
+   * without a Shop row) and whether its offline session exists.
+   */
+  const byArray = `SELECT s."shop", ${selected}, EXISTS (SELECT 1 FROM "Session" WHERE "Session"."id" = s."sessionId") AS "hasSession"
 FROM unnest($1::text[], $2::text[]) AS s("shop", "sessionId") LEFT JOIN "Shop" ON "Shop"."shop" = s."shop"`;
+  const rowsAtOnce = (db: IntakeDatabase, shops: string[]) => db.select(byArray, [shops, shops.map(offlineSessionId)]);
 
-const shopRowsAtOnce = (db: IntakeDatabase, shops: string[]) => db.select(SHOPS_BY_ARRAY, [shops, shops.map(offlineSessionId)]);
+  /** SQLite: the Shop rows, then the sessions (two prepared statements on the thread's own connection). */
+  async function rowsApart(db: IntakeDatabase, shops: string[]): Promise<Row[]> {
+    const marks = shops.map((_, i) => db.dialect.placeholder(i)).join(", ");
+    const settings = await db.select(`SELECT "shop", ${selected} FROM "Shop" WHERE "shop" IN (${marks})`, shops);
+    const sessions = await db.select(`SELECT "id" FROM "Session" WHERE "id" IN (${marks})`, shops.map(offlineSessionId));
+    const settingsByShop = new Map(settings.map((row) => [String(row.shop), row]));
+    const sessionIds = new Set(sessions.map((row) => String(row.id)));
+    return shops.map((shop) => ({ ...settingsByShop.get(shop), shop, hasSession: sessionIds.has(offlineSessionId(shop)) }));
+  }
 
-/** SQLite: the Shop rows, then the sessions (two prepared statements on the thread's own connection). */
-async function shopRowsApart(db: IntakeDatabase, shops: string[]): Promise<Row[]> {
-  const marks = shops.map((_, i) => db.dialect.placeholder(i)).join(", ");
-  const settings = await db.select(`SELECT "shop", ${SETTINGS} FROM "Shop" WHERE "shop" IN (${marks})`, shops);
-  const sessions = await db.select(`SELECT "id" FROM "Session" WHERE "id" IN (${marks})`, shops.map(offlineSessionId));
-  const settingsByShop = new Map(settings.map((row) => [String(row.shop), row]));
-  const sessionIds = new Set(sessions.map((row) => String(row.id)));
-  return shops.map((shop) => ({ ...settingsByShop.get(shop), shop, hasSession: sessionIds.has(offlineSessionId(shop)) }));
+  return async (db: IntakeDatabase, shops: string[]): Promise<Map<string, ShopState<unknown>>> => {
+    const rows = db.dialect.arrayParams ? await rowsAtOnce(db, shops) : await rowsApart(db, shops);
+    const byShop = new Map(rows.map((row) => [String(row.shop), row]));
+    return new Map(
+      shops.map((shop) => {
+        const row = byShop.get(shop);
+        const stored = Object.fromEntries(columns.map((c) => [c, row?.[c] ?? planner.shopColumns[c]!]));
+        return [shop, { hasSession: row?.hasSession === true, settings: planner.shopSettings(stored as Record<string, string>) }];
+      }),
+    );
+  };
 }
 
 const processTag = randomBytes(5).toString("hex");
@@ -111,35 +115,37 @@ function insertSql(table: string, columns: string[], dialect: SqlDialect): strin
 }
 
 /**
- * The INSERTs of a batch. The planner builds every row of a table the same
- * way, so the columns are read off the first row of each table and each row
- * is a list of values in that order: no per-row SQL or objects, which
- * matters at thousands of webhooks a second.
+ * The INSERTs of a batch, one statement per table. The planner builds every
+ * row of a table the same way, so the columns are read off the first row of
+ * each table and each row is a list of values in that order: no per-row SQL
+ * or objects, which matters at thousands of webhooks a second.
  */
-function batchOf(writes: IntakeWrite[], dialect: SqlDialect): Batch {
-  const nowMs = Date.now();
-  const now = dialect.time(new Date(nowMs));
-  const recordFields = Object.keys(writes.find((w) => w.record)?.record ?? {}) as (keyof OrderRecordRow)[];
-  const jobFields = Object.keys(writes.find((w) => w.job)?.job ?? {}) as (keyof NewJob)[];
-  const targets = [
-    { table: "OrderRecord", columns: ["id", ...recordFields, "createdAt", "updatedAt"] },
-    { table: "Job", columns: ["id", ...jobFields, "status", "createdAt", "updatedAt"] },
-  ];
-  const sqls = targets.map(({ table, columns }) => insertSql(table, columns, dialect));
-  const values = <R extends object>(row: R, fields: (keyof R)[], extra: Value[]): Value[] => {
-    const params: Value[] = [orderedId(nowMs)];
-    for (const field of fields) {
-      const value = row[field] as Value;
-      params.push(value instanceof Date ? dialect.time(value) : typeof value === "boolean" ? dialect.flag(value) : value);
-    }
-    for (const value of extra) params.push(value);
-    return params;
+function batchesOf(tables: readonly IntakeTable[]) {
+  const tableIndex = new Map(tables.map(({ table }, t) => [table, t]));
+  const indexOf = (table: string) => {
+    const t = tableIndex.get(table);
+    if (t === undefined) throw new Error(`The planner writes ${table}, which is not one of its tables`);
+    return t;
   };
-  const groups = writes.map(({ record, job }) => {
-    const group: Group = [];
-    if (record) group.push([0, values(record, recordFields, [now, now])]);
-    if (job) group.push([1, values(job, jobFields, ["queued", now, now])]);
-    return group;
-  });
-  return { sqls, targets, groups };
+  const fixedColumns = tables.map(({ fixed }) => Object.keys(fixed ?? {}));
+  return (writes: IntakeWrite[], dialect: SqlDialect): Batch => {
+    const nowMs = Date.now();
+    const now = dialect.time(new Date(nowMs));
+    const sqlValue = (value: Value) => (value instanceof Date ? dialect.time(value) : typeof value === "boolean" ? dialect.flag(value) : value);
+    const fields: (string[] | undefined)[] = tables.map(() => undefined);
+    for (const write of writes) for (const row of write) fields[indexOf(row.table)] ??= Object.keys(row.values);
+    const targets = tables.map(({ table, conflictKey }, t) => ({ table, conflictKey, columns: ["id", ...(fields[t] ?? []), ...fixedColumns[t]!, "createdAt", "updatedAt"] }));
+    const extras = tables.map(({ fixed }) => [...Object.values(fixed ?? {}).map(sqlValue), now, now]);
+    const sqls = targets.map(({ table, columns }) => insertSql(table, columns, dialect));
+    const groups = writes.map((write) =>
+      write.map(({ table, values }): Group[number] => {
+        const t = indexOf(table);
+        const params: Value[] = [orderedId(nowMs)];
+        for (const field of fields[t]!) params.push(sqlValue(values[field] as Value));
+        for (const value of extras[t]!) params.push(value);
+        return [t, params];
+      }),
+    );
+    return { sqls, targets, groups };
+  };
 }

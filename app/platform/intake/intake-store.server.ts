@@ -1,22 +1,21 @@
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
-import type { Prisma } from "@prisma/client";
 import { modelFields, type PlainSql } from "../db/sql.server";
-import { threadModule } from "../threads/thread-module";
+import type { ThreadModule } from "../threads/thread-module";
 import { webhooksAnsweringBuffer } from "../threads/webhooks-answering";
-import { intakeBatch, POSTGRES, type Batch, type IntakeDatabase, type Row, type Value } from "./intake-batch";
-import { RawJson, type IntakeResult, type OrderWebhook } from "../../domains/referrals/order-intake";
+import { batchIntake, POSTGRES, type Batch, type IntakeDatabase, type Row, type Value } from "./intake-batch";
+import { RawJson, type AnyIntakePlanner, type Delivery, type IntakeResult } from "./planner";
 import { sqliteWriteLock, sqliteWriteLockBuffer } from "../db/write-lock";
 import { serveIntake, type PlannedDelivery, type ThreadAnswer, type ThreadReport, type ThreadRequest, type ThreadSettings, type WireWebhook } from "./sqlite-intake";
 
 export type { PlannedDelivery, ThreadSettings } from "./sqlite-intake";
 
-// Where batches of order webhooks are planned and stored: one transaction
-// per batch, so the cost of a commit is shared by all the webhooks that
+// Where batches of deliveries are planned and stored: one transaction per
+// batch, so the cost of a commit is shared by all the deliveries that
 // arrived meanwhile.
 
 export interface IntakeStore {
-  /** Stores what a batch of webhooks asks for, in one transaction; the outcome of each ("accepted" for a delivery kept to be planned later: see onPlanned). */
-  intake(hooks: OrderWebhook[]): Promise<IntakeResult[]>;
+  /** Stores what a batch of deliveries asks for, in one transaction; the outcome of each ("accepted" for a delivery kept to be planned later: see onPlanned). */
+  intake(deliveries: Delivery[]): Promise<IntakeResult[]>;
   /** Resolves once the store can take a batch (its thread loaded, its reads prepared; PostgreSQL parses its INSERT on each connection's first batch). */
   ready(): Promise<void>;
   /** Deliveries answered "accepted" have been planned and stored: what became of each. */
@@ -49,19 +48,20 @@ class SqliteWriteError extends Error {
   }
 }
 
-const toWire = (hook: OrderWebhook): WireWebhook => (hook.payload instanceof RawJson ? { ...hook, payload: hook.payload.bytes } : hook);
+const toWire = (hook: Delivery): WireWebhook => (hook.payload instanceof RawJson ? { ...hook, payload: hook.payload.bytes } : hook);
 
 /**
  * Where a SQLite intake runs: a port to an intake served in another thread
- * (serveIntake there), or undefined when there is none to serve it (then it
- * gets a thread of its own).
+ * (serveIntake there, with the planner that thread imports, which must be
+ * `planner`: serveIntake checks its name), or undefined when there is none
+ * to serve it (then it gets a thread of its own).
  */
-export type IntakeHost = (settings: ThreadSettings) => MessagePort | undefined;
+export type IntakeHost = (settings: ThreadSettings, planner: AnyIntakePlanner) => MessagePort | undefined;
 
 /** An intake served in the calling thread itself (a store for orders a job reads, in the job worker's thread). */
-export const inThisThread: IntakeHost = (settings) => {
+export const inThisThread: IntakeHost = (settings, planner) => {
   const { port1, port2 } = new MessageChannel();
-  serveIntake(port2, settings, { shared: true });
+  serveIntake(port2, settings, planner, { shared: true });
   return port1;
 };
 
@@ -75,6 +75,19 @@ interface Channel {
   end(): Promise<void>;
 }
 
+export interface SqliteIntakeOptions {
+  /** What plans the deliveries; the thread that serves the intake must be handed the same one. */
+  planner: AnyIntakePlanner;
+  /** The module of the intake's thread of its own: it serves the intake (serveIntake) with the same planner. */
+  thread: ThreadModule;
+  /** Where the intake is served; a thread of its own without one. */
+  host?: IntakeHost;
+  lockWaitMs?: number;
+  plansKept?: boolean;
+  keptWaitMs?: number;
+  planningFailed?: (message: string) => void;
+}
+
 /**
  * SQLite: planning and writing, with the commit and its fsync, run off the
  * event loop that answers webhooks: served where `host` says (the job
@@ -82,12 +95,10 @@ interface Channel {
  * waits for the write lock without stopping this event loop, where a Prisma
  * transaction of this same thread may hold it.
  */
-export function sqliteIntakeStore(
-  path: string,
-  options: { lockWaitMs?: number; plansKept?: boolean; keptWaitMs?: number; planningFailed?: (message: string) => void; host?: IntakeHost } = {},
-): IntakeStore {
+export function sqliteIntakeStore(path: string, options: SqliteIntakeOptions): IntakeStore {
   const planningFailed = options.planningFailed ?? (() => {});
   const settings: ThreadSettings = {
+    planner: options.planner.name,
     path,
     lockWaitMs: options.lockWaitMs ?? 5_000,
     sqliteWriteLock: sqliteWriteLockBuffer(),
@@ -105,14 +116,14 @@ export function sqliteIntakeStore(
 
   function writer(): Channel {
     if (thread) return thread;
-    const hosted = hostLost ? undefined : options.host?.(settings);
+    const hosted = hostLost ? undefined : options.host?.(settings, options.planner);
     const lost = (error: Error) => {
       if (hosted) hostLost = true;
       if (thread === started) thread = undefined;
       for (const caller of waiting.values()) caller.reject(error);
       waiting.clear();
     };
-    const started = hosted ? hostedChannel(hosted, lost) : ownThread(settings, lost);
+    const started = hosted ? hostedChannel(hosted, lost) : ownThread(options.thread, settings, lost);
     started.on("message", (answer: ThreadAnswer | ThreadReport) => {
       if ("planned" in answer) return plannedListeners.forEach((listener) => listener(answer.planned));
       if ("planningFailed" in answer) return planningFailed(answer.planningFailed.message);
@@ -161,9 +172,8 @@ export function sqliteIntakeStore(
   };
 }
 
-/** A thread of the intake's own (sqlite-intake-thread.ts); `lost` once it ends. */
-function ownThread(settings: ThreadSettings, lost: (error: Error) => void): Channel {
-  const { entry, execArgv } = threadModule("sqlite-intake-thread", "app/wiring/intake-thread.ts");
+/** A thread of the intake's own; `lost` once it ends. */
+function ownThread({ entry, execArgv }: ThreadModule, settings: ThreadSettings, lost: (error: Error) => void): Channel {
   const worker = new Worker(entry, { workerData: settings, execArgv, resourceLimits: INTAKE_HEAP_LIMITS });
   const channel: Channel = {
     postMessage: (request) => worker.postMessage(request),
@@ -245,23 +255,9 @@ function batchStatementText(targets: Batch["targets"]): string {
  */
 const storable = (value: Value): Value => (typeof value === "string" && value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value);
 
-/** OrderRecord's unique key, whole: the compiler holds it to Prisma's (shop, orderId). */
-const ORDER_RECORD_KEY: Record<keyof Prisma.OrderRecordShopOrderIdCompoundUniqueInput, true> = { shop: true, orderId: true };
-
-/**
- * Each table's unique key but its id: what two batches' rows for the same
- * order conflict on (batch-lock-order.test.ts holds them to the database's
- * unique indexes).
- */
-export const CONFLICT_KEYS: Partial<Record<Prisma.ModelName, readonly string[]>> = {
-  OrderRecord: Object.keys(ORDER_RECORD_KEY),
-  Job: ["key"],
-};
-
-function conflictColumns(table: string, columns: string[]): number[] {
-  const key = CONFLICT_KEYS[table as Prisma.ModelName];
-  if (!key) throw new Error(`The intake does not know the unique key of ${table}`);
-  return key.map((name) => {
+/** Where in a target's columns its unique key is (IntakeTable.conflictKey). */
+function conflictColumns({ table, columns, conflictKey }: Batch["targets"][number]): number[] {
+  return conflictKey.map((name) => {
     const at = columns.indexOf(name);
     if (at < 0) throw new Error(`The intake writes ${table} without ${name}, a column of its unique key`);
     return at;
@@ -300,10 +296,10 @@ function batchColumns(batch: Batch): Value[][] {
     });
   }
   return rows.flatMap((tableRows, t) => {
-    const { table, columns } = batch.targets[t]!;
+    const target = batch.targets[t]!;
     // A table without rows in this batch may be written without its key's columns.
-    if (tableRows.length > 0) tableRows.sort(byKey(conflictColumns(table, columns)));
-    const arrays = columns.map((_, c) => tableRows.map((row) => row.values[c]!));
+    if (tableRows.length > 0) tableRows.sort(byKey(conflictColumns(target)));
+    const arrays = target.columns.map((_, c) => tableRows.map((row) => row.values[c]!));
     return (t === 0 ? arrays : [tableRows.map((row) => row.after), ...arrays]) as unknown as Value[][];
   });
 }
@@ -315,7 +311,8 @@ function batchColumns(batch: Batch): Value[][] {
  * (batchStatementText), each parsed once per connection (their texts depend
  * only on which tables a batch writes).
  */
-export function postgresIntakeStore(sql: PlainSql): IntakeStore {
+export function postgresIntakeStore(sql: PlainSql, planner: AnyIntakePlanner): IntakeStore {
+  const intakeBatch = batchIntake(planner);
   const texts = new Map<string, string>();
   const batchText = (targets: Batch["targets"]) => {
     const key = targets.map(({ table, columns }) => `${table}:${columns.join(",")}`).join(";");
@@ -333,7 +330,7 @@ export function postgresIntakeStore(sql: PlainSql): IntakeStore {
     },
   };
   return {
-    intake: (hooks) => intakeBatch(database, hooks),
+    intake: (deliveries) => intakeBatch(database, deliveries),
     ready: async () => void (await intakeBatch(database, [])),
     // Every webhook is planned before it is answered: nothing is ever kept for later.
     onPlanned: () => {},

@@ -3,20 +3,25 @@ import Database from "better-sqlite3";
 import { countStatements } from "../db/statement-counts";
 import { sqliteWriteLock, WriteLockBusyError } from "../db/write-lock";
 import { WebhooksAnswering } from "../threads/webhooks-answering";
-import { intakeBatch, SQLITE, type Batch, type IntakeDatabase, type Row } from "./intake-batch";
-import { RawJson, type IntakeResult, type OrderWebhook } from "../../domains/referrals/order-intake";
+import { batchIntake, SQLITE, type Batch, type BatchIntake, type IntakeDatabase, type Row } from "./intake-batch";
+import { checkDelivery } from "./plan";
+import { RawJson, type AnyIntakePlanner, type Delivery, type IntakeResult } from "./planner";
 
 // The SQLite intake, served on a message port by serveIntake: in a thread of
-// its own (sqlite-intake-thread.ts), or beside the job worker in its thread.
-// A webhook as delivered (raw bytes, its signature checked) is kept as it
-// came, in PendingDelivery, and answered once that commit is done; the
-// intake plans what is kept (parsing, reading the payload, attribution) and
-// stores its order records and jobs once deliveries stop arriving for a
-// moment, so a burst costs the event loop and the intake one small row per
-// webhook (decision 022). Orders the app read itself (reconciliation, the
-// backfill) are planned at once: their callers count the outcomes.
+// its own, or beside the job worker in its thread. A webhook as delivered
+// (raw bytes, its signature checked) is read, and if it can be read, kept as
+// it came, in PendingDelivery, and answered once that commit is done; one
+// that cannot be read is answered malformed and kept nowhere, as PostgreSQL
+// answers it. The intake plans what is kept (the planner's reading again,
+// the shop's settings, the rows) and stores its rows once deliveries stop
+// arriving for a moment, so a burst costs the event loop and the intake one
+// small row per webhook (decision 022). Deliveries the app read itself
+// (reconciliation, the backfill) are planned at once: their callers count
+// the outcomes.
 
 export interface ThreadSettings {
+  /** The name of the planner the store was made with: the thread serves only that one. */
+  planner: string;
   path: string;
   lockWaitMs: number;
   /** The process's SQLite write lock (write-lock.ts), shared with the job worker's thread. */
@@ -35,7 +40,7 @@ export interface ThreadSettings {
 }
 
 /** A webhook as it crosses to the thread: a raw body goes as its bytes (a class does not survive the copy). */
-export type WireWebhook = Omit<OrderWebhook, "payload"> & { payload: unknown };
+export type WireWebhook = Omit<Delivery, "payload"> & { payload: unknown };
 
 /** A batch to store; or `finishBy`: plan kept deliveries until then (the process is stopping). */
 export type ThreadRequest = { id: number; hooks: WireWebhook[] } | { id: number; finishBy: number };
@@ -67,7 +72,7 @@ const RETRY_MS = 5_000;
 /** How often a store for orders the app reads looks whether what is kept has been planned. */
 const KEPT_POLL_MS = 50;
 
-function fromWire(hook: WireWebhook): OrderWebhook {
+function fromWire(hook: WireWebhook): Delivery {
   const { payload } = hook;
   if (!(payload instanceof Uint8Array)) return hook;
   return { ...hook, payload: new RawJson(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)) };
@@ -165,7 +170,7 @@ function openDatabase({ path, lockWaitMs }: ThreadSettings, shared: boolean) {
     checkpoint: () => db.pragma("wal_checkpoint(PASSIVE)"),
     close: () => db.close(),
     /** Keeps deliveries as they came, in one transaction; the id of the last. */
-    keep: (hooks: OrderWebhook[], now: Date) =>
+    keep: (hooks: Delivery[], now: Date) =>
       writing(() => {
         let last = 0;
         const receivedAt = SQLITE.time(now);
@@ -208,7 +213,8 @@ class PlannedElsewhere extends Error {}
 
 const KEEP = `INSERT INTO "PendingDelivery" ("shop", "topic", "webhookId", "triggeredAt", "body", "receivedAt") VALUES (?, ?, ?, ?, ?, ?)`;
 
-type ThreadDatabase = ReturnType<typeof openDatabase>;
+/** The intake's connection, and the planner's batches on it. */
+type ThreadDatabase = ReturnType<typeof openDatabase> & { intakeBatch: BatchIntake };
 
 
 /** When each batch of kept deliveries was kept (its last id): how long the oldest has waited. */
@@ -232,7 +238,7 @@ class Backlog {
   }
 }
 
-const toHook = (row: PendingRow): OrderWebhook => ({
+const toHook = (row: PendingRow): Delivery => ({
   shop: row.shop,
   topic: row.topic,
   webhookId: row.webhookId,
@@ -263,7 +269,7 @@ async function planRows(database: ThreadDatabase, rows: PendingRow[], apart: Apa
   const ids = rows.map((row) => row.id);
   const hooks = rows.map(toHook);
   const planned = database.plannedIntake(ids);
-  const results = await intakeBatch(planned, hooks);
+  const results = await database.intakeBatch(planned, hooks);
   // Rows stored: the planning and the database work for these deliveries.
   if (planned.forgotten) apart.stored = true;
   // Nothing to store (every one malformed, say): they leave all the same.
@@ -394,13 +400,14 @@ class PartlyPlanned extends Error {
 export type IntakePort = Pick<MessagePort, "on" | "postMessage" | "unref">;
 
 /**
- * Serves an intake on `port` until the port closes; resolves once it has
- * let its connection go. `shared`: the thread runs other work too (the job
- * worker's), so the intake never blocks it to wait for SQLite's write lock
- * (openDatabase).
+ * Serves an intake on `port`, planning with `planner`, until the port
+ * closes; resolves once it has let its connection go. `shared`: the thread
+ * runs other work too (the job worker's), so the intake never blocks it to
+ * wait for SQLite's write lock (openDatabase).
  */
-export function serveIntake(port: IntakePort, settings: ThreadSettings, { shared = false } = {}): Promise<void> {
-  const database = openDatabase(settings, shared);
+export function serveIntake(port: IntakePort, settings: ThreadSettings, planner: AnyIntakePlanner, { shared = false } = {}): Promise<void> {
+  if (planner.name !== settings.planner) throw new Error(`This intake plans with ${planner.name}, not ${settings.planner}`);
+  const database: ThreadDatabase = { ...openDatabase(settings, shared), intakeBatch: batchIntake(planner) };
   const kept = new Backlog();
   const answering = new WebhooksAnswering(settings.webhooksAnswering);
   let planTimer: ReturnType<typeof setTimeout> | undefined;
@@ -537,19 +544,26 @@ export function serveIntake(port: IntakePort, settings: ThreadSettings, { shared
   return ended;
 
   /**
-   * Stores a batch: deliveries as they came are kept (answered "accepted"),
-   * anything else is planned and stored at once (an empty batch warms the
-   * store up). Results in the batch's order.
+   * Stores a batch: deliveries as they came are read, and kept (answered
+   * "accepted") when they can be, answered malformed when not; anything else
+   * is planned and stored at once (an empty batch warms the store up).
+   * Results in the batch's order.
    */
   async function storeBatch(wire: WireWebhook[]): Promise<IntakeResult[]> {
     const hooks = wire.map(fromWire);
-    const delivered = hooks.filter((hook) => hook.payload instanceof RawJson);
-    const others = hooks.filter((hook) => !(hook.payload instanceof RawJson));
+    const results: (IntakeResult | undefined)[] = hooks.map((hook) => {
+      if (!(hook.payload instanceof RawJson)) return undefined;
+      // Only the bytes are kept: what the reading makes of them is read again when they are planned.
+      const checked = checkDelivery(planner, hook);
+      return "malformed" in checked ? { outcome: "malformed", detail: checked.malformed } : { outcome: "accepted" };
+    });
+    const delivered = hooks.filter((_, i) => results[i]?.outcome === "accepted");
+    const others = hooks.filter((_, i) => results[i] === undefined);
     if (delivered.length > 0) kept.add(await database.keep(delivered, new Date()), delivered.length);
     // An order read from the Admin API whose webhook is kept: the webhook's plan comes first, so the order counts as delivered.
     if (others.length > 0) await (settings.plansKept ? planEverything() : keptPlanned());
-    const planned = others.length > 0 || hooks.length === 0 ? await intakeBatch(database.intake, others) : [];
+    const planned = others.length > 0 || hooks.length === 0 ? await database.intakeBatch(database.intake, others) : [];
     let other = 0;
-    return hooks.map((hook): IntakeResult => (hook.payload instanceof RawJson ? { outcome: "accepted" } : planned[other++]!));
+    return results.map((result) => result ?? planned[other++]!);
   }
 }

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { runCommissionBulk } from "../../../app/domains/commissions/commission-bulk.server";
+import { commissionEntry } from "../../../app/domains/commissions/commission-entry";
 import prisma from "../../../app/wiring/db.server";
 import { action, loader } from "../../../app/routes/app.commissions";
 import { connectShop, rotateSandboxToken, sandboxCommissions, SEED, shopServiceClient, testPipeline, useTestSandbox } from "../../support/pipeline";
@@ -122,12 +123,34 @@ describe("commissions page", () => {
       url: `https://admin.shopify.com/store/referral-demo/orders/${orderId}`,
     });
 
-    await decide("approve", [`${ours.uid}:${orderId}`]);
+    await decide("approve", [`${ours.uid}:${orderId}:${ours.campaignUid}`]);
     expect(await recordOf(orderId)).toMatchObject({ commissionState: "approved" });
 
     const byOrder = await list(`?order=${orderId}`);
     expect(byOrder.list?.orderFilter).toMatchObject({ id: orderId, known: true });
     expect(byOrder.rows.map((r) => r.status)).toEqual(["approved"]);
+  });
+
+  it("sends Flow one approval per commission of an order recorded in two campaigns, approved together on the page", async () => {
+    // GIVEN a shop with Flow on, and an order recorded in two campaigns, each with a pending commission
+    await connectShop(sandbox, { campaignUids: "1001,1003" });
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { flowTriggers: true } });
+    const orderId = await receiveOrder({ noteAttributes: [], discountCodes: ["ALICE-15"] });
+    await testPipeline().drain();
+    const rows = (await list(`?order=${orderId}`)).rows;
+    expect(rows.map((r) => r.campaignUid).sort()).toEqual(["1001", "1003"]);
+
+    // WHEN the merchant selects both and approves them (the page sends each as "uid:order:campaign")
+    const approved = await decide("approve", rows.map((r) => commissionEntry({ commissionUid: r.uid, transactionId: r.transactionId, campaignUid: r.campaignUid })));
+    expect(approved).toMatchObject({ status: 200, body: { ok: true, succeeded: 2, failed: 0 } });
+
+    // THEN the order's state is approved, and Flow hears of each campaign's approval
+    expect(await recordOf(orderId)).toMatchObject({ commissionState: "approved" });
+    const triggers = await prisma.job.findMany({ where: { shop: TEST_SHOP, kind: "flow.trigger", key: { contains: "commission-approved" } } });
+    expect(triggers.map((j) => j.key).sort()).toEqual([
+      `${TEST_SHOP}:flow.trigger:commission-approved:order:${orderId}:campaign:1001`,
+      `${TEST_SHOP}:flow.trigger:commission-approved:order:${orderId}:campaign:1003`,
+    ]);
   });
 
   it("never links another shop's orders", async () => {
@@ -234,6 +257,26 @@ describe("commissions page: lists longer than a page, and decisions on all of th
     const ledger = await sandboxCommissions(sandbox);
     expect(ledger.filter((c) => c.state === "pending")).toEqual([]);
     expect(ledger.filter((c) => c.state === "denied")).toHaveLength(133);
+  });
+
+  it("sends Flow each campaign's approval of an order the run approves", async () => {
+    await connectShop(sandbox, { campaignUids: "1001,1003" });
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { flowTriggers: true } });
+    const orderId = await receiveOrder({ noteAttributes: [], discountCodes: ["ALICE-15"] });
+    await testPipeline().drain();
+
+    await decideAll("approve", "email=alice%40example.com");
+    await testPipeline().drain();
+
+    expect((await list()).bulk).toMatchObject({ status: "done", failed: 0 });
+    expect(await recordOf(orderId)).toMatchObject({ commissionState: "approved" });
+    const keys = (await prisma.job.findMany({ where: { shop: TEST_SHOP, kind: "flow.trigger" } })).map((j) => j.key);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        `${TEST_SHOP}:flow.trigger:commission-approved:order:${orderId}:campaign:1001`,
+        `${TEST_SHOP}:flow.trigger:commission-approved:order:${orderId}:campaign:1003`,
+      ]),
+    );
   });
 
   it("refuses what it can't do", async () => {

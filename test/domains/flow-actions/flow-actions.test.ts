@@ -196,6 +196,7 @@ describe("Approve or deny a referral commission", () => {
   }
 
   it("approves the order's pending commission at the service, as the Commissions page does", async () => {
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { flowTriggers: true } });
     await referredOrder(820982911946155001n);
     const raw = JSON.stringify(flowBody("decide-commission", { order_id: 820982911946155001n.toString(), decision: "approve", reason: "Reviewed in Flow" }, "run-approve"));
     expect((await callAction(raw)).status).toBe(200);
@@ -203,6 +204,10 @@ describe("Approve or deny a referral commission", () => {
     expect((await sandboxCommissions(sandbox, "820982911946155001"))[0]).toMatchObject({ state: "approved" });
     expect(await prisma.orderRecord.findFirstOrThrow({ where: { shop: TEST_SHOP, orderId: "820982911946155001" } })).toMatchObject({ commissionState: "approved" });
     expect((await runs())[0]).toMatchObject({ state: "done", orderId: "820982911946155001", detail: expect.stringMatching(/: Approved\. Reason: Reviewed in Flow$/) });
+    // Its owner sent the decision's trigger, as for the page's.
+    expect(shopify.flow.receivedOf("commission-approved")).toEqual([
+      { handle: "commission-approved", payload: { order_id: "820982911946155001", "Referrer email": "", Campaign: "1001", "Approved by": "merchant" } },
+    ]);
   });
 
   it("denies it, and a second run on a decided commission is recorded as not changed", async () => {

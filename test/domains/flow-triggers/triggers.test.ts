@@ -27,7 +27,9 @@ import {
 import { applyCommissionEvent } from "../../../app/domains/service-events/commission-events.server";
 import { applyContactCreated } from "../../../app/domains/service-events/contact-events.server";
 import { loadShareLinks } from "../../../app/domains/storefront/share-links.server";
-import { connectShop, useTestSandbox } from "../../support/pipeline";
+import { connectShop, shopServiceClient, testPipeline, useTestSandbox } from "../../support/pipeline";
+import { cancelOrder, receiveOrder, recordOf } from "../../entry/admin/fixtures";
+import { recheckOrder } from "../../../app/entry/admin/activity.server";
 import { ShopifyAdminStandIn } from "../../support/shopify-admin-standin";
 import { appFlowTriggers } from "../../support/standin-flow";
 import { TEST_SHOP } from "../../support/shopify-requests";
@@ -144,7 +146,7 @@ describe("where each event is learnt", () => {
     await applyCommissionEvent(prisma, TEST_SHOP, commissionEvent("denied"));
     expect(await flowJobs()).toEqual([
       {
-        key: `${TEST_SHOP}:flow.trigger:commission-denied:order:6412347889123`,
+        key: `${TEST_SHOP}:flow.trigger:commission-denied:order:6412347889123:campaign:1001`,
         handle: "commission-denied",
         payload: { order_id: 6412347889123, "Referrer email": "alice@example.com", Campaign: "Friends", "Denied by": "referral service", Reason: "" },
       },
@@ -156,15 +158,140 @@ describe("where each event is learnt", () => {
     await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId: "6412347889123", status: "recorded", commissionState: "pending" } });
     const updates: unknown[] = [];
     const client = { updateCommission: async (params: unknown) => void updates.push(params) } as never;
-    await decideCommission({ db: prisma }, TEST_SHOP, client, "4711:6412347889123", "approve");
+    await decideCommission({ db: prisma }, TEST_SHOP, client, "4711:6412347889123:1001", "approve");
     await applyCommissionEvent(prisma, TEST_SHOP, commissionEvent("approved"));
     expect(updates).toEqual([{ commissionUid: "4711", status: "approved" }]);
     expect(await flowJobs()).toEqual([
       {
-        key: `${TEST_SHOP}:flow.trigger:commission-approved:order:6412347889123`,
+        key: `${TEST_SHOP}:flow.trigger:commission-approved:order:6412347889123:campaign:1001`,
         handle: "commission-approved",
-        payload: { order_id: 6412347889123, "Referrer email": "", Campaign: "", "Approved by": "merchant" },
+        payload: { order_id: 6412347889123, "Referrer email": "", Campaign: "1001", "Approved by": "merchant" },
       },
+    ]);
+  });
+
+  /** The webhook's event of commission `id` in campaign `campaignId`. */
+  const inCampaign = (status: string, campaignId: number, name: string, id: number) => ({
+    ...commissionEvent(status),
+    campaign: { id: campaignId, name },
+    commission: { ...commissionEvent(status).commission, id },
+  });
+  const keysAndCampaigns = async () => (await flowJobs()).map((j) => [j.key, j.payload.Campaign]).sort();
+
+  it("Commission approved: two campaigns' approvals of one order are two triggers, each once", async () => {
+    // GIVEN an order recorded in two campaigns, its commissions pending
+    await flowOn();
+    await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId: "6412347889123", status: "recorded", commissionState: "pending", campaignUids: "1001,1002" } });
+    // WHEN the service approves each, and its webhook of the second comes again
+    await applyCommissionEvent(prisma, TEST_SHOP, inCampaign("approved", 1001, "Friends", 4711));
+    await applyCommissionEvent(prisma, TEST_SHOP, inCampaign("approved", 1002, "VIP", 4712));
+    await applyCommissionEvent(prisma, TEST_SHOP, inCampaign("approved", 1002, "VIP", 4712));
+    // THEN Flow hears of each approval once
+    expect(await keysAndCampaigns()).toEqual([
+      [`${TEST_SHOP}:flow.trigger:commission-approved:order:6412347889123:campaign:1001`, "Friends"],
+      [`${TEST_SHOP}:flow.trigger:commission-approved:order:6412347889123:campaign:1002`, "VIP"],
+    ]);
+  });
+
+  it("Commission approved: the merchant's approvals of one order's two commissions are two triggers, and the service's webhooks of them add none", async () => {
+    await flowOn();
+    await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId: "6412347889123", status: "recorded", commissionState: "pending", campaignUids: "1001,1002" } });
+    const client = { updateCommission: async () => ({}) } as never;
+    for (const entry of ["4711:6412347889123:1001", "4712:6412347889123:1002"]) {
+      expect(await decideCommission({ db: prisma }, TEST_SHOP, client, entry, "approve")).toMatchObject({ ok: true, message: "Approved" });
+    }
+    await applyCommissionEvent(prisma, TEST_SHOP, inCampaign("approved", 1001, "Friends", 4711));
+    await applyCommissionEvent(prisma, TEST_SHOP, inCampaign("approved", 1002, "VIP", 4712));
+    expect(await keysAndCampaigns()).toEqual([
+      [`${TEST_SHOP}:flow.trigger:commission-approved:order:6412347889123:campaign:1001`, "1001"],
+      [`${TEST_SHOP}:flow.trigger:commission-approved:order:6412347889123:campaign:1002`, "1002"],
+    ]);
+  });
+
+  it("Commission approved / denied: a late pending event after the commission was settled moves nothing and sends nothing", async () => {
+    await flowOn();
+    await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId: "6412347889123", status: "recorded", commissionState: "denied", campaignUids: "1001" } });
+    // The service's webhook of a pending commission after it was settled: no move, no trigger.
+    await applyCommissionEvent(prisma, TEST_SHOP, commissionEvent("pending"));
+    expect(await recordOf("6412347889123")).toMatchObject({ commissionState: "denied" });
+    expect(await flowJobs()).toEqual([]);
+  });
+
+  it("Commission approved: a decision whose trigger went out keyed by its order alone, before the key named the campaign, is not sent again", async () => {
+    await flowOn();
+    await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId: "6412347889123", status: "recorded", commissionState: "approved", campaignUids: "1001,1002" } });
+    // GIVEN the merchant's approval, sent before the deploy (the page sent no campaign)
+    const before = commissionDecided({ state: "approved", orderId: "6412347889123", by: "merchant" });
+    await prisma.job.create({ data: { shop: TEST_SHOP, kind: FLOW_TRIGGER_JOB.name, key: `${TEST_SHOP}:flow.trigger:commission-approved:order:6412347889123`, payload: JSON.stringify(before), status: "done", runAt: new Date() } });
+    // WHEN the service's webhook of it comes after the deploy
+    await applyCommissionEvent(prisma, TEST_SHOP, inCampaign("approved", 1001, "Friends", 4711));
+    // THEN nothing more is queued
+    expect((await flowJobs()).map((j) => j.key)).toEqual([`${TEST_SHOP}:flow.trigger:commission-approved:order:6412347889123`]);
+  });
+
+  it("Commission approved: an order recorded in two campaigns and approved as it is recorded sends each campaign's approval", async () => {
+    await connectShop(sandbox, { campaignUids: "1001,1002", approval: "approved" });
+    await flowOn();
+    const orderId = await receiveOrder({ noteAttributes: [], discountCodes: ["ALICE-15"] });
+    await testPipeline().drain();
+    expect(await recordOf(orderId)).toMatchObject({ status: "recorded", commissionState: "approved" });
+    const approved = (await flowJobs()).filter((j) => j.handle === "commission-approved");
+    expect(approved.map((j) => [j.key, j.payload.Campaign, j.payload["Approved by"]]).sort()).toEqual([
+      [`${TEST_SHOP}:flow.trigger:commission-approved:order:${orderId}:campaign:1001`, "1001", "app"],
+      [`${TEST_SHOP}:flow.trigger:commission-approved:order:${orderId}:campaign:1002`, "1002", "app"],
+    ]);
+  });
+
+  it("Commission denied: a cancelled order of two campaigns sends each denial; with one it could not deny, none until the merchant's review", async () => {
+    await connectShop(sandbox, { campaignUids: "1001,1003" });
+    await flowOn();
+    const pipeline = testPipeline();
+    const denied = async () => (await flowJobs()).filter((j) => j.handle === "commission-denied");
+    // GIVEN two orders recorded in both campaigns, and one of the second order's commissions approved at the service
+    const both = await receiveOrder({ noteAttributes: [], discountCodes: ["ALICE-15"] });
+    const oneApproved = await receiveOrder({ noteAttributes: [], discountCodes: ["ALICE-15"] });
+    await pipeline.drain();
+    const service = await shopServiceClient();
+    await service.updateCommission({ transactionUid: oneApproved, campaignUid: "1001", status: "approved" });
+
+    // WHEN both are cancelled
+    await cancelOrder(both);
+    await cancelOrder(oneApproved);
+    await pipeline.drain();
+
+    // THEN the first sends each campaign's denial, by the app with its reason
+    expect(await recordOf(both)).toMatchObject({ status: "reversed", commissionState: "denied" });
+    expect((await denied()).map((j) => [j.key, j.payload.Campaign, j.payload["Denied by"], j.payload.Reason]).sort()).toEqual([
+      [`${TEST_SHOP}:flow.trigger:commission-denied:order:${both}:campaign:1001`, "1001", "app", "Order cancelled: commission denied"],
+      [`${TEST_SHOP}:flow.trigger:commission-denied:order:${both}:campaign:1003`, "1003", "app", "Order cancelled: commission denied"],
+    ]);
+    // and the second waits for the merchant's review: its state and Flow hear nothing yet
+    expect(await recordOf(oneApproved)).toMatchObject({ status: "needs_review", commissionState: "pending" });
+    expect((await denied()).filter((j) => j.key.includes(oneApproved))).toEqual([]);
+  });
+
+  it("Commission denied: an order that needed review sends its denials once the merchant denied the rest at the service", async () => {
+    await connectShop(sandbox, { campaignUids: "1001,1003" });
+    await flowOn();
+    // GIVEN an order recorded in both campaigns whose cancellation denied campaign 1003's commission and left 1001's for review
+    const orderId = await receiveOrder({ noteAttributes: [], discountCodes: ["ALICE-15"] });
+    await testPipeline().drain();
+    const service = await shopServiceClient();
+    await service.updateCommission({ transactionUid: orderId, campaignUid: "1003", status: "denied" });
+    const results = JSON.parse((await recordOf(orderId)).results!);
+    results["1001"].reversal = "needs_review";
+    results["1003"].reversal = "denied";
+    await prisma.orderRecord.update({ where: { shop_orderId: { shop: TEST_SHOP, orderId } }, data: { status: "needs_review", results: JSON.stringify(results) } });
+
+    // WHEN the merchant denies 1001's at the service and checks the order again
+    await service.updateCommission({ transactionUid: orderId, campaignUid: "1001", status: "denied" });
+    expect(await recheckOrder({ db: prisma }, TEST_SHOP, orderId, service)).toMatchObject({ ok: true, title: "Review resolved" });
+
+    // THEN the order is reversed, and each campaign's denial is sent once: the merchant's, and the cancellation's
+    expect(await recordOf(orderId)).toMatchObject({ status: "reversed", commissionState: "denied" });
+    expect((await flowJobs()).filter((j) => j.handle === "commission-denied").map((j) => [j.key, j.payload["Denied by"], j.payload.Reason]).sort()).toEqual([
+      [`${TEST_SHOP}:flow.trigger:commission-denied:order:${orderId}:campaign:1001`, "merchant", "Denied at the referral service after the order needed review"],
+      [`${TEST_SHOP}:flow.trigger:commission-denied:order:${orderId}:campaign:1003`, "app", "The order was cancelled or refunded"],
     ]);
   });
 

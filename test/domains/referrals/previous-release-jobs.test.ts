@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { jobRow } from "../../../app/platform/queue/job-row";
 import { RECORD_ORDER_JOB, storedEventSchema } from "../../../app/domains/referrals/job-kinds";
-import { planOrderWebhook, RawJson, type IntakePlan, type OrderWebhook } from "../../../app/domains/referrals/order-intake";
+import { ORDER_PLANNER } from "../../../app/domains/referrals/order-intake";
+import { RawJson, type Delivery, type IntakeValue } from "../../../app/platform/intake/planner";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../../app/domains/referrals/pipeline-settings";
 import { shopifyOrder, shopifyRefund } from "../../support/orders";
 
@@ -50,16 +51,22 @@ const PREVIOUS_RELEASE_PAYLOADS = {
 const SHOP = "previous-release.myshopify.com";
 const settings = readPipelineSettings({ ...PIPELINE_DEFAULTS, campaignUids: "1001" });
 
-function plan(topic: string, payload: unknown): IntakePlan {
-  // The body as delivered: its long ids are read digit for digit.
-  const hook: OrderWebhook = { topic, shop: SHOP, payload: new RawJson(Buffer.from(JSON.stringify(payload))), webhookId: "w-1", triggeredAt: new Date() };
-  return planOrderWebhook(hook, { hasSession: true, settings });
+type Values = Readonly<Record<string, IntakeValue>>;
+
+/** What the intake plans for a body as delivered (its long ids read digit for digit): the outcome, and the rows it writes. */
+function plan(topic: string, payload: unknown): { outcome: string; record?: Values; job?: Values } {
+  const hook: Delivery = { topic, shop: SHOP, payload: new RawJson(Buffer.from(JSON.stringify(payload))), webhookId: "w-1", triggeredAt: new Date() };
+  const read = ORDER_PLANNER.read(hook);
+  if ("malformed" in read) throw new Error(read.malformed);
+  const planned = ORDER_PLANNER.plan(hook, read.read, settings);
+  const rows = new Map((planned.write ?? []).map((row) => [row.table, row.values]));
+  return { outcome: planned.outcome, record: rows.get("OrderRecord"), job: rows.get("Job") };
 }
 
 /** The job the intake planned, as the previous release's worker would read it. */
-function readByPreviousRelease(planned: IntakePlan) {
-  expect(planned).toHaveProperty("write.job");
-  const job = (planned as { write: { job: { kind: keyof typeof PREVIOUS_RELEASE_PAYLOADS; payload: string } } }).write.job;
+function readByPreviousRelease(planned: ReturnType<typeof plan>) {
+  expect(planned.job).toBeDefined();
+  const job = planned.job as { kind: keyof typeof PREVIOUS_RELEASE_PAYLOADS; payload: string };
   return PREVIOUS_RELEASE_PAYLOADS[job.kind].safeParse(JSON.parse(job.payload));
 }
 
@@ -81,7 +88,7 @@ describe("order jobs a worker of the previous release may take", () => {
     // A not-referred order's event, kept for a later web pixel signal, as an earlier build stored it: without codeSource.
     const held = plan("ORDERS_PAID", shopifyOrder({ id: 820982911946154701n, discountCodes: [] }));
     expect(held.outcome).toBe("not_referred");
-    const { codeSource, ...withoutKey } = JSON.parse((held as { write: { record: { heldEvent: string } } }).write.record.heldEvent);
+    const { codeSource, ...withoutKey } = JSON.parse(held.record!.heldEvent as string);
     expect(codeSource).toBeNull();
     const event = storedEventSchema.parse(withoutKey);
     const job = jobRow(RECORD_ORDER_JOB, { shop: SHOP, subject: "820982911946154701", payload: { orderId: "820982911946154701", event } });
@@ -94,7 +101,7 @@ describe("order jobs a worker of the previous release may take", () => {
     const cancelled = { ...shopifyOrder({ id: 820982911946154702n }), cancelled_at: "2026-11-21T09:00:00-05:00", financial_status: "voided" };
     // The cancellation now carries the order's financial status too: a key the old schema passes over.
     const cancellation = plan("ORDERS_CANCELLED", cancelled);
-    expect(cancellation).toMatchObject({ write: { job: { payload: JSON.stringify({ orderId: "820982911946154702", financialStatus: "voided" }) } } });
+    expect(cancellation).toMatchObject({ job: { payload: JSON.stringify({ orderId: "820982911946154702", financialStatus: "voided" }) } });
     expect(readByPreviousRelease(cancellation).data).toEqual({ orderId: "820982911946154702" });
     const refund = shopifyRefund(820982911946154702n, ["40.00"], 890088186047892400n, { lineTaxes: ["2.00"] });
     expect(readByPreviousRelease(plan("REFUNDS_CREATE", refund)).data).toEqual({ orderId: "820982911946154702", refundId: "890088186047892400", amount: "40.00", tax: "2.00" });

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { recheckOrder, resendOrder, skipOrder, SKIPPED_BY_MERCHANT } from "../../../app/entry/admin/activity.server";
+import { recheckOrder, resendOrder, skipOrder } from "../../../app/entry/admin/activity.server";
+import { SKIPPED_BY_MERCHANT } from "../../../app/domains/referrals";
 import prisma from "../../../app/wiring/db.server";
 import { getEnv } from "../../../app/wiring/env.server";
 import { action, loader } from "../../../app/routes/app.activity";

@@ -40,7 +40,7 @@ describe("the extensions' placements from App Bridge's app.extensions()", () => 
   });
 
   it("names the handles and targets the extensions' own files declare", () => {
-    const file = (name: string) => new URL(`../../extensions/${name}`, import.meta.url);
+    const file = (name: string) => new URL(`../../../extensions/${name}`, import.meta.url);
     expect(existsSync(file(`referral-theme/blocks/${EXTENSION_HANDLES.embed}.liquid`))).toBe(true);
     expect(existsSync(file(`referral-theme/blocks/${EXTENSION_HANDLES.linksBlock}.liquid`))).toBe(true);
     const checkout = readFileSync(file("checkout-share-link/shopify.extension.toml"), "utf8");

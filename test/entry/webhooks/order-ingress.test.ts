@@ -5,8 +5,7 @@ import prisma from "../../../app/wiring/db.server";
 import { createLogger } from "../../../app/platform/logger/logger.server";
 import { orderedId } from "../../../app/platform/intake/intake-batch";
 import type { IntakeStore } from "../../../app/platform/intake/intake-store.server";
-import { createOrderIntake } from "../../../app/platform/intake/group-commit.server";
-import { intakeStoreFor } from "../../../app/wiring/order-intake.server";
+import { intakeOver, intakeStoreFor } from "../../../app/wiring/order-intake.server";
 import { serveOrderWebhook } from "../../../app/wiring/order-intake.server";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
 import { resetDatabase } from "../../support/database";
@@ -48,7 +47,7 @@ describe("order webhook intake (group commit)", () => {
 
   it("stores webhooks that arrive together in one commit, each answered with its own outcome", async () => {
     const { store, commits } = observedStore();
-    const intake = createOrderIntake(store, quiet);
+    const intake = intakeOver(store, quiet);
     const results = await Promise.all([
       ...Array.from({ length: 40 }, (_, i) => intake.store(hook(referred(11_000 + i)))),
       intake.store(hook(shopifyOrder({ id: 11_100 }))),
@@ -67,7 +66,7 @@ describe("order webhook intake (group commit)", () => {
 
   it("counts a repeated delivery once, in the same batch or a later one", async () => {
     const { store } = observedStore();
-    const intake = createOrderIntake(store, quiet);
+    const intake = intakeOver(store, quiet);
     const order = referred(12_000);
     const together = await Promise.all([intake.store(hook(order)), intake.store(hook(order)), intake.store(hook(order))]);
     expect(together.map((r) => r.outcome).sort()).toEqual(["duplicate", "duplicate", "queued"]);
@@ -80,7 +79,7 @@ describe("order webhook intake (group commit)", () => {
   it("queues nothing for a shop without a session", async () => {
     await prisma.session.deleteMany();
     const { store } = observedStore();
-    const result = await createOrderIntake(store, quiet).store(hook(referred(13_000)));
+    const result = await intakeOver(store, quiet).store(hook(referred(13_000)));
     expect(result.outcome).toBe("no_session");
     expect(await prisma.job.count()).toBe(0);
     await store.close();
@@ -88,7 +87,7 @@ describe("order webhook intake (group commit)", () => {
 
   it("fails the whole batch when its commit fails, stores none of it, and goes on with the next", async () => {
     const { store, failNextCommit } = observedStore();
-    const intake = createOrderIntake(store, quiet);
+    const intake = intakeOver(store, quiet);
     failNextCommit();
     const failed = await Promise.allSettled([intake.store(hook(referred(14_000))), intake.store(hook(referred(14_001)))]);
     expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
@@ -100,7 +99,7 @@ describe("order webhook intake (group commit)", () => {
   it("waits for a write transaction of this same process (SQLite holds one write lock) without stopping the event loop", async () => {
     const sqlite = process.env.DATABASE_URL!.startsWith("file:");
     const { store } = observedStore();
-    const intake = createOrderIntake(store, quiet);
+    const intake = intakeOver(store, quiet);
     let accepted = false;
     await prisma.$transaction(async (tx) => {
       await tx.session.update({ where: { id: `offline_${TEST_SHOP}` }, data: { state: "busy" } });

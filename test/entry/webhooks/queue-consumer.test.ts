@@ -1,15 +1,14 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../../app/wiring/db.server";
 import { createLogger } from "../../../app/platform/logger/logger.server";
-import { createOrderIntake } from "../../../app/platform/intake/group-commit.server";
-import { intakeStoreFor, shopHasSession } from "../../../app/wiring/order-intake.server";
+import { intakeOver, intakeStoreFor, queueConsumerFor, shopHasSession } from "../../../app/wiring/order-intake.server";
 import { cachedShopCheck, NOT_INSTALLED_KEPT_MS } from "../../../app/entry/webhooks/installed-shops";
 import type { OrderWebhook } from "../../../app/domains/referrals/order-intake";
 import { createQueueConsumer, eventBridgeDelivery, pubSubDelivery, type QueuedDelivery, type Settlement } from "../../../app/entry/webhooks/queued-delivery.server";
 import { shopifyOrder, shopifyRefund } from "../../support/orders";
 import { connectShop, sandboxCommissions, testPipeline, useTestSandbox } from "../../support/pipeline";
 import { TEST_SHOP } from "../../support/shopify-requests";
-import { plannedStore } from "../../support/kept-deliveries";
+import { deliveriesPlanned, plannedStore } from "../../support/kept-deliveries";
 
 // The queue consumer entry point (Pub/Sub or EventBridge delivery) fed from
 // an in-memory queue that redelivers what is not acknowledged, as a cloud
@@ -19,7 +18,8 @@ import { plannedStore } from "../../support/kept-deliveries";
 const sandbox = useTestSandbox();
 
 // The app's intake, each delivery answered with what became of it (on SQLite it is kept, then planned: decision 022).
-const intake = createOrderIntake(plannedStore(intakeStoreFor(process.env.DATABASE_URL!)), createLogger({ level: "silent" }));
+const quiet = createLogger({ level: "silent" });
+const intake = intakeOver(plannedStore(intakeStoreFor(process.env.DATABASE_URL!)), quiet);
 const storeOrderWebhook = (hook: OrderWebhook) => intake.store(hook);
 beforeEach(() => connectShop(sandbox));
 
@@ -155,6 +155,28 @@ describe("the queue consumer entry point", () => {
     expect(await consume(withHeaders("orders/paid", order, fresh))).toMatchObject({ settle: "ack", outcome: "queued" });
     expect(await consume(pubSub("refunds/create", refund))).toMatchObject({ settle: "ack", outcome: "queued" });
     expect(await consume(pubSub("orders/cancelled", { ...order, cancelled_at: "2026-11-21T10:00:00-05:00" }))).toMatchObject({ settle: "ack", outcome: "queued" });
+  });
+
+  it("settles a malformed order the same way on both databases: acknowledged as malformed, naming the field, and nothing kept", async () => {
+    // The app's consumer over an intake of the app's, answered as the intake answers (on SQLite a sound message is "accepted": kept, planned in a moment).
+    const intakeOfItsOwn = intakeOver(intakeStoreFor(process.env.DATABASE_URL!), quiet);
+    const consume = queueConsumerFor(intakeOfItsOwn);
+    try {
+      // GIVEN orders of the right shape for the consumer's own checks, but with a field the intake cannot read
+      const priceless = { ...referred(7205817436110159401n), total_price: { amount: "10.00", currency_code: "USD" } };
+      const many = { ...referred(7205817436110159402n), line_items: "many" };
+      // WHEN each is consumed THEN it is acknowledged as malformed, with the field named, and not kept for later
+      expect(await consume(pubSub("orders/paid", priceless))).toEqual({ settle: "ack", outcome: "malformed", detail: "total_price: expected an amount, received an object" });
+      expect(await consume(pubSub("orders/paid", many))).toEqual({ settle: "ack", outcome: "malformed", detail: 'line_items: expected a list, received string "many"' });
+      expect(await prisma.pendingDelivery.count()).toBe(0);
+      // AND a sound one beside them is taken
+      expect(["accepted", "queued"]).toContain((await consume(pubSub("orders/paid", referred(7205817436110159403n)))).outcome);
+      await deliveriesPlanned();
+      expect(await prisma.orderRecord.findMany({ where: { orderId: { startsWith: "72058174361101594" } }, select: { orderId: true } })).toEqual([{ orderId: "7205817436110159403" }]);
+      expect(await prisma.job.count({ where: { key: { contains: "72058174361101594" } } })).toBe(1);
+    } finally {
+      await intakeOfItsOwn.close();
+    }
   });
 
   it("hands a message back when its shop cannot be checked", async () => {

@@ -305,7 +305,7 @@ describe("refunds", () => {
     await connectShop(sandbox);
     const refund = shopifyRefund(820982911946154612n, ["-10.00"], 890088186047892322n);
     const response = await fetch(signedWebhook({ topic: "refunds/create", body: refund, url: `${server.origin}/webhooks/refunds/create` }));
-    await expectUnreadable(response, /refund_line_items\.0: a refund amount must not be negative/, server.output);
+    await expectUnreadable(response, /refund_line_items\.0: a refund amount must not be negative/);
     expect(await prisma.job.count()).toBe(0);
   });
 

@@ -6,9 +6,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../../app/wiring/db.server";
 import { createLogger } from "../../../app/platform/logger/logger.server";
-import { RawJson } from "../../../app/domains/referrals/order-intake";
-import { createOrderIntake } from "../../../app/platform/intake/group-commit.server";
-import { intakeStoreFor } from "../../../app/wiring/order-intake.server";
+import { RawJson } from "../../../app/platform/intake/planner";
+import { intakeOver, intakeStoreFor } from "../../../app/wiring/order-intake.server";
 import { resetDatabase } from "../../support/database";
 import { shopifyOrder } from "../../support/orders";
 import { installShop } from "../../support/sessions";
@@ -17,7 +16,7 @@ import { plannedStore } from "../../support/kept-deliveries";
 
 // Each webhook answered with what became of it (on SQLite it is kept, then planned: decision 022).
 const store = plannedStore(intakeStoreFor(process.env.DATABASE_URL!));
-const intake = createOrderIntake(store, createLogger({ level: "silent" }));
+const intake = intakeOver(store, createLogger({ level: "silent" }));
 afterAll(() => store.close());
 
 beforeAll(async () => {

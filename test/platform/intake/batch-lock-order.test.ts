@@ -7,8 +7,8 @@
 import pg from "pg";
 import { afterAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../../app/wiring/db.server";
-import { CONFLICT_KEYS } from "../../../app/platform/intake/intake-store.server";
-import { RawJson, type IntakeResult } from "../../../app/domains/referrals/order-intake";
+import { RawJson, type IntakeResult } from "../../../app/platform/intake/planner";
+import { INTAKE_PLANNER } from "../../../app/wiring/intake-planner";
 import { intakeStoreFor } from "../../../app/wiring/order-intake.server";
 import { resetDatabase, testDatabaseKind } from "../../support/database";
 import { shopifyOrder } from "../../support/orders";
@@ -71,7 +71,7 @@ async function uniqueKeys(table: string): Promise<string[][]> {
 }
 
 it("knows each table's unique key as the database has it", async () => {
-  for (const [table, key] of Object.entries(CONFLICT_KEYS)) expect(await uniqueKeys(table)).toEqual([key]);
+  for (const { table, conflictKey } of INTAKE_PLANNER.tables) expect(await uniqueKeys(table)).toEqual([conflictKey]);
 });
 
 it.runIf(onPostgres)("stores a batch whose orders another process is storing in the opposite order, without a deadlock", async () => {

@@ -6,8 +6,9 @@ import { join } from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import prisma from "../../../app/wiring/db.server";
-import { inThisThread, sqliteIntakeStore, type IntakeHost } from "../../../app/platform/intake/intake-store.server";
-import { RawJson } from "../../../app/domains/referrals/order-intake";
+import { inThisThread, sqliteIntakeStore as storeWith, type IntakeHost, type SqliteIntakeOptions } from "../../../app/platform/intake/intake-store.server";
+import { RawJson } from "../../../app/platform/intake/planner";
+import { INTAKE_PLANNER, intakeThread } from "../../../app/wiring/intake-planner";
 import { parseShopifyJson } from "../../../app/platform/text/lossless-json";
 import { WebhooksAnswering } from "../../../app/platform/threads/webhooks-answering";
 import { startAppServer, startTestAppServer, testAppEnv, type AppServer } from "../../entry/admin/app-server";
@@ -36,6 +37,9 @@ afterEach(() => server?.stop());
 const ORDER = 7_340_312_345_678_905_001n;
 const TRIGGERED_AT = new Date(Date.now() - 60_000);
 const referred = shopifyOrder({ id: ORDER, email: "buyer@example.com", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+
+/** A SQLite store with the app's planner, and its thread of its own. */
+const sqliteIntakeStore = (path: string, options: Partial<SqliteIntakeOptions> = {}) => storeWith(path, { planner: INTAKE_PLANNER, thread: intakeThread(), ...options });
 
 /** The SQLite file of this test's database. */
 const databasePath = () => process.env.DATABASE_URL!.slice("file:".length);
@@ -135,6 +139,22 @@ it.runIf(onSqlite).each([
 
 const delivered = { shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: "wh-kept-4", triggeredAt: TRIGGERED_AT, payload: new RawJson(Buffer.from(JSON.stringify(referred))) };
 const read = () => ({ shop: TEST_SHOP, topic: "ORDERS_PAID", webhookId: null, triggeredAt: null, payload: parseShopifyJson(JSON.stringify(referred)), arrivedBy: "reconciliation" as const });
+
+it.runIf(onSqlite)("reads a delivery before it keeps it: one it cannot read is answered malformed, naming the field, and not kept", async () => {
+  const webhooks = sqliteIntakeStore(databasePath(), { host: inThisThread });
+  const answering = new WebhooksAnswering();
+  try {
+    // A burst under way: what is kept stays kept (not planned) while the test looks.
+    for (let i = 0; i < 8; i++) answering.begin();
+    const { id: _noId, ...withoutId } = referred;
+    const unreadable = { ...delivered, webhookId: "wh-no-id", payload: new RawJson(Buffer.from(JSON.stringify(withoutId))) };
+    expect(await webhooks.intake([unreadable, delivered])).toEqual([{ outcome: "malformed", detail: "id: expected an id, received nothing" }, { outcome: "accepted" }]);
+    expect(await prisma.pendingDelivery.findMany({ select: { webhookId: true } })).toEqual([{ webhookId: delivered.webhookId }]);
+  } finally {
+    while (answering.count() > 0) answering.end();
+    await webhooks.close();
+  }
+});
 
 it.runIf(onSqlite)("an order read from the Admin API waits for the webhooks' store to plan the webhook kept before it, so the order counts as delivered", async () => {
   const path = databasePath();
@@ -363,8 +383,8 @@ it.runIf(onSqlite)("an intake that shares its thread waits for a Prisma transact
 
 /** A host whose thread serves the first intake and ends before it answers (a crash); asked again, it would serve one that works. */
 function crashingOnce(asked: string[]): IntakeHost {
-  return (settings) => {
-    if (asked.push("asked") > 1) return inThisThread(settings);
+  return (settings, planner) => {
+    if (asked.push("asked") > 1) return inThisThread(settings, planner);
     const { port1, port2 } = new MessageChannel();
     setTimeout(() => port2.close(), 50);
     return port1;

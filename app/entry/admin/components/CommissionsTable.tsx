@@ -1,6 +1,7 @@
 import { useNavigation, useSubmit } from "@remix-run/react";
 import { Badge, BlockStack, Button, IndexTable, InlineStack, Link, Text, type IndexTableProps } from "@shopify/polaris";
 import { memo, useCallback, useEffect, useMemo, useRef, type RefObject } from "react";
+import { commissionEntry } from "../../../domains/commissions/commission-entry";
 import type { CommissionRow, DecisionRowResult } from "../commissions.server";
 import { EmptyListState } from "./EmptyStates";
 import { useRowSelected, useRowSelectionStore, type RowSelectionStore } from "./row-selection";
@@ -9,7 +10,7 @@ import { SelectableRow } from "./SelectableRow";
 import { formatAmount, formatDate, formatPoints } from "./format";
 import { CommissionStatusBadge, FraudBadge } from "./StatusBadges";
 
-const selectionValue = (row: CommissionRow) => (row.transactionId ? `${row.uid}:${row.transactionId}` : row.uid);
+const selectionValue = (row: CommissionRow) => commissionEntry({ commissionUid: row.uid, transactionId: row.transactionId, campaignUid: row.campaignUid });
 
 function Fraud({ fraud, guardFlag }: { fraud: CommissionRow["fraud"]; guardFlag: string | null }) {
   return (
