@@ -232,7 +232,7 @@ function ChartCard({ data }: { data: Data }) {
 function Sidebar({ data }: { data: Data }) {
   const href = useEmbeddedHref();
   const { connection, health } = data;
-  const statuses = ["queued", "recorded", "not_referred", "blocked", "failed", "needs_review", "skipped"] as const;
+  const statuses = ["queued", "awaiting_signal", "recorded", "not_referred", "blocked", "failed", "needs_review", "skipped"] as const;
   return (
     <BlockStack gap="400">
       <Card>
@@ -274,7 +274,7 @@ function Sidebar({ data }: { data: Data }) {
                   <Button
                     variant="plain"
                     url={href("/app/activity", { status })}
-                    accessibilityLabel={`${formatCount(health.counts[status])} ${status.replace("_", " ")} orders`}
+                    accessibilityLabel={`${formatCount(health.counts[status])} ${status.replaceAll("_", " ")} orders`}
                   >
                     {formatCount(health.counts[status])}
                   </Button>

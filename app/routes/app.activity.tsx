@@ -39,6 +39,7 @@ const TABS = [
   { id: "failed", label: "Failed" },
   { id: "needs_review", label: "Needs review" },
   { id: "queued", label: "Queued" },
+  { id: "awaiting_signal", label: "Waiting for a pixel signal" },
   { id: "recorded", label: "Recorded" },
   { id: "not_referred", label: "Not referred" },
   { id: "blocked", label: "Blocked" },

@@ -91,7 +91,7 @@ export interface StoredPage {
 }
 
 const RECORD_TOPICS = new Set(["ORDERS_CREATE", "ORDERS_PAID"]);
-const FRESH = new Set(["queued", "skipped", "not_referred"]);
+const FRESH = new Set(["queued", "skipped", "not_referred", "awaiting_signal"]);
 
 /**
  * Feeds one page of orders into the intake, in one batch. Whatever a

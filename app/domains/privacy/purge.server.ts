@@ -22,8 +22,12 @@ export const PURGE_MAX_BATCHES = 200;
 /** What a kept job's payload becomes once it names nobody. */
 const EMPTIED_PAYLOAD = "{}";
 
-/** Orders not referred: their decision is final once the guard's window and Shopify's redeliveries are over. */
-const NOT_REFERRED = ["not_referred"];
+/**
+ * Orders not referred: their decision is final once the guard's window and
+ * Shopify's redeliveries are over. An order still waiting for a web pixel
+ * signal by then (its wait is 30 minutes) is past any signal's lifetime.
+ */
+const NOT_REFERRED = ["not_referred", "awaiting_signal"];
 
 /**
  * Finished jobs the purge leaves: a cancellation's or refund's job is how

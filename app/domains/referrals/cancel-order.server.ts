@@ -4,6 +4,7 @@ import { neverRecorded, nothingToChange, waitForOrder } from "./order-changes.se
 import { stopJobs } from "../../platform/queue/shop-jobs.server";
 import { recordJobKey } from "./job-kinds";
 import type { OrderJobContext } from "./order-job-context";
+import { AWAITING_SIGNAL, awaitsSignal } from "./order-status.server";
 import { findOrderRecord, parseJsonObject, updateOrderRecord, type CampaignResults } from "./order-records.server";
 import { needsReview, reviseCommissions, storeReversal } from "./reversal.server";
 
@@ -16,6 +17,14 @@ export async function cancelOrder(ctx: OrderJobContext, shop: string, { orderId 
     if (await neverRecorded(ctx.db, shop, orderId)) return nothingToChange(ctx, shop, orderId, "cancellation");
     // The cancellation came first: it waits for its order.
     return waitForOrder(job, ctx.now(), "Waiting for the order to arrive") ?? done;
+  }
+  if (awaitsSignal(record)) {
+    // No job to stop (or it has judged already): skipped, unless a signal queued it meanwhile (then it is stopped as queued).
+    const skipped = await ctx.db.orderRecord.updateMany({
+      where: { shop, orderId, ...AWAITING_SIGNAL },
+      data: { status: "skipped", statusReason: CANCELLED_BEFORE_RECORDING, heldEvent: null },
+    });
+    return skipped.count > 0 ? done : { type: "wait", reason: "The order is being recorded", afterMs: 1_000 };
   }
   if (record.status !== "queued" && record.status !== "failed" && record.status !== "recorded") return done;
 

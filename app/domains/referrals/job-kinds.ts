@@ -27,7 +27,15 @@ export const storedEventSchema = z.object({
   codeSource: z.enum(["cart_attribute", "landing_site"]).nullable().default(null),
   params: referralEventParamsSchema,
   // Absent from jobs queued before the app read every code.
-  signals: z.object({ cartAttribute: z.string().optional(), landingPage: z.string().optional(), discountCodes: z.array(z.string()) }).optional(),
+  signals: z
+    .object({
+      cartAttribute: z.string().optional(),
+      landingPage: z.string().optional(),
+      discountCodes: z.array(z.string()),
+      // The web pixel's signal the intake found stored; absent when it found none (the job then reads it: record-order.server.ts).
+      pixel: z.object({ code: z.string(), campaign: z.string().nullable() }).optional(),
+    })
+    .optional(),
   buyer: z.object({ phone: z.string().optional(), address: z.string().optional(), ordersCount: z.number().optional() }).optional(),
   checkoutToken: z.string().optional(),
 });
@@ -72,7 +80,10 @@ export const PIXEL_MATCH_JOB = defineJobKind({
   payload: z.object({ checkoutToken: z.string(), orderId: z.string().nullable(), receivedAt: z.string() }),
 });
 
-/** Re-opens a shop's recent not-referred orders that a web pixel signal names and deletes old signals (pixel-signals.server.ts), at most once a minute per shop. */
+/**
+ * The shop's sweep (pixel-signals.server.ts): joins the orders waiting for a web pixel signal with the signals
+ * stored meanwhile, ends the wait of those whose window is over, and deletes old signals; at most once a minute per shop.
+ */
 export const PIXEL_SWEEP_JOB = defineJobKind({ name: "pixel.sweep", payload: z.object({}) });
 
 /** The kinds that stand for a change to an order after it was placed. */

@@ -15,9 +15,9 @@ export const referralJobs = [
   defineJob(CANCEL_ORDER_JOB, { rateLimitGroup: REFERRAL_SERVICE, handle: cancelOrder }),
   defineJob(REFUND_ORDER_JOB, { rateLimitGroup: REFERRAL_SERVICE, handle: refundOrder }),
   defineJob(PIXEL_SWEEP_JOB, {
-    async handle(ctx: QueueContext, shop) {
-      const swept = await sweepPixelSignals(ctx.db, shop, ctx.now());
-      if (swept.reopened > 0) ctx.logger.info({ shop, ...swept }, "pixel signals swept");
+    async handle(ctx: QueueContext, shop, _payload, job) {
+      const swept = await sweepPixelSignals(ctx.db, shop, ctx.now(), { bookedAt: job.createdAt });
+      if (swept.reopened > 0 || swept.ended > 0) ctx.logger.info({ shop, ...swept }, "pixel signals swept");
       return done;
     },
   }),

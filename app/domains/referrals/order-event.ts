@@ -2,7 +2,7 @@ import { moneyFromCents, moneyToCents, type Money } from "../../platform/referra
 import type { StoredEvent } from "./job-kinds";
 import { shopAmount, type OrderPayload } from "./order-payload";
 import type { PipelineSettings } from "./pipeline-settings";
-import { campaignsFor, leadingLink, type OrderSignals } from "./referral-decision";
+import { campaignsFor, referralGate, type OrderSignals } from "./referral-decision";
 
 // What the intake reads of an order: its referral signals, its buyer, its
 // revenue and the event/record parameters, stored with the order's job. It
@@ -32,7 +32,7 @@ export interface BuyerFacts {
 
 export type OrderReading =
   | { kind: "record"; event: ReferralEvent }
-  | { kind: "skip" | "not_referred"; reason: string; event?: ReferralEvent };
+  | { kind: "skip" | "not_referred" | "awaiting_signal"; reason: string; event?: ReferralEvent };
 
 function attribute(order: OrderPayload, name: string): string | undefined {
   const found = order.note_attributes?.find((a) => a.name === name);
@@ -49,7 +49,7 @@ export const CODE_SHAPE = /^[A-Za-z0-9._-]{1,64}$/;
 export const CAMPAIGN_SHAPE = /^[A-Za-z0-9_-]{1,32}$/;
 
 const shaped = (value: string | undefined, shape: RegExp) => (value !== undefined && shape.test(value) ? value : undefined);
-const cartCode = (order: OrderPayload) => shaped(attribute(order, REFERRAL_CODE_ATTRIBUTE), CODE_SHAPE);
+export const cartCode = (order: OrderPayload) => shaped(attribute(order, REFERRAL_CODE_ATTRIBUTE), CODE_SHAPE);
 const landingCode = (landingSite: string | null | undefined, names: string[]) => shaped(landingSiteParam(landingSite, names), CODE_SHAPE);
 
 /** The landing page's value of the first of `names` it carries; names match whatever their case, values keep theirs. */
@@ -154,9 +154,15 @@ const APPROVAL_PARAM: Record<PipelineSettings["approval"], boolean | undefined> 
   approved: true,
 };
 
-/** Turns an order into the event the job decides and sends, or a reason not to send it. */
-export function readOrderEvent(order: OrderPayload, settings: PipelineSettings): OrderReading {
-  const signals = orderSignals(order, settings.codeParams);
+/** What the intake knows of the web pixel for an order: its signal, found stored already, or whether one may still come. */
+export interface PixelAtIntake {
+  pixel?: { code: string; campaign: string | null } | null;
+  signalMayCome?: boolean;
+}
+
+/** Turns an order into the event the job decides and sends, or a reason not to send it (referralGate's, or a skip rule's). */
+export function readOrderEvent(order: OrderPayload, settings: PipelineSettings, { pixel = null, signalMayCome = false }: PixelAtIntake = {}): OrderReading {
+  const signals: OrderSignals = { ...orderSignals(order, settings.codeParams), ...(pixel ? { pixel } : {}) };
   const email = customerEmail(order);
   const customerId = order.customer?.id ?? undefined;
   const event: ReferralEvent = {
@@ -181,9 +187,9 @@ export function readOrderEvent(order: OrderPayload, settings: PipelineSettings):
   if (order.test && settings.testOrders === "skip") {
     return { kind: "skip", reason: "Test order (the shop skips test orders)", event };
   }
-  if (settings.scope === "with_code" && !leadingLink(signals) && signals.discountCodes.length === 0) {
-    return { kind: "not_referred", reason: "No referral link code or discount code on the order", event };
-  }
+  const gate = referralGate(signals, pixel?.code ?? null, { sendWithoutCode: settings.scope === "all_orders", signalMayCome });
+  if (gate.next === "await_signal") return { kind: "awaiting_signal", reason: gate.reason, event };
+  if (gate.next === "not_referred") return { kind: "not_referred", reason: gate.reason, event };
   if (!email) {
     return { kind: "skip", reason: "The order has no customer email, so the referral service cannot record it", event };
   }

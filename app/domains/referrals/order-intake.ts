@@ -1,12 +1,23 @@
 import type { Prisma } from "@prisma/client";
 import type { JobKind, PayloadOf } from "../../platform/queue/job-kind";
 import { jobRow, type JobInput, type NewJob } from "../../platform/queue/job-row";
-import { intakeRow, RawJson, type Delivery, type IntakePlanner, type IntakeTable, type IntakeWrite } from "../../platform/intake/planner";
+import {
+  intakeRow,
+  RawJson,
+  type BatchLookup,
+  type Delivery,
+  type IntakePlanner,
+  type IntakeRowRead,
+  type IntakeTable,
+  type IntakeWrite,
+} from "../../platform/intake/planner";
+import { timeOf } from "../../platform/db/sql-dialect";
 import { moneyFromCents, moneyToCents } from "../../platform/referral-api/money";
-import { readOrderEvent } from "./order-event";
+import { cartCode, readOrderEvent } from "./order-event";
 import { leadingLink } from "./referral-decision";
 import { emailKey } from "../../platform/text/email-key";
-import { CANCEL_ORDER_JOB, RECORD_ORDER_JOB, REFUND_ORDER_JOB, refundSubject } from "./job-kinds";
+import { CANCEL_ORDER_JOB, PIXEL_SWEEP_JOB, RECORD_ORDER_JOB, REFUND_ORDER_JOB, refundSubject } from "./job-kinds";
+import { signalFit, signalMayCome, signalWaitEnds, sweepSlot } from "./pixel-signal";
 import {
   PayloadError,
   readCancellation,
@@ -24,9 +35,10 @@ import { PIPELINE_DEFAULTS, readPipelineSettings, type PipelineSettings } from "
 // What an order webhook asks the app to store, decided without the database:
 // the order planner the intake (app/platform/intake) is handed. The intake
 // reads the shops' state for a whole batch, reads each webhook here (on
-// SQLite before it keeps it), plans it here, then stores the batch in one
-// transaction. On SQLite this runs in the intake's thread, so it imports
-// only what planning needs.
+// SQLite before it keeps it), looks up the web pixel signals stored for the
+// batch's orders (one statement, SIGNALS_BY_TOKEN), plans each webhook here,
+// then stores the batch in one transaction. On SQLite this runs in the
+// intake's thread, so it imports only what planning needs.
 
 /** How an order reached the app when no webhook brought it: a reconciliation pass, or the backfill a merchant asked for. */
 export type OrderSource = "reconciliation" | "backfill";
@@ -56,17 +68,17 @@ export interface OrderRecordRow {
   taxesIncluded: boolean | null;
   placedAt: Date;
   checkoutToken: string | null;
-  /** The event of an order judged not referred here (no job is queued), for a pixel signal that comes later. */
+  /** The event of an order waiting for its web pixel signal (no job is queued), for the signal to queue it with. */
   heldEvent: string | null;
   /** An OrderSource, or null for a webhook. */
   arrivedBy: string | null;
-  status: "queued" | "skipped" | "not_referred";
+  status: "queued" | "skipped" | "not_referred" | "awaiting_signal";
   statusReason: string | null;
 }
 
 export type IntakePlan =
   | { outcome: "ignored"; detail?: string }
-  | { outcome: "queued" | "skipped" | "not_referred"; detail?: string; write: IntakeWrite };
+  | { outcome: "queued" | "skipped" | "not_referred" | "awaiting_signal"; detail?: string; write: IntakeWrite };
 
 /** OrderRecord's unique key, whole: the compiler holds it to Prisma's (shop, orderId). */
 const ORDER_RECORD_KEY: Record<keyof Prisma.OrderRecordShopOrderIdCompoundUniqueInput, true> = { shop: true, orderId: true };
@@ -119,11 +131,69 @@ export function readOrderWebhook(hook: Delivery): { read: OrderRead } | { malfor
   }
 }
 
-/** What a webhook that was read asks to store, for a shop that has the app. */
-export function planOrderWebhook(hook: Delivery, read: OrderRead, settings: PipelineSettings): IntakePlan {
+/** A web pixel signal stored before its order's webhook came. */
+interface StoredSignal {
+  orderId: string | null;
+  code: string;
+  campaign: string | null;
+  receivedAt: Date;
+}
+
+/** The signals the batch's lookup found, by shop and checkout token (signalKey). */
+export type FoundSignals = ReadonlyMap<string, StoredSignal>;
+
+const signalKey = (shop: string, checkoutToken: string) => `${shop}\n${checkoutToken}`;
+
+/**
+ * The stored signals of a batch's orders, by (shop, checkout token): the
+ * unique index PixelSignal_shop_checkoutToken_key, one probe per key. The
+ * keys come as one parameter on SQLite (a JSON list of pairs; CROSS JOIN
+ * keeps the list the outer loop) and as two arrays on PostgreSQL.
+ */
+const SIGNALS_BY_TOKEN = {
+  sqlite: `SELECT p."shop", p."checkoutToken", p."orderId", p."code", p."campaign", p."createdAt"
+FROM json_each(?) AS k CROSS JOIN "PixelSignal" p
+WHERE p."shop" = json_extract(k."value", '$[0]') AND p."checkoutToken" = json_extract(k."value", '$[1]')`,
+  postgresql: `SELECT p."shop", p."checkoutToken", p."orderId", p."code", p."campaign", p."createdAt"
+FROM unnest($1::text[], $2::text[]) AS k("shop", "checkoutToken")
+JOIN "PixelSignal" p ON p."shop" = k."shop" AND p."checkoutToken" = k."checkoutToken"`,
+} as const;
+
+/** The checkout token of an order the web pixel may still credit: one the shop records, with no link in its cart (the cart's comes first). */
+function tokenToLookUp(read: OrderRead, settings: PipelineSettings): string | null {
+  if (read.kind !== "order" || read.trigger !== settings.trigger) return null;
+  return read.order.checkout_token && !cartCode(read.order) ? read.order.checkout_token : null;
+}
+
+const SIGNAL_LOOKUP: BatchLookup<OrderRead, PipelineSettings, FoundSignals> = {
+  query(batch, dialect) {
+    const keys = new Map<string, [string, string]>();
+    for (const { delivery, read, settings } of batch) {
+      const token = tokenToLookUp(read, settings);
+      if (token) keys.set(signalKey(delivery.shop, token), [delivery.shop, token]);
+    }
+    if (keys.size === 0) return null;
+    const pairs = [...keys.values()];
+    if (dialect.name === "postgresql") return { sql: SIGNALS_BY_TOKEN.postgresql, params: [pairs.map(([shop]) => shop), pairs.map(([, token]) => token)] };
+    return { sql: SIGNALS_BY_TOKEN.sqlite, params: [JSON.stringify(pairs)] };
+  },
+  found: (rows) => new Map(rows.map((row) => [signalKey(String(row.shop), String(row.checkoutToken)), storedSignal(row)])),
+};
+
+function storedSignal(row: IntakeRowRead): StoredSignal {
+  return {
+    orderId: row.orderId === null ? null : String(row.orderId),
+    code: String(row.code),
+    campaign: row.campaign === null ? null : String(row.campaign),
+    receivedAt: timeOf(row.createdAt)!,
+  };
+}
+
+/** What a webhook that was read asks to store, for a shop that has the app; `signals`: those stored for the batch's orders. */
+export function planOrderWebhook(hook: Delivery, read: OrderRead, settings: PipelineSettings, signals: FoundSignals = new Map()): IntakePlan {
   switch (read.kind) {
     case "order":
-      return planOrder(hook, read.trigger, read.order, settings);
+      return planOrder(hook, read.trigger, read.order, settings, signals);
     case "cancellation":
       return planCancellation(hook, read.cancellation);
     case "refund":
@@ -134,11 +204,12 @@ export function planOrderWebhook(hook: Delivery, read: OrderRead, settings: Pipe
 }
 
 /** The planner the intake is handed (app/wiring/intake-planner.ts). */
-export const ORDER_PLANNER: IntakePlanner<OrderRead, PipelineSettings> = {
+export const ORDER_PLANNER: IntakePlanner<OrderRead, PipelineSettings, FoundSignals> = {
   name: "orders",
   shopColumns: PIPELINE_DEFAULTS,
   shopSettings: readPipelineSettings,
   read: readOrderWebhook,
+  lookup: SIGNAL_LOOKUP,
   plan: planOrderWebhook,
   tables: ORDER_TABLES,
 };
@@ -151,13 +222,25 @@ function orderJobRow<K extends JobKind>(kind: K, hook: Delivery, input: Pick<Job
 const recordRow = (record: OrderRecordRow) => intakeRow("OrderRecord", record);
 const jobIntakeRow = (job: NewJob) => intakeRow("Job", job);
 
-function planOrder(hook: Delivery, trigger: PipelineSettings["trigger"], order: OrderPayload, settings: PipelineSettings): IntakePlan {
+/** Where the leading link came from, in OrderRecord.codeSource's words. */
+const CODE_SOURCES = { cart_attribute: "cart_attribute", pixel: "pixel", landing_page: "landing_site" } as const;
+
+/** The order's web pixel signal among those found, if it is this order's (signalFit). */
+function joinedSignal(signals: FoundSignals, shop: string, order: OrderPayload, placed: Date) {
+  const signal = order.checkout_token ? signals.get(signalKey(shop, order.checkout_token)) : undefined;
+  if (!signal || signalFit(signal, { orderId: order.id, placedAt: placed }) !== "joins") return null;
+  return { code: signal.code, campaign: signal.campaign };
+}
+
+function planOrder(hook: Delivery, trigger: PipelineSettings["trigger"], order: OrderPayload, settings: PipelineSettings, signals: FoundSignals): IntakePlan {
   if (settings.trigger !== trigger) return { outcome: "ignored", detail: `the shop records orders on ${settings.trigger}` };
 
-  const reading = readOrderEvent(order, settings);
+  const placed = placedAt(order.created_at);
+  const pixel = joinedSignal(signals, hook.shop, order, placed);
+  const reading = readOrderEvent(order, settings, { pixel, signalMayCome: signalMayCome({ checkoutToken: order.checkout_token, placedAt: placed }, new Date()) });
   const event = reading.event;
-  // The link code the order arrived with, until its job decides which code wins.
-  const link = event ? leadingLink(event.signals) : null;
+  // The link code the decision tries first, until the order's job decides which code wins.
+  const link = event ? leadingLink(event.signals, pixel?.code) : null;
   const record: OrderRecordRow = {
     shop: hook.shop,
     orderId: order.id,
@@ -167,27 +250,36 @@ function planOrder(hook: Delivery, trigger: PipelineSettings["trigger"], order: 
     customerId: order.customer?.id ?? null,
     shortCode: link?.code ?? null,
     couponCode: null,
-    codeSource: link?.codeSource ?? null,
+    codeSource: link ? CODE_SOURCES[link.source] : null,
     campaignUids: event?.campaignUids.join(",") || null,
     revenue: event?.params.revenue ?? null,
     currency: order.currency ?? null,
     browserIp: order.browser_ip ?? null,
     taxesIncluded: order.taxes_included ?? null,
-    placedAt: placedAt(order.created_at),
+    placedAt: placed,
     checkoutToken: order.checkout_token ?? null,
     heldEvent: null,
     arrivedBy: hook.arrivedBy ?? null,
     status: "queued",
     statusReason: null,
   };
-  if (reading.kind !== "record") {
-    const status = reading.kind === "skip" ? "skipped" : "not_referred";
-    // Kept for a web pixel signal that may still name a referrer (app/domains/referrals/pixel-signals.server.ts).
-    const heldEvent = status === "not_referred" && reading.event ? JSON.stringify(reading.event) : null;
-    return { outcome: status, detail: reading.reason, write: [recordRow({ ...record, heldEvent, status, statusReason: reading.reason })] };
+  switch (reading.kind) {
+    case "record": {
+      const job = orderJobRow(RECORD_ORDER_JOB, hook, { subject: order.id, payload: { orderId: order.id, event: reading.event } });
+      return { outcome: "queued", write: [recordRow(record), jobIntakeRow(job)] };
+    }
+    case "awaiting_signal": {
+      // Kept for the web pixel's signal to queue (order-status.server.ts, reopenForSignal); the shop's sweep ends the wait.
+      const waiting = { ...record, heldEvent: JSON.stringify(reading.event), status: reading.kind, statusReason: reading.reason };
+      const sweep = jobRow(PIXEL_SWEEP_JOB, { shop: hook.shop, ...sweepSlot(signalWaitEnds(placed)), payload: {} });
+      return { outcome: reading.kind, detail: reading.reason, write: [recordRow(waiting), jobIntakeRow(sweep)] };
+    }
+    case "skip":
+    case "not_referred": {
+      const status = reading.kind === "skip" ? "skipped" : "not_referred";
+      return { outcome: status, detail: reading.reason, write: [recordRow({ ...record, status, statusReason: reading.reason })] };
+    }
   }
-  const job = orderJobRow(RECORD_ORDER_JOB, hook, { subject: order.id, payload: { orderId: order.id, event: reading.event } });
-  return { outcome: "queued", write: [recordRow(record), jobIntakeRow(job)] };
 }
 
 /**

@@ -22,7 +22,7 @@ export interface CampaignResult {
 
 export type CampaignResults = Record<string, CampaignResult>;
 
-export const ORDER_STATUSES = ["queued", "recorded", "not_referred", "blocked", "skipped", "failed", "reversed", "needs_review"] as const;
+export const ORDER_STATUSES = ["queued", "awaiting_signal", "recorded", "not_referred", "blocked", "skipped", "failed", "reversed", "needs_review"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export function parseJsonObject<T>(text: string | null | undefined): T {
@@ -77,8 +77,11 @@ export async function orderRecordIdsByEmail(db: PrismaClient | Prisma.Transactio
   return [...keyed.map((row) => row.id), ...unkeyed.filter((row) => emailKey(row.email) === key).map((row) => row.id)];
 }
 
-/** The shop's orders still waiting to be sent are not sent (the app was uninstalled, say). */
+/** The shop's orders still waiting to be sent, or waiting for a web pixel signal, are not sent (the app was uninstalled, say). */
 export async function skipQueuedOrders(db: PrismaClient | Prisma.TransactionClient, shop: string, reason: string): Promise<number> {
-  const skipped = await db.orderRecord.updateMany({ where: { shop, status: "queued" }, data: { status: "skipped", statusReason: reason } });
+  const skipped = await db.orderRecord.updateMany({
+    where: { shop, status: { in: ["queued", "awaiting_signal"] } },
+    data: { status: "skipped", statusReason: reason, heldEvent: null },
+  });
   return skipped.count;
 }

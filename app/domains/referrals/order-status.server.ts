@@ -1,4 +1,4 @@
-import type { OrderRecord, PrismaClient } from "@prisma/client";
+import type { OrderRecord, Prisma, PrismaClient } from "@prisma/client";
 import { decide } from "../commissions";
 import { insertJob } from "../../platform/queue/enqueue.server";
 import { ANY_STATUS, requeueJob, stopJobs } from "../../platform/queue/shop-jobs.server";
@@ -8,7 +8,8 @@ import { parseJsonObject, type CampaignResults, type OrderStatus } from "./order
 import { needsReview } from "./reversal.server";
 
 // The moves of an order record's status that someone other than its own
-// jobs asks for: the merchant on the activity page, a late web pixel signal.
+// jobs asks for: the merchant on the activity page, a web pixel signal, and
+// the shop's pixel sweep when an order's wait for its signal is over.
 // The order's jobs move it as they settle (record-order, cancel-order,
 // refund-order with reversal.server.ts). Each move is conditional on the
 // status it moves from, so two requests at once move it once.
@@ -107,12 +108,27 @@ export interface RecordForSignal {
 }
 
 /**
- * not_referred → queued: an order judged not referred goes back in the
- * queue, for its job to judge again with the web pixel's code. False when it
- * is not (or no longer) not referred, or when nothing is left to send it with.
+ * An order waiting for its web pixel signal: awaiting_signal, or, as the
+ * release before it wrote one, judged not referred at intake with its event
+ * held (never judged by a job, so no explanation).
+ */
+const WAITING: Prisma.OrderRecordWhereInput[] = [{ status: "awaiting_signal" }, { status: "not_referred", heldEvent: { not: null }, explanation: null }];
+export const AWAITING_SIGNAL: Prisma.OrderRecordWhereInput = { OR: WAITING };
+
+export const awaitsSignal = (record: Pick<RecordForSignal, "status" | "heldEvent" | "explanation">) =>
+  record.status === "awaiting_signal" || (record.status === "not_referred" && record.heldEvent !== null && record.explanation === null);
+
+export const SIGNAL_REOPENED = "The web pixel sent a referral code for this order: it is being judged";
+export const NO_SIGNAL_CAME = "Not referred: no web pixel signal came within 30 minutes of the order";
+
+/**
+ * awaiting_signal → queued: an order waiting for its web pixel signal goes
+ * in the queue, for its job to judge with the signal's code: the job it had
+ * runs again, or one is made from the event kept with the record. False when
+ * it no longer waits, or when nothing is left to send it with. (A record an
+ * earlier release judged not referred at intake, its event held, waits too.)
  */
 export async function reopenForSignal(db: PrismaClient, shop: string, record: RecordForSignal, now: Date): Promise<boolean> {
-  if (record.status !== "not_referred") return false;
   const { orderId } = record;
   const key = recordJobKey(shop, orderId);
   const reopened = await db.$transaction(async (tx) => {
@@ -123,8 +139,8 @@ export async function reopenForSignal(db: PrismaClient, shop: string, record: Re
     const results = parseJsonObject<CampaignResults>(record.results);
     for (const [uid, result] of Object.entries(results)) if (result.state === "not_referred") delete results[uid];
     const flipped = await tx.orderRecord.updateMany({
-      where: { shop, orderId, status: "not_referred" },
-      data: { status: "queued", statusReason: "The web pixel sent a referral code for this order: it is being judged again", results: JSON.stringify(results), heldEvent: null },
+      where: { shop, orderId, OR: WAITING },
+      data: { status: "queued", statusReason: SIGNAL_REOPENED, results: JSON.stringify(results), heldEvent: null },
     });
     if (flipped.count === 0) return false;
     if (job) await requeueJob(tx, key, now, ANY_STATUS);
@@ -133,4 +149,14 @@ export async function reopenForSignal(db: PrismaClient, shop: string, record: Re
   });
   if (reopened) notifyJobEnqueued();
   return reopened;
+}
+
+/** awaiting_signal → not_referred: no signal came within the window, so the orders are final; how many moved. */
+export async function endSignalWait(db: PrismaClient, shop: string, orderIds: readonly string[]): Promise<number> {
+  if (orderIds.length === 0) return 0;
+  const { count } = await db.orderRecord.updateMany({
+    where: { shop, orderId: { in: [...orderIds] }, OR: WAITING },
+    data: { status: "not_referred", statusReason: NO_SIGNAL_CAME, heldEvent: null },
+  });
+  return count;
 }

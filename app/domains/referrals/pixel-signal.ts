@@ -13,6 +13,43 @@ export interface PixelSignalInput {
   campaign: string | null;
 }
 
+/**
+ * A signal re-opens an order judged not referred only this long after the
+ * order was placed. The pixel posts at checkout_completed, seconds after the
+ * order is placed; half an hour leaves room for a slow network and a
+ * reloaded thank-you page, and none for crediting an old order after the fact.
+ * An order with no code waits this long for its signal (awaiting_signal).
+ */
+export const PIXEL_REOPEN_WINDOW_MS = 30 * 60_000;
+/**
+ * Signals are kept this long, then deleted by the sweep: longer than Shopify
+ * retries a webhook (4 h), so that a signal still waits for an order whose
+ * webhook comes late.
+ */
+export const PIXEL_SIGNAL_TTL_MS = 6 * 60 * 60_000;
+/** The shop's sweep runs at the end of a slot of this length: one sweep job per shop and slot, however many ask for it. */
+export const PIXEL_SWEEP_SLOT_MS = 60_000;
+
+/** Whether a stored signal is this order's: it names no other order, and it came within the window after the order was placed. */
+export function signalFit(signal: { orderId: string | null; receivedAt: Date }, order: { orderId: string; placedAt: Date }): "joins" | "other_order" | "too_late" {
+  if (signal.orderId !== null && signal.orderId !== order.orderId) return "other_order";
+  return signal.receivedAt.getTime() - order.placedAt.getTime() > PIXEL_REOPEN_WINDOW_MS ? "too_late" : "joins";
+}
+
+/** Whether the web pixel's signal for an order may still come: the order has a checkout, placed less than the window ago. */
+export function signalMayCome(order: { checkoutToken: string | null | undefined; placedAt: Date }, now: Date): boolean {
+  return Boolean(order.checkoutToken) && now.getTime() - order.placedAt.getTime() < PIXEL_REOPEN_WINDOW_MS;
+}
+
+/** When an order waiting for its signal stops waiting. */
+export const signalWaitEnds = (placedAt: Date) => new Date(placedAt.getTime() + PIXEL_REOPEN_WINDOW_MS);
+
+/** The shop's sweep job that runs at the end of the slot `at` falls in (strictly after `at`): its subject and when it is due. */
+export function sweepSlot(at: Date): { subject: string; runAt: Date } {
+  const slot = Math.floor(at.getTime() / PIXEL_SWEEP_SLOT_MS) + 1;
+  return { subject: `slot:${slot}`, runAt: new Date(slot * PIXEL_SWEEP_SLOT_MS) };
+}
+
 /** The largest body the endpoint reads; a real signal is about 200 bytes. */
 export const PIXEL_BODY_LIMIT = 2_048;
 

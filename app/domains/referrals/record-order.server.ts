@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { outcomeOfServiceError } from "../connection";
 import { findOfferCode } from "../offers";
 import { done, type JobOutcome } from "../../platform/queue/outcome";
+import { insertJobStatement } from "../../platform/queue/enqueue.server";
 import { isDuplicateTransaction, isReferralApiError, type ReferralClient } from "../../platform/referral-api";
 import { plainSql, timeOf, type Statement } from "../../platform/db/sql.server";
 import { flowTriggerStatement } from "../flow-triggers";
@@ -10,10 +11,11 @@ import { referralBlocked, referralCredited } from "../flow-triggers";
 import { decidedStatements, type CommissionState } from "../commissions";
 import { gatherGuardFacts } from "./guard-facts.server";
 import { readGuardSettings } from "./guard-settings";
-import type { RECORD_ORDER_JOB, StoredEvent } from "./job-kinds";
+import { PIXEL_SWEEP_JOB, type RECORD_ORDER_JOB, type StoredEvent } from "./job-kinds";
 import type { OrderJobContext } from "./order-job-context";
 import { orderRecordUpdate, parseJsonObject, updateOrderRecord, type CampaignResult, type CampaignResults } from "./order-records.server";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "./pipeline-settings";
+import { signalMayCome, signalWaitEnds, sweepSlot } from "./pixel-signal";
 import type { PixelSignalFound } from "./pixel-signals.server";
 import {
   campaignsFor,
@@ -21,6 +23,7 @@ import {
   decisionText,
   orderOutcome,
   sendParams,
+  settledStatus,
   type CodeFacts,
   type Decision,
   type DecisionInput,
@@ -321,6 +324,12 @@ function flowTriggersOfOrder(
   return [];
 }
 
+/** The order's codes as the decision left them: the winner's, or none (a provisional code the intake wrote goes). */
+function winnerCodes(winner: Decision["explanation"]["winner"]): Record<"shortCode" | "couponCode", string | null> {
+  if (!winner) return { shortCode: null, couponCode: null };
+  return winner.sentAs === "short_code" ? { shortCode: winner.code, couponCode: null } : { shortCode: null, couponCode: winner.code };
+}
+
 /** What the job reads of its order: the record and the web pixel's signal for its checkout, in one statement. */
 async function readOrder(ctx: OrderJobContext, shop: string, orderId: string, checkoutToken: string | null | undefined) {
   const [row] = await plainSql(ctx.db).rows<{ status: string | null; results: string | null; placedAt: unknown; code: string | null; campaign: string | null; signalOrderId: string | null }>({
@@ -339,7 +348,10 @@ async function readOrder(ctx: OrderJobContext, shop: string, orderId: string, ch
 }
 
 export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId, event }: Payload): Promise<JobOutcome> {
-  const { record, pixel } = await readOrder(ctx, shop, orderId, event.checkoutToken);
+  const read = await readOrder(ctx, shop, orderId, event.checkoutToken);
+  const record = read.record;
+  // The signal the intake joined, else one stored since (an order re-opened by its signal).
+  const pixel = event.signals?.pixel ?? read.pixel;
   if (record && record.status !== "queued" && record.status !== "failed") return done;
   const connection = await ctx.clientForShop(shop);
   if (!connection.ok) return { type: "pause", reason: connection.reason };
@@ -361,8 +373,10 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
   }
 
   const { explanation, flags } = decision;
-  const summary = orderOutcome(results, campaigns, explanation);
-  explanation.decision = decisionText(summary, explanation, flags, decision.heldPending);
+  const placedAt = record?.placedAt ?? ctx.now();
+  const decided = orderOutcome(results, campaigns, explanation);
+  explanation.decision = decisionText(decided, explanation, flags, decision.heldPending);
+  const summary = settledStatus(decided, { pixelWeighed: pixel !== null, signalMayCome: signalMayCome({ checkoutToken: event.checkoutToken, placedAt }, ctx.now()) });
   const settled = outcome.type === "done";
   if (settled && summary.status === "failed") outcome = { type: "fail", reason: summary.reason };
   const winner = explanation.winner;
@@ -384,7 +398,7 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
               lastError: null,
               explanation: JSON.stringify(explanation),
               flags: flags.length > 0 ? flags.join(",") : null,
-              ...(winner ? (winner.sentAs === "short_code" ? { shortCode: winner.code } : { couponCode: winner.code, shortCode: null }) : {}),
+              ...winnerCodes(winner),
               ...(winner?.source === "discount_code" || winner?.source === "offer_code" || winner?.source === "pixel" ? { codeSource: winner.source } : {}),
               recordedAt: summary.status === "recorded" ? now : null,
             }
@@ -396,6 +410,8 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
     ...(settled && flowOn ? flowTriggersOfOrder(shop, orderId, event, summary, explanation, results, now) : []),
     // Apart, and conditional: a service event may have moved the commission already.
     ...(commissionState ? decidedByRecording(shop, orderId, event, commissionState, results, release, flowOn, now) : []),
+    // The shop's sweep that ends the wait, should no signal come.
+    ...(settled && summary.status === "awaiting_signal" ? [insertJobStatement(PIXEL_SWEEP_JOB, { shop, ...sweepSlot(signalWaitEnds(placedAt)), payload: {} }, now)] : []),
   ];
   return { ...outcome, store };
 }

@@ -24,13 +24,40 @@ export interface OrderSignals {
   landingPage?: string;
   /** The order's discount codes, in Shopify's order, blanks and repeats left out. */
   discountCodes: string[];
+  /** The web pixel's signal for the order's checkout, when the intake found it stored already. */
+  pixel?: { code: string; campaign: string | null };
 }
 
-/** The link code an order arrived with, before any decision: the cart's, else the landing page's. */
-export function leadingLink(signals: OrderSignals): { code: string; codeSource: "cart_attribute" | "landing_site" } | null {
-  if (signals.cartAttribute) return { code: signals.cartAttribute, codeSource: "cart_attribute" };
-  if (signals.landingPage) return { code: signals.landingPage, codeSource: "landing_site" };
-  return null;
+type LinkSource = "cart_attribute" | "pixel" | "landing_page";
+
+/** The links in the order they are tried (decision 009): the cart's, the web pixel's, the landing page's. */
+const LINK_ORDER: readonly LinkSource[] = ["cart_attribute", "pixel", "landing_page"];
+
+/** The order's link codes, each with its source, in LINK_ORDER. */
+function linksOf(signals: OrderSignals, pixelCode: string | null | undefined): { source: LinkSource; code: string }[] {
+  const codes: Record<LinkSource, string | null | undefined> = { cart_attribute: signals.cartAttribute, pixel: pixelCode, landing_page: signals.landingPage };
+  return LINK_ORDER.flatMap((source) => (codes[source] ? [{ source, code: codes[source]! }] : []));
+}
+
+/** The link code the decision tries first: the cart's, else the web pixel's, else the landing page's. */
+export function leadingLink(signals: OrderSignals, pixelCode?: string | null): { code: string; source: LinkSource } | null {
+  return linksOf(signals, pixelCode)[0] ?? null;
+}
+
+/**
+ * Whether an order is worth deciding now: "decide" when the shop sends
+ * orders without a code or the order carries any code (a link, the web
+ * pixel's included, or a discount code); else "await_signal" while the web
+ * pixel's signal may still come, and "not_referred" once it cannot.
+ */
+export type Gate = { next: "decide" } | { next: "await_signal"; reason: string } | { next: "not_referred"; reason: string };
+
+export const AWAITING_SIGNAL_REASON = "No referral code on the order yet: waiting up to 30 minutes for the web pixel's signal";
+export const NO_CODE_REASON = "No referral link code or discount code on the order";
+
+export function referralGate(signals: OrderSignals, pixelCode: string | null, options: { sendWithoutCode: boolean; signalMayCome: boolean }): Gate {
+  if (options.sendWithoutCode || leadingLink(signals, pixelCode) || signals.discountCodes.length > 0) return { next: "decide" };
+  return options.signalMayCome ? { next: "await_signal", reason: AWAITING_SIGNAL_REASON } : { next: "not_referred", reason: NO_CODE_REASON };
 }
 
 /**
@@ -117,8 +144,6 @@ interface Candidate {
   note: SignalNote;
 }
 
-type LinkSource = "cart_attribute" | "pixel" | "landing_page";
-
 const LINK_WORDS: Record<LinkSource, { link: string; whose: string }> = {
   cart_attribute: { link: "the link kept in the cart", whose: "the cart's" },
   pixel: { link: "the link the web pixel sent", whose: "the web pixel's" },
@@ -138,14 +163,8 @@ function candidatesOf(signals: OrderSignals, offerCode: string | null, pixelCode
     notes.push(note);
     if (candidate) candidates.push({ code, source, note });
   };
-  const links: [LinkSource, string | null | undefined][] = [
-    ["cart_attribute", signals.cartAttribute],
-    ["pixel", pixelCode],
-    ["landing_page", signals.landingPage],
-  ];
   let first: { source: LinkSource; code: string } | undefined;
-  for (const [source, code] of links) {
-    if (!code) continue;
+  for (const { source, code } of linksOf(signals, pixelCode)) {
     if (!first) {
       first = { source, code };
       add(source, code, true);
@@ -271,7 +290,7 @@ function notReferredReason(explanation: Explanation): string {
 export type OrderOutcome =
   | { status: "failed"; reason: string }
   | { status: "recorded"; reason: null }
-  | { status: "blocked" | "not_referred" | "needs_review"; reason: string };
+  | { status: "blocked" | "not_referred" | "needs_review" | "awaiting_signal"; reason: string };
 
 /** What the order came to across its campaigns: a campaign that failed, else one recorded, else one blocked, else not referred. */
 export function orderOutcome(results: CampaignResults, campaigns: readonly string[], explanation: Explanation): OrderOutcome {
@@ -289,6 +308,16 @@ export function orderOutcome(results: CampaignResults, campaigns: readonly strin
   const blocked = of("blocked");
   if (blocked.length > 0) return { status: "blocked", reason: results[blocked[0]!]!.detail ?? "Blocked" };
   return { status: "not_referred", reason: notReferredReason(explanation) };
+}
+
+/**
+ * The status a job stores: not referred waits for the web pixel's signal
+ * instead (awaiting_signal) while one may still come and the decision
+ * weighed none (a promotion-only order, say, whose buyer came by a link).
+ */
+export function settledStatus(outcome: OrderOutcome, { pixelWeighed, signalMayCome }: { pixelWeighed: boolean; signalMayCome: boolean }): OrderOutcome {
+  if (outcome.status !== "not_referred" || pixelWeighed || !signalMayCome) return outcome;
+  return { status: "awaiting_signal", reason: `Waiting up to 30 minutes for the web pixel's signal (${outcome.reason})` };
 }
 
 /** The decision in one sentence, as Activity shows it under "Why?". */

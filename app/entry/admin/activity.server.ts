@@ -63,9 +63,23 @@ export type ActivityQuery = z.infer<typeof activityQuerySchema>;
 
 const isStatus = (s: string): s is OrderStatus => (ORDER_STATUSES as readonly string[]).includes(s);
 
+/** Statuses a decision settled; a row of one stored before explanations were kept shows the code stored with it. */
+const DECIDED: ReadonlySet<OrderStatus> = new Set(["recorded", "blocked", "needs_review", "reversed"]);
+
+/** The code the decision picked, and nothing else: a row still to be decided (queued, waiting, failed) or not referred shows none. */
+function codeShown(record: OrderRecord, status: OrderStatus, explanation: Explanation | null): Pick<ActivityRow, "code" | "codeKind"> {
+  if (explanation) {
+    const winner = explanation.winner;
+    return winner ? { code: winner.code, codeKind: winner.sentAs === "short_code" ? "link" : "coupon" } : { code: null, codeKind: null };
+  }
+  if (!DECIDED.has(status)) return { code: null, codeKind: null };
+  return { code: record.shortCode ?? record.couponCode, codeKind: record.shortCode ? "link" : record.couponCode ? "coupon" : null };
+}
+
 function rowOf(record: OrderRecord, job: Job | undefined): ActivityRow {
   const status = isStatus(record.status) ? record.status : "queued";
   const actions = ACTIONABLE[status];
+  const explanation = readExplanation(record.explanation);
   return {
     orderId: record.orderId,
     orderName: record.orderName,
@@ -74,8 +88,7 @@ function rowOf(record: OrderRecord, job: Job | undefined): ActivityRow {
     statusReason: record.statusReason,
     attempts: Math.max(record.attempts, job && status === "queued" ? job.attempts : 0),
     lastError: record.lastError ?? (status === "queued" && job?.status !== "paused" ? job?.lastError ?? null : null),
-    code: record.shortCode ?? record.couponCode,
-    codeKind: record.shortCode ? "link" : record.couponCode ? "coupon" : null,
+    ...codeShown(record, status, explanation),
     campaignUids: (record.campaignUids ?? "").split(",").filter(Boolean),
     revenue: record.revenue,
     currency: record.currency,
@@ -86,7 +99,7 @@ function rowOf(record: OrderRecord, job: Job | undefined): ActivityRow {
     nextAttemptAt: status === "queued" && job?.status === "queued" && job.attempts > 0 ? job.runAt.toISOString() : null,
     retry: actions?.retry ?? null,
     canSkip: actions?.skip ?? false,
-    explanation: readExplanation(record.explanation),
+    explanation,
     flags: (record.flags ?? "")
       .split(",")
       .filter(Boolean)

@@ -4,6 +4,8 @@
 export type SqlValue = string | number | boolean | Date | null;
 
 export interface SqlDialect {
+  /** For a statement whose text differs between the two (a list as a JSON text on SQLite, an array on PostgreSQL). */
+  name: "sqlite" | "postgresql";
   placeholder(index: number): string;
   time(date: Date): SqlValue;
   flag(value: boolean): SqlValue;
@@ -23,6 +25,7 @@ export function lastOfInstant(format: (ms: number) => string): (ms: number) => s
 const sqliteTimeAt = lastOfInstant((ms) => `${new Date(ms).toISOString().slice(0, -1)}+00:00`);
 
 export const SQLITE: SqlDialect = {
+  name: "sqlite",
   placeholder: () => "?",
   /** As Prisma's SQLite adapter stores a DateTime (so that its comparisons keep working). */
   time: (date) => sqliteTimeAt(date.getTime()),
@@ -34,6 +37,7 @@ export const SQLITE: SqlDialect = {
 const postgresTimeAt = lastOfInstant((ms) => new Date(ms).toISOString());
 
 export const POSTGRES: SqlDialect = {
+  name: "postgresql",
   placeholder: (index) => `$${index + 1}`,
   /**
    * UTC text, which a timestamp(3) column (Prisma's, UTC without a zone)
@@ -44,3 +48,9 @@ export const POSTGRES: SqlDialect = {
   flag: (value) => value,
   arrayParams: true,
 };
+
+/** A time column as read back: SQLite keeps Prisma's text, PostgreSQL's driver gives a Date. */
+export function timeOf(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  return value instanceof Date ? value : new Date(String(value).replace(" ", "T"));
+}

@@ -2,7 +2,9 @@ import { Prisma } from "@prisma/client";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseKind, type DatabaseKind } from "./adapter.server";
-import { POSTGRES, SQLITE, type SqlDialect, type SqlValue } from "./sql-dialect";
+import { POSTGRES, SQLITE, timeOf, type SqlDialect, type SqlValue } from "./sql-dialect";
+
+export { timeOf };
 import { countStatements } from "./statement-counts";
 import { sqliteWriteLock } from "./write-lock";
 
@@ -68,11 +70,6 @@ export function bindNamed(statement: Statement, kind: DatabaseKind): [string, un
   return [text, params];
 }
 
-/** A time column as read back: SQLite keeps Prisma's text, PostgreSQL's driver gives a Date. */
-export function timeOf(value: unknown): Date | null {
-  if (value === null || value === undefined) return null;
-  return value instanceof Date ? value : new Date(String(value).replace(" ", "T"));
-}
 
 type Convert = (value: unknown) => unknown;
 const CONVERSIONS: Partial<Record<string, Convert>> = {

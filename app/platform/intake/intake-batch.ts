@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { lastOfInstant, type SqlDialect } from "../db/sql-dialect";
-import { batchOutcomes, planBatch } from "./plan";
+import { batchOutcomes, planBatch, readBatch, type BatchRead } from "./plan";
 import type { AnyIntakePlanner, Delivery, IntakeResult, IntakeTable, IntakeValue, IntakeWrite, ShopState } from "./planner";
 
-// One batch of deliveries against a database: read the shops' state, plan
-// every delivery with the planner, store the rows in one transaction. The
+// One batch of deliveries against a database: read the shops' state, read
+// every delivery with the planner, run the planner's lookup for the batch
+// (when it has one), plan every delivery, store the rows in one transaction. The
 // same on both databases but for the SQL placeholders and how a time is
 // stored. Plain SQL, because Prisma's per-row cost (~200 µs measured) is the
 // whole acknowledgement budget; the tables are Prisma's, written the way
@@ -46,11 +47,18 @@ export function batchIntake(planner: AnyIntakePlanner): BatchIntake {
   return async (db, deliveries) => {
     // An empty batch warms the store up: it reads the state of a shop that does not exist.
     const shops = deliveries.length > 0 ? [...new Set(deliveries.map((delivery) => delivery.shop))] : ["warm-up.invalid"];
-    const states = await shopStates(db, shops);
-    const plan = planBatch(planner, deliveries, states);
+    const read = readBatch(planner, deliveries, await shopStates(db, shops));
+    const plan = planBatch(planner, read, await lookUp(planner, db, read));
     const fresh = plan.writes.length > 0 ? await db.insert(batchOf(plan.writes, db.dialect)) : [];
     return batchOutcomes(plan, fresh);
   };
+}
+
+/** What the planner's lookup finds for the batch: one statement, or none when the planner needs none. */
+async function lookUp(planner: AnyIntakePlanner, db: IntakeDatabase, { readable }: BatchRead): Promise<unknown> {
+  if (!planner.lookup) return undefined;
+  const query = readable.length > 0 ? planner.lookup.query(readable, db.dialect) : null;
+  return planner.lookup.found(query ? await db.select(query.sql, query.params) : []);
 }
 
 /** The id under which Shopify's session storage keeps a shop's offline session (what authenticate.webhook loads). */

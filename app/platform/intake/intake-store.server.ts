@@ -308,8 +308,9 @@ function batchColumns(batch: Batch): Value[][] {
  * PostgreSQL on a pool of its own (not Prisma's, which the app's pages
  * share), so that a commit never queues behind other work of the process: a
  * batch is two statements whatever its size, the shops' state then the rows
- * (batchStatementText), each parsed once per connection (their texts depend
- * only on which tables a batch writes).
+ * (batchStatementText), and a third when the planner's lookup asks for one,
+ * each parsed once per connection (their texts depend only on which tables a
+ * batch writes).
  */
 export function postgresIntakeStore(sql: PlainSql, planner: AnyIntakePlanner): IntakeStore {
   const intakeBatch = batchIntake(planner);

@@ -1,4 +1,4 @@
-import type { AnyIntakePlanner, Delivery, IntakeResult, IntakeWrite, ShopState } from "./planner";
+import type { AnyIntakePlanner, Delivery, IntakeResult, IntakeWrite, ReadDelivery, ShopState } from "./planner";
 
 // Reading and planning a batch with the planner the intake was handed, the
 // same on both databases: a delivery that cannot be read is malformed
@@ -28,25 +28,42 @@ export interface BatchPlan {
   written: number[];
 }
 
-export function planBatch(planner: AnyIntakePlanner, deliveries: Delivery[], states: Map<string, ShopState<unknown>>): BatchPlan {
-  const batch: BatchPlan = { results: [], writes: [], written: [] };
-  deliveries.forEach((delivery, i) => {
+/** A batch's deliveries read: the outcome of each that cannot be planned, and those that can be. */
+export interface BatchRead {
+  results: IntakeResult[];
+  readable: (ReadDelivery<unknown, unknown> & { index: number })[];
+}
+
+/** Reads each delivery of a batch; one that cannot be read is malformed, one of a shop without the app no_session. */
+export function readBatch(planner: AnyIntakePlanner, deliveries: Delivery[], states: Map<string, ShopState<unknown>>): BatchRead {
+  const batch: BatchRead = { results: [], readable: [] };
+  deliveries.forEach((delivery, index) => {
     const checked = checkDelivery(planner, delivery);
-    if ("malformed" in checked) return void (batch.results[i] = { outcome: "malformed", detail: checked.malformed });
+    if ("malformed" in checked) return void (batch.results[index] = { outcome: "malformed", detail: checked.malformed });
     const shop = states.get(delivery.shop)!;
-    if (!shop.hasSession) return void (batch.results[i] = { outcome: "no_session" });
+    if (!shop.hasSession) return void (batch.results[index] = { outcome: "no_session" });
+    batch.readable.push({ delivery, read: checked.read, settings: shop.settings, index });
+  });
+  return batch;
+}
+
+/** Plans the deliveries read, handing each plan what the batch's lookup found. */
+export function planBatch(planner: AnyIntakePlanner, { results, readable }: BatchRead, found: unknown): BatchPlan {
+  const batch: BatchPlan = { results: [...results], writes: [], written: [] };
+  for (const { delivery, read, settings, index } of readable) {
     let planned;
     try {
-      planned = planner.plan(delivery, checked.read, shop.settings);
+      planned = planner.plan(delivery, read, settings, found);
     } catch (error) {
-      return void (batch.results[i] = { outcome: "malformed", detail: unforeseen(error).malformed });
+      batch.results[index] = { outcome: "malformed", detail: unforeseen(error).malformed };
+      continue;
     }
-    batch.results[i] = { outcome: planned.outcome, detail: planned.detail };
+    batch.results[index] = { outcome: planned.outcome, detail: planned.detail };
     if (planned.write) {
       batch.writes.push(planned.write);
-      batch.written.push(i);
+      batch.written.push(index);
     }
-  });
+  }
   return batch;
 }
 

@@ -1,3 +1,5 @@
+import type { SqlDialect } from "../db/sql-dialect";
+
 // What the intake is handed, as the queue is handed its job registry: a
 // planner that reads a delivery and says which rows it asks for. The intake
 // knows deliveries, tables and rows; what they mean is the planner's.
@@ -80,13 +82,42 @@ export interface ShopState<Settings> {
   settings: Settings;
 }
 
+/** A delivery read, of a shop that has the app: what a batch's lookup is handed. */
+export interface ReadDelivery<Read, Settings> {
+  delivery: Delivery;
+  read: Read;
+  settings: Settings;
+}
+
+/** A read of the database: its text, and its parameters (a list where the dialect has arrayParams). */
+export interface IntakeQuery {
+  sql: string;
+  params: (IntakeValue | IntakeValue[])[];
+}
+
+/** A row as a lookup reads it back: times as SQLite's text or PostgreSQL's Date (timeOf reads both). */
+export type IntakeRowRead = Readonly<Record<string, IntakeValue>>;
+
 /**
- * How deliveries are planned. `read` and `plan` are pure: the intake reads
- * the shops' state for a whole batch, reads and plans each delivery, then
- * stores the batch in one transaction. On SQLite it runs in the intake's
- * thread, so a planner imports only what planning needs.
+ * One read a planner asks for a whole batch, once its deliveries are read
+ * and before any is planned (rows its plans join with, say): one statement
+ * or none, whatever the batch's size, outside the batch's write.
  */
-export interface IntakePlanner<Read, Settings> {
+export interface BatchLookup<Read, Settings, Found> {
+  /** The statement for these deliveries in `dialect`; null when none of them needs it (no statement is run). */
+  query(batch: readonly ReadDelivery<Read, Settings>[], dialect: SqlDialect): IntakeQuery | null;
+  /** What the rows read (none without a statement) tell the batch's plans. */
+  found(rows: readonly IntakeRowRead[]): Found;
+}
+
+/**
+ * How deliveries are planned. `read`, `lookup` and `plan` are pure: the
+ * intake reads the shops' state for a whole batch, reads each delivery,
+ * runs the planner's lookup for the batch, plans each delivery, then stores
+ * the batch in one transaction. On SQLite it runs in the intake's thread,
+ * so a planner imports only what planning needs.
+ */
+export interface IntakePlanner<Read, Settings, Found = undefined> {
   /** Checked by serveIntake: a thread serves the planner its store was made with. */
   readonly name: string;
   /** The Shop columns plans read, with the value of each for a shop without a Shop row. */
@@ -94,12 +125,14 @@ export interface IntakePlanner<Read, Settings> {
   shopSettings(columns: Readonly<Record<string, string>>): Settings;
   /** What a delivery holds, or why it cannot be read ("<field path>: expected …"); needs no state, no database. */
   read(delivery: Delivery): { read: Read } | { malformed: string };
-  /** The plan of a delivery read, of a shop that has the app. */
-  plan(delivery: Delivery, read: Read, settings: Settings): Plan;
+  /** The batch's one read, when plans need rows of the database. */
+  readonly lookup?: BatchLookup<Read, Settings, Found>;
+  /** The plan of a delivery read, of a shop that has the app; `found`: what the batch's lookup found. */
+  plan(delivery: Delivery, read: Read, settings: Settings, found: Found): Plan;
   /** The tables plans write, in the order a write's rows come. */
   readonly tables: readonly IntakeTable[];
 }
 
-/** A planner whatever it reads and its shops' settings are. */
+/** A planner whatever it reads, its shops' settings and its lookup are. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyIntakePlanner = IntakePlanner<any, any>;
+export type AnyIntakePlanner = IntakePlanner<any, any, any>;

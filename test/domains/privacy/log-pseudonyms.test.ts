@@ -50,7 +50,7 @@ describe("logs on a real order's path", () => {
     expect((await Promise.all([deliver(referred), deliver(self), deliver(unreferred), deliver(refused)])).map((r) => r.status)).toEqual([200, 200, 200, 200]);
     await until("the orders decided", async () => (await prisma.orderRecord.count({ where: { status: { notIn: ["queued"] } } })) === 4);
     const records = await prisma.orderRecord.findMany({ orderBy: { orderId: "asc" }, select: { orderId: true, status: true, statusReason: true, lastError: true, results: true } });
-    expect(records.slice(0, 3).map((r) => r.status)).toEqual(["recorded", "blocked", "not_referred"]);
+    expect(records.slice(0, 3).map((r) => r.status)).toEqual(["recorded", "blocked", "awaiting_signal"]);
     expect(JSON.stringify(records[3]), JSON.stringify(records)).toContain(REFUSED_EMAIL);
     // The merchant's own page still names the people: only the logs must not.
     expect(JSON.stringify(records)).toMatch(/alice@example\.com/i);

@@ -9,10 +9,10 @@ const order = (options: OrderOptions = {}) => readOrderPayload(shopifyOrder(opti
 const settings = (overrides: Partial<Record<keyof typeof PIPELINE_DEFAULTS, string>> = {}) =>
   readPipelineSettings({ ...PIPELINE_DEFAULTS, campaignUids: "1001", ...overrides });
 
-/** The link code an order arrived with: the cart's, else the landing page's. */
+/** The link code an order arrived with: the cart's, else the landing page's (no web pixel signal here). */
 const findShortCode = (payload: ReturnType<typeof order>, names: string[]) => {
   const link = leadingLink(orderSignals(payload, names));
-  return link ? { code: link.code, codeSource: link.codeSource } : { codeSource: null };
+  return link ? { code: link.code, source: link.source } : { source: null };
 };
 
 describe("the link code", () => {
@@ -21,13 +21,13 @@ describe("the link code", () => {
       order({ noteAttributes: [{ name: "_referral_code", value: " ALICE10 " }], landingSite: "/?mbsy=BOB10" }),
       ["mbsy"],
     );
-    expect(found).toEqual({ code: "ALICE10", codeSource: "cart_attribute" });
+    expect(found).toEqual({ code: "ALICE10", source: "cart_attribute" });
   });
 
   it("then from the landing page's query, under the configured names in order", () => {
     expect(findShortCode(order({ landingSite: "/products/hoodie?utm_source=x&mbsy=bOb10" }), ["mbsy"])).toEqual({
       code: "bOb10",
-      codeSource: "landing_site",
+      source: "landing_page",
     });
     expect(findShortCode(order({ landingSite: "/?ref=CAROL10&mbsy=BOB10" }), ["ref", "mbsy"]).code).toBe("CAROL10");
     expect(findShortCode(order({ landingSite: "https://shop.example/?mbsy=X1" }), ["mbsy"]).code).toBe("X1");
@@ -42,7 +42,7 @@ describe("the link code", () => {
   it("is absent when blank, unparseable or missing", () => {
     expect(findShortCode(order({ noteAttributes: [{ name: "_referral_code", value: "  " }] }), ["mbsy"]).code).toBeUndefined();
     expect(findShortCode(order({ landingSite: "/?mbsy=" }), ["mbsy"]).code).toBeUndefined();
-    expect(findShortCode(order({ landingSite: null }), ["mbsy"])).toEqual({ codeSource: null });
+    expect(findShortCode(order({ landingSite: null }), ["mbsy"])).toEqual({ source: null });
     expect(findShortCode(order({ landingSite: "http://[bad" }), ["mbsy"]).code).toBeUndefined();
   });
 });
@@ -118,9 +118,16 @@ describe("readOrderEvent", () => {
     expect(none).toMatchObject({ kind: "skip", reason: expect.stringMatching(/no customer email/) });
   });
 
-  it("marks orders without a code not referred unless the shop sends all orders", () => {
+  it("marks orders without a code not referred unless the shop sends all orders, or waiting while a pixel signal may come", () => {
     expect(readOrderEvent(order(), settings())).toMatchObject({ kind: "not_referred", reason: "No referral link code or discount code on the order" });
     expect(readOrderEvent(order(), settings({ scope: "all_orders" })).kind).toBe("record");
+    expect(readOrderEvent(order(), settings(), { signalMayCome: true })).toMatchObject({ kind: "awaiting_signal", reason: expect.stringMatching(/web pixel/) });
+  });
+
+  it("records an order with no code of its own that the intake found the web pixel's signal for, keeping the signal", () => {
+    const reading = readOrderEvent(order({ landingSite: "/?mbsy=BOB10" }), settings(), { pixel: { code: "ALICE10", campaign: null }, signalMayCome: true });
+    expect(reading.kind).toBe("record");
+    expect(reading.event?.signals).toEqual({ landingPage: "BOB10", discountCodes: [], pixel: { code: "ALICE10", campaign: null } });
   });
 
   it("skips test orders unless the shop sends them, marked as test", () => {

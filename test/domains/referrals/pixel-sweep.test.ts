@@ -29,7 +29,7 @@ describe("the pixel sweep", () => {
     await job(TEST_SHOP, "order.record", "42", "done", old);
     await job(OTHER, "pixel.sweep", "slot:1", "done", old);
 
-    expect(await sweepPixelSignals(prisma, TEST_SHOP, now)).toEqual({ reopened: 0, deleted: 1 });
+    expect(await sweepPixelSignals(prisma, TEST_SHOP, now)).toEqual({ reopened: 0, ended: 0, deleted: 1 });
 
     expect((await prisma.pixelSignal.findMany({ orderBy: { checkoutToken: "asc" } })).map((s) => s.checkoutToken)).toEqual([token(2), token(3)]);
     expect((await prisma.job.findMany({ orderBy: { key: "asc" } })).map((j) => j.key)).toEqual([
@@ -40,29 +40,32 @@ describe("the pixel sweep", () => {
     ]);
   });
 
-  it("joins a signal with an order judged not referred however late its webhook came, reading orders in batches and no made-up signal", async () => {
+  it("joins a signal with an order waiting for it however late its webhook came, ends the waits that are over, reading orders in batches and no made-up signal", async () => {
     const now = new Date();
     const ago = (ms: number) => new Date(now.getTime() - ms);
     const judgedWithPixel = JSON.stringify({ signals: [{ source: "pixel", code: "ALICE10", outcome: "Not a referral code at the service" }], winner: null, guard: [], decision: "" });
-    // GIVEN orders judged not referred (or settled), each with its checkout's signal: [order id, placed, signal after placing, status, explanation]
-    const orders: [string, Date, number, string, string | null][] = [
-      ["1", ago(50 * MINUTE), 5_000, "not_referred", null], // signal 50 min ago, order stored 40 min after it
-      ["2", ago(5 * 60 * MINUTE), 10_000, "not_referred", null], // signal 5 h ago
-      ["3", ago(2 * 60 * MINUTE), 45 * MINUTE, "not_referred", null], // signal 45 min after the order was placed: too late
-      ["4", ago(60 * MINUTE), 5_000, "not_referred", judgedWithPixel], // its job weighed the signal already
-      ["5", ago(7 * 60 * MINUTE), 5_000, "not_referred", null], // signal past its lifetime
-      ["6", ago(20 * MINUTE), 5_000, "recorded", null],
-      ["7", ago(10 * MINUTE), 5_000, "not_referred", null],
+    const heldEvent = JSON.stringify({ campaignUids: ["1001"], codeSource: null, params: { email: "jon@example.com", transactionUid: "8" }, signals: { discountCodes: [] } });
+    // GIVEN orders waiting for their signal (or settled), each with its checkout's signal: [order id, placed, signal after placing, status, explanation, held event]
+    const orders: [string, Date, number, string, string | null, string | null][] = [
+      ["1", ago(50 * MINUTE), 5_000, "awaiting_signal", null, null], // signal 50 min ago, order stored 40 min after it
+      ["2", ago(5 * 60 * MINUTE), 10_000, "awaiting_signal", null, null], // signal 5 h ago
+      ["3", ago(2 * 60 * MINUTE), 45 * MINUTE, "awaiting_signal", null, null], // signal 45 min after the order was placed: too late, and the wait is over
+      ["4", ago(60 * MINUTE), 5_000, "not_referred", judgedWithPixel, null], // final: its job weighed the signal already
+      ["5", ago(7 * 60 * MINUTE), 5_000, "not_referred", null, null], // final, and its signal past its lifetime
+      ["6", ago(20 * MINUTE), 5_000, "recorded", null, null],
+      ["7", ago(10 * MINUTE), 5_000, "awaiting_signal", null, null],
+      ["8", ago(15 * MINUTE), 5_000, "not_referred", null, heldEvent], // as the release before awaiting_signal left a waiting order
     ];
-    for (const [orderId, placedAt, after, status, explanation] of orders) {
+    for (const [orderId, placedAt, after, status, explanation, held] of orders) {
       const checkoutToken = token(Number(orderId));
-      await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId, status, placedAt, checkoutToken, explanation } });
+      await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId, status, placedAt, checkoutToken, explanation, heldEvent: held } });
       await prisma.pixelSignal.create({ data: { shop: TEST_SHOP, checkoutToken, orderId, code: "ALICE10", createdAt: new Date(placedAt.getTime() + after) } });
-      await prisma.job.create({ data: { shop: TEST_SHOP, kind: "order.record", key: recordJobKey(TEST_SHOP, orderId), payload: "{}", status: "done" } });
+      if (!held) await prisma.job.create({ data: { shop: TEST_SHOP, kind: "order.record", key: recordJobKey(TEST_SHOP, orderId), payload: "{}", status: "done" } });
     }
-    // AND orders judged not referred with no signal at all, and another shop's
-    for (let n = 100; n < 105; n++) await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId: String(n), status: "not_referred", placedAt: ago(n * MINUTE), checkoutToken: token(n) } });
-    await prisma.orderRecord.create({ data: { shop: OTHER, orderId: "1", status: "not_referred", placedAt: ago(50 * MINUTE), checkoutToken: token(1) } });
+    // AND orders waiting with no signal at all (their wait over, but one's), and another shop's
+    for (let n = 100; n < 105; n++) await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId: String(n), status: "awaiting_signal", placedAt: ago(n * MINUTE), checkoutToken: token(n) } });
+    await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId: "200", status: "awaiting_signal", placedAt: ago(5 * MINUTE), checkoutToken: token(200) } });
+    await prisma.orderRecord.create({ data: { shop: OTHER, orderId: "1", status: "awaiting_signal", placedAt: ago(50 * MINUTE), checkoutToken: token(1) } });
     // AND 10,000 made-up signals that join nothing
     await prisma.pixelSignal.createMany({
       data: Array.from({ length: 10_000 }, (_, n) => ({ shop: TEST_SHOP, checkoutToken: `f${String(n).padStart(31, "0")}`, code: "ALICE10", createdAt: ago(n * 1_000) })),
@@ -70,24 +73,43 @@ describe("the pixel sweep", () => {
 
     // WHEN the sweep runs, three orders a query
     const reads = countingSignalReads(prisma);
-    const swept = await sweepPixelSignals(reads.db, TEST_SHOP, now, 3);
+    const swept = await sweepPixelSignals(reads.db, TEST_SHOP, now, { batch: 3 });
 
-    // THEN the orders whose signal came soon after their placing are re-opened, however long ago, the others left
-    expect(swept).toEqual({ reopened: 3, deleted: 1 });
-    const statuses = await prisma.orderRecord.findMany({ where: { shop: TEST_SHOP, orderId: { in: orders.map(([id]) => id) } }, orderBy: { orderId: "asc" } });
-    expect(statuses.map((r) => [r.orderId, r.status])).toEqual([
-      ["1", "queued"],
-      ["2", "queued"],
-      ["3", "not_referred"],
-      ["4", "not_referred"],
-      ["5", "not_referred"],
-      ["6", "recorded"],
-      ["7", "queued"],
-    ]);
-    expect(await prisma.orderRecord.findFirst({ where: { shop: OTHER } })).toMatchObject({ status: "not_referred" });
-    // AND it read the signals of the shop's orders judged not referred only, never the made-up ones
+    // THEN the orders whose signal came soon after their placing are queued, however long ago; the waits that are over end, not referred
+    expect(swept).toEqual({ reopened: 4, ended: 6, deleted: 1 });
+    const statuses = await prisma.orderRecord.findMany({ where: { shop: TEST_SHOP }, orderBy: { orderId: "asc" } });
+    expect(Object.fromEntries(statuses.map((r) => [r.orderId, r.status]))).toEqual({
+      "1": "queued",
+      "2": "queued",
+      "3": "not_referred",
+      "4": "not_referred",
+      "5": "not_referred",
+      "6": "recorded",
+      "7": "queued",
+      "8": "queued",
+      "100": "not_referred",
+      "101": "not_referred",
+      "102": "not_referred",
+      "103": "not_referred",
+      "104": "not_referred",
+      "200": "awaiting_signal",
+    });
+    expect(statuses.find((r) => r.orderId === "100")).toMatchObject({ heldEvent: null, statusReason: "Not referred: no web pixel signal came within 30 minutes of the order" });
+    // The held event of the earlier release's row became its job
+    expect(await prisma.job.findUnique({ where: { key: recordJobKey(TEST_SHOP, "8") } })).toMatchObject({ status: "queued" });
+    expect(await prisma.orderRecord.findFirst({ where: { shop: OTHER } })).toMatchObject({ status: "awaiting_signal" });
+    // AND it read the signals of the shop's waiting orders only, never the made-up ones
     expect(reads.rows).toBeLessThanOrEqual(orders.length);
     expect(reads.queries).toBeLessThanOrEqual(4);
+  });
+
+  it("ends the wait of the orders it was booked for, however late it runs", async () => {
+    const now = new Date();
+    const placedAt = new Date(now.getTime() - 8 * 60 * MINUTE);
+    await prisma.orderRecord.create({ data: { shop: TEST_SHOP, orderId: "1", status: "awaiting_signal", placedAt, checkoutToken: token(1) } });
+    // Booked for the end of the order's wait, run hours later (no worker ran meanwhile)
+    expect(await sweepPixelSignals(prisma, TEST_SHOP, now, { bookedAt: new Date(placedAt.getTime() + 31 * MINUTE) })).toMatchObject({ ended: 1 });
+    expect(await prisma.orderRecord.findFirst({ where: { shop: TEST_SHOP } })).toMatchObject({ status: "not_referred", heldEvent: null });
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { jobRow } from "../../../app/platform/queue/job-row";
 import { RECORD_ORDER_JOB, storedEventSchema } from "../../../app/domains/referrals/job-kinds";
-import { ORDER_PLANNER } from "../../../app/domains/referrals/order-intake";
+import { ORDER_PLANNER, type FoundSignals } from "../../../app/domains/referrals/order-intake";
 import { RawJson, type Delivery, type IntakeValue } from "../../../app/platform/intake/planner";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../../app/domains/referrals/pipeline-settings";
 import { shopifyOrder, shopifyRefund } from "../../support/orders";
@@ -54,11 +54,11 @@ const settings = readPipelineSettings({ ...PIPELINE_DEFAULTS, campaignUids: "100
 type Values = Readonly<Record<string, IntakeValue>>;
 
 /** What the intake plans for a body as delivered (its long ids read digit for digit): the outcome, and the rows it writes. */
-function plan(topic: string, payload: unknown): { outcome: string; record?: Values; job?: Values } {
+function plan(topic: string, payload: unknown, signals: FoundSignals = new Map()): { outcome: string; record?: Values; job?: Values } {
   const hook: Delivery = { topic, shop: SHOP, payload: new RawJson(Buffer.from(JSON.stringify(payload))), webhookId: "w-1", triggeredAt: new Date() };
   const read = ORDER_PLANNER.read(hook);
   if ("malformed" in read) throw new Error(read.malformed);
-  const planned = ORDER_PLANNER.plan(hook, read.read, settings);
+  const planned = ORDER_PLANNER.plan(hook, read.read, settings, signals);
   const rows = new Map((planned.write ?? []).map((row) => [row.table, row.values]));
   return { outcome: planned.outcome, record: rows.get("OrderRecord"), job: rows.get("Job") };
 }
@@ -85,9 +85,9 @@ describe("order jobs a worker of the previous release may take", () => {
   });
 
   it("a recording queued again from an event held before the key was written parses too", () => {
-    // A not-referred order's event, kept for a later web pixel signal, as an earlier build stored it: without codeSource.
+    // The event of an order waiting for its web pixel signal, as an earlier build stored it: without codeSource.
     const held = plan("ORDERS_PAID", shopifyOrder({ id: 820982911946154701n, discountCodes: [] }));
-    expect(held.outcome).toBe("not_referred");
+    expect(held.outcome).toBe("awaiting_signal");
     const { codeSource, ...withoutKey } = JSON.parse(held.record!.heldEvent as string);
     expect(codeSource).toBeNull();
     const event = storedEventSchema.parse(withoutKey);
@@ -95,6 +95,18 @@ describe("order jobs a worker of the previous release may take", () => {
     const read = PREVIOUS_RELEASE_PAYLOADS["order.record"].safeParse(JSON.parse(job.payload));
     expect(read.error).toBeUndefined();
     expect(read.data?.event.codeSource).toBeNull();
+  });
+
+  it("an order's recording with the web pixel's signal the intake found parses, the signal passed over (the worker reads it itself)", () => {
+    const order = shopifyOrder({ id: 820982911946154703n, landingSite: "/" });
+    // The stored signal as the batch's lookup reads it back.
+    const found = ORDER_PLANNER.lookup!.found([{ shop: SHOP, checkoutToken: order.checkout_token, orderId: null, code: "ALICE10", campaign: null, createdAt: new Date() }]);
+    const planned = plan("ORDERS_PAID", order, found);
+    expect(planned).toMatchObject({ outcome: "queued", record: { shortCode: "ALICE10", codeSource: "pixel" } });
+    expect(JSON.parse(planned.job!.payload as string).event.signals.pixel).toEqual({ code: "ALICE10", campaign: null });
+    const read = PREVIOUS_RELEASE_PAYLOADS["order.record"].safeParse(JSON.parse(planned.job!.payload as string));
+    expect(read.error).toBeUndefined();
+    expect(read.data?.event.signals).toEqual({ discountCodes: [] });
   });
 
   it("a cancellation and a refund parse", () => {

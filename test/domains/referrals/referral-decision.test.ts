@@ -11,7 +11,9 @@ import {
   decisionText,
   leadingLink,
   orderOutcome,
+  referralGate,
   sendParams,
+  settledStatus,
   type CodeFacts,
   type Decision,
   type DecisionInput,
@@ -267,7 +269,53 @@ describe("the referral decision, step by step", () => {
     expect(campaignsFor(["1001", "1003"], "1003")).toEqual(["1003"]);
     expect(campaignsFor(["1001", "1003"], "9999")).toEqual(["1001", "1003"]);
     expect(campaignsFor(["1001"], null)).toEqual(["1001"]);
-    expect(leadingLink({ landingPage: "B", discountCodes: [] })).toEqual({ code: "B", codeSource: "landing_site" });
+  });
+});
+
+describe("the referral gate, with the decision's one precedence", () => {
+  const noCode: OrderSignals = { discountCodes: [] };
+  const gate = (signals: OrderSignals, pixel: string | null, options: Partial<{ sendWithoutCode: boolean; signalMayCome: boolean }> = {}) =>
+    referralGate(signals, pixel, { sendWithoutCode: false, signalMayCome: false, ...options });
+
+  it("leads with the cart's link, then the web pixel's, then the landing page's", () => {
+    expect(leadingLink({ cartAttribute: "CART", landingPage: "LAND", discountCodes: [] }, "PIXEL")).toEqual({ code: "CART", source: "cart_attribute" });
+    expect(leadingLink({ landingPage: "LAND", discountCodes: [] }, "PIXEL")).toEqual({ code: "PIXEL", source: "pixel" });
+    expect(leadingLink({ landingPage: "LAND", discountCodes: [] })).toEqual({ code: "LAND", source: "landing_page" });
+    expect(leadingLink({ discountCodes: ["SAVE"] }, null)).toBeNull();
+  });
+
+  it("leads with the link the decision tries first, whatever the signals", () => {
+    fc.assert(
+      fc.property(scenario, ({ signals, start }) => {
+        const first = decideReferral(start);
+        const link = leadingLink(signals, start.pixelCode);
+        // With no offer code the decision's first question is about the gate's leading link.
+        if (link && !start.offer && first.next === "find_owner") expect(first.code).toBe(link.code);
+      }),
+    );
+  });
+
+  it("decides an order with any code, the web pixel's included, or in a shop that sends every order", () => {
+    expect(gate({ landingPage: "LAND", discountCodes: [] }, null)).toEqual({ next: "decide" });
+    expect(gate({ discountCodes: ["SAVE"] }, null)).toEqual({ next: "decide" });
+    expect(gate(noCode, "PIXEL")).toEqual({ next: "decide" });
+    expect(gate(noCode, null, { sendWithoutCode: true })).toEqual({ next: "decide" });
+  });
+
+  it("waits for the web pixel's signal while one may come, else is not referred", () => {
+    expect(gate(noCode, null, { signalMayCome: true })).toMatchObject({ next: "await_signal", reason: expect.stringMatching(/30 minutes for the web pixel/) });
+    expect(gate(noCode, null)).toEqual({ next: "not_referred", reason: "No referral link code or discount code on the order" });
+  });
+
+  it("has a job's not-referred order wait while no signal was weighed and one may still come", () => {
+    const notReferred = { status: "not_referred", reason: "Not referred: SUMMER is the store's own discount code" } as const;
+    expect(settledStatus(notReferred, { pixelWeighed: false, signalMayCome: true })).toEqual({
+      status: "awaiting_signal",
+      reason: "Waiting up to 30 minutes for the web pixel's signal (Not referred: SUMMER is the store's own discount code)",
+    });
+    expect(settledStatus(notReferred, { pixelWeighed: true, signalMayCome: true })).toBe(notReferred);
+    expect(settledStatus(notReferred, { pixelWeighed: false, signalMayCome: false })).toBe(notReferred);
+    expect(settledStatus({ status: "recorded", reason: null }, { pixelWeighed: false, signalMayCome: true })).toEqual({ status: "recorded", reason: null });
   });
 });
 

@@ -132,6 +132,27 @@ describe("activity page", () => {
     expect(second).toMatchObject({ page: 2, rows: [], hasMore: false, total: 2 });
   });
 
+  it("shows only the code the decision picked, and the orders waiting for a pixel signal under their own tab", async () => {
+    // GIVEN an order recorded through its cart's link, one whose unknown link its job judged (waiting for a signal since),
+    // one with no code at all (waiting from the intake on), and one not decided yet
+    const recorded = await receiveOrder();
+    const unknown = await receiveOrder({ noteAttributes: [{ name: "_referral_code", value: "NOSUCHCODE" }] });
+    const noCode = await receiveOrder({ noteAttributes: [], landingSite: "/" });
+    await pipeline.drain();
+    const queued = await receiveOrder();
+
+    const page = await load(loader, "/app/activity");
+    const rowOf = (orderId: string) => page.rows.find((row) => row.orderId === orderId);
+    expect(rowOf(recorded)).toMatchObject({ status: "recorded", code: "ALICE10", codeKind: "link" });
+    expect(rowOf(unknown)).toMatchObject({ status: "awaiting_signal", code: null, codeKind: null });
+    expect(rowOf(noCode)).toMatchObject({ status: "awaiting_signal", code: null, codeKind: null });
+    expect(rowOf(queued)).toMatchObject({ status: "queued", code: null, codeKind: null });
+    expect(page.counts).toMatchObject({ recorded: 1, awaiting_signal: 2, queued: 1 });
+
+    const waiting = await load(loader, "/app/activity?status=awaiting_signal");
+    expect(waiting.rows.map((row) => row.orderId).sort()).toEqual([unknown, noCode].sort());
+  });
+
   it("retries and skips through the action", async () => {
     const first = await failedOrder(sandbox, pipeline);
     const second = await failedOrder(sandbox, pipeline);

@@ -172,7 +172,7 @@ describe("settings: connecting another account", () => {
       const pipeline = testPipeline();
       const first = await receiveOrder({ noteAttributes: [], discountCodes: ["ALICE-15"] });
       await pipeline.drain();
-      expect(await recordOf(first)).toMatchObject({ status: "not_referred" });
+      expect(await recordOf(first)).toMatchObject({ status: "awaiting_signal" });
       expect(pipeline.ctx.codes.isKnownPromotion(TEST_SHOP, "ALICE-15")).toBe(true);
 
       // WHEN the merchant connects the account where ALICE-15 is alice's coupon

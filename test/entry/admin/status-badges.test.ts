@@ -14,6 +14,12 @@ const html = (element: ReactElement) => renderToString(createElement(AppProvider
 const toneOf = (element: ReactElement) => /Polaris-Badge--tone(\w+)/.exec(html(element))?.[1] ?? "neutral";
 
 describe("status badges", () => {
+  it("say an order waits for a pixel signal, as work under way", () => {
+    const markup = html(createElement(OrderStatusBadge, { status: "awaiting_signal" }));
+    expect(markup).toContain("Waiting for a pixel signal");
+    expect(toneOf(createElement(OrderStatusBadge, { status: "awaiting_signal" }))).toBe("Info");
+  });
+
   it("keep the critical tone for errors only", () => {
     expect(toneOf(createElement(OrderStatusBadge, { status: "failed" }))).toBe("Critical");
     expect(toneOf(createElement(ConnectionBadge, { status: "broken" }))).toBe("Critical");

@@ -74,9 +74,8 @@ describe("a pixel signal and its order, whichever comes first", () => {
     expect(signal.status).toBe(204);
     expect(signal.headers.get("access-control-allow-origin")).toBe("*");
 
-    // An order with no code of its own: judged not referred at intake, then re-opened by the shop's sweep.
+    // An order with no code of its own: the intake finds the signal stored and queues the order with it.
     const orderId = await deliverOrder({ id, landingSite: "/" });
-    await drainAfter(pipeline, 61_000);
     await drainAfter(pipeline);
 
     const commissions = await sandboxCommissions(sandbox, orderId);
@@ -96,13 +95,55 @@ describe("a pixel signal and its order, whichever comes first", () => {
     expect((await eventsSent(orderId)).filter((e) => e.result.status === 200)).toHaveLength(1);
   });
 
-  it("credits the order once when the signal comes after the webhook judged it not referred", async () => {
+  it("credits a pixel signal stored before its order when the order arrives, wherever the minute's boundary falls", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 6_120_000_000_000_000_106n;
+    const placed = new Date(Date.now() - 1_000);
+    // GIVEN the pixel's signal, a second after the order was placed and before its webhook
+    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    // AND the shop's sweep at the end of that minute, which finds no order yet
+    await drainAfter(pipeline, 61_000);
+    expect(await prisma.job.count({ where: { kind: "pixel.sweep", status: "done" } })).toBe(1);
+
+    // WHEN the orders/paid webhook comes after that sweep, with no code of its own
+    const orderId = await deliverOrder({ id, landingSite: "/", createdAt: placed });
+
+    // THEN the intake joins the stored signal at once: queued with the pixel's code
+    expect(await recordOf(orderId)).toMatchObject({ status: "queued", shortCode: "ALICE10", codeSource: "pixel", heldEvent: null });
+    // AND the jobs due now credit it, with no further sweep or reconciliation pass
+    await drainAfter(pipeline);
+    expect(await recordOf(orderId)).toMatchObject({ status: "recorded", shortCode: "ALICE10", codeSource: "pixel" });
+    const commissions = await sandboxCommissions(sandbox, orderId);
+    expect(commissions).toHaveLength(1);
+    expect(commissions[0]).toMatchObject({ transaction_id: orderId, affiliate_email: "alice@example.com" });
+    expect(await prisma.job.count({ where: { kind: { in: ["pixel.sweep", "orders.reconcile"] } } })).toBe(1);
+  });
+
+  it("credits a pixel signal stored before its order when the webhook comes within the signal's minute", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 6_120_000_000_000_000_107n;
+    // GIVEN the pixel's signal, and its order's webhook a moment later, before the shop's sweep is due
+    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    const orderId = await deliverOrder({ id, landingSite: "/" });
+    // THEN the intake joins the stored signal at once
+    expect(await recordOf(orderId)).toMatchObject({ status: "queued", shortCode: "ALICE10", codeSource: "pixel", heldEvent: null });
+    await drainAfter(pipeline);
+    expect(await recordOf(orderId)).toMatchObject({ status: "recorded", shortCode: "ALICE10" });
+    // AND the sweep that comes later changes nothing
+    await drainAfter(pipeline, 61_000);
+    expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(1);
+    expect((await eventsSent(orderId)).filter((e) => e.result.status === 200)).toHaveLength(1);
+  });
+
+  it("credits the order once when the signal comes after the webhook, the order waiting for it", async () => {
     await connectShop(sandbox);
     const pipeline = testPipeline();
     const id = 6_120_000_000_000_000_102n;
     const orderId = await deliverOrder({ id, landingSite: "/" });
     await drainAfter(pipeline);
-    expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
+    expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal", shortCode: null });
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
 
     expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
@@ -117,7 +158,7 @@ describe("a pixel signal and its order, whichever comes first", () => {
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(1);
   });
 
-  it("credits the order once when its webhook comes 40 minutes after the signal, at the shop's next reconciliation pass", async () => {
+  it("credits the order once when its webhook comes 40 minutes after the signal, as the order arrives", async () => {
     await connectShop(sandbox);
     const pipeline = testPipeline();
     // The reconciliation pass reads Shopify's orders from the Admin API stand-in (nothing to find there).
@@ -131,13 +172,10 @@ describe("a pixel signal and its order, whichever comes first", () => {
     expect(await prisma.job.count({ where: { kind: "pixel.sweep", status: "done" } })).toBe(1);
 
     // WHEN the orders/paid webhook comes 40 minutes later (the payment captured later, or Shopify retrying after an outage),
-    // with no code of its own: judged not referred at intake, no job queued
+    // with no code of its own: the intake finds the signal stored and queues the order with it
     pipeline.advance(40 * 60_000);
     const orderId = await deliverOrder({ id, landingSite: "/", createdAt: placed });
-    expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
-    // AND the shop's next reconciliation pass runs, with its sweep
-    await scheduleReconcile(prisma, TEST_SHOP, pipeline.ctx.now(), DEFAULT_RECONCILE_INTERVAL_MS);
-    await drainAfter(pipeline, DEFAULT_RECONCILE_INTERVAL_MS);
+    expect(await recordOf(orderId)).toMatchObject({ status: "queued", shortCode: "ALICE10", codeSource: "pixel" });
     await drainAfter(pipeline);
 
     // THEN the signal, which came 5 s after the order was placed, credits it once
@@ -159,7 +197,8 @@ describe("a pixel signal and its order, whichever comes first", () => {
     const id = 6_120_000_000_000_000_103n;
     const orderId = await deliverOrder({ id, discountCodes: ["SUMMER20"] });
     await drainAfter(pipeline);
-    expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
+    // Judged by its job: not referred, but no signal weighed yet, so it waits for one; the code it did not pick is not kept
+    expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal", shortCode: null, couponCode: null });
 
     expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
     await drainAfter(pipeline);
@@ -190,6 +229,76 @@ describe("a pixel signal and its order, whichever comes first", () => {
   });
 });
 
+describe("an order waiting for its pixel signal", () => {
+  it("is not referred once 30 minutes pass with no signal, by the shop's sweep booked when it began to wait", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 6_120_000_000_000_000_108n;
+    // GIVEN an order with no code of its own: it waits for its signal, its event kept, no recording job
+    const orderId = await deliverOrder({ id, landingSite: "/" });
+    expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal", heldEvent: expect.any(String), statusReason: expect.stringMatching(/web pixel/) });
+    expect(await prisma.job.count({ where: { kind: "order.record" } })).toBe(0);
+    expect(await prisma.job.count({ where: { kind: "pixel.sweep", status: "queued" } })).toBe(1);
+    await drainAfter(pipeline, 29 * 60_000);
+    expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal" });
+
+    // WHEN its 30 minutes pass with no signal, and nothing else (no reconciliation pass)
+    await drainAfter(pipeline, 2 * 60_000);
+
+    // THEN it is not referred, for good: its event goes, and a signal that comes now changes nothing
+    expect(await recordOf(orderId)).toMatchObject({ status: "not_referred", heldEvent: null, statusReason: "Not referred: no web pixel signal came within 30 minutes of the order" });
+    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    await drainAfter(pipeline, 61_000);
+    expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
+    expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
+  });
+
+  it("is skipped when the order is cancelled, and a signal that comes later credits nothing", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 6_120_000_000_000_000_109n;
+    const orderId = await deliverOrder({ id, landingSite: "/" });
+    expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal" });
+    const cancelled = { ...shopifyOrder({ id, email: "jon@example.com" }), cancelled_at: new Date().toISOString(), financial_status: "voided" };
+    const response = await fetch(signedWebhook({ topic: "orders/cancelled", body: cancelled, url: `${server.origin}/webhooks/orders/cancelled` }));
+    await response.text();
+    expect(response.status).toBe(200);
+    await drainAfter(pipeline);
+    expect(await recordOf(orderId)).toMatchObject({ status: "skipped", heldEvent: null });
+    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    await drainAfter(pipeline, 61_000);
+    expect(await recordOf(orderId)).toMatchObject({ status: "skipped" });
+    expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
+  });
+});
+
+describe("the one precedence, at intake and in the decision", () => {
+  it("puts the web pixel's stored code before the landing page's, from the intake on", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    const id = 6_120_000_000_000_000_110n;
+    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    const orderId = await deliverOrder({ id, landingSite: "/?mbsy=BOB10" });
+    expect(await recordOf(orderId)).toMatchObject({ status: "queued", shortCode: "ALICE10", codeSource: "pixel" });
+    await drainAfter(pipeline);
+    const row = await recordOf(orderId);
+    expect(row).toMatchObject({ status: "recorded", shortCode: "ALICE10", codeSource: "pixel" });
+    expect(JSON.parse(row.explanation!).signals).toEqual([
+      { source: "pixel", code: "ALICE10", outcome: "Referral code of alice@example.com", won: true },
+      { source: "landing_page", code: "BOB10", outcome: "Not used: the link the web pixel sent comes first" },
+    ]);
+    expect((await sandboxCommissions(sandbox, orderId)).map((c) => c.affiliate_email)).toEqual(["alice@example.com"]);
+  });
+
+  it("puts the cart's link before the web pixel's stored code, from the intake on", async () => {
+    await connectShop(sandbox);
+    const id = 6_120_000_000_000_000_111n;
+    expect((await postSignal(signalFor(id, "BOB10"))).status).toBe(204);
+    const orderId = await deliverOrder({ id, landingSite: "/?mbsy=BOB10", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+    expect(await recordOf(orderId)).toMatchObject({ status: "queued", shortCode: "ALICE10", codeSource: "cart_attribute" });
+  });
+});
+
 describe("a forged pixel signal", () => {
   /** A checkout token nobody's checkout has: what a stranger makes up. */
   const madeUpToken = (n: number) => `f${String(n).padStart(31, "0")}`;
@@ -200,11 +309,13 @@ describe("a forged pixel signal", () => {
     const id = 6_120_000_000_000_000_201n;
     const orderId = await deliverOrder({ id, landingSite: "/" });
     await drainAfter(pipeline);
-    expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
+    expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal" });
 
     expect((await postSignal(signalFor(id, "ALICE10", { checkoutToken: madeUpToken(1), orderId: orderId }))).status).toBe(204);
     await drainAfter(pipeline, 61_000);
-
+    expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal" });
+    // AND once its wait is over it is not referred
+    await drainAfter(pipeline, 31 * 60_000);
     expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
   });
@@ -233,7 +344,8 @@ describe("a forged pixel signal", () => {
     // The real token of this order, but another order's id: not this checkout's signal.
     expect((await postSignal(signalFor(id, "ALICE10", { orderId: "6120000000000000999" }))).status).toBe(204);
     await drainAfter(pipeline, 61_000);
-    expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
+    expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal" });
+    expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
   });
 
   it("re-opens an order only within half an hour of its placing", async () => {

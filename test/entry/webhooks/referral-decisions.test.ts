@@ -72,11 +72,14 @@ describe("which code refers an order", () => {
     const pipeline = testPipeline();
     const orderId = await order({ id: 820982911946154601n, discountCodes: ["SUMMER20"] });
     await pipeline.drain();
+    // No web pixel signal weighed yet: it waits for one, naming why it is not referred so far
     expect(await recordOf(orderId)).toMatchObject({
-      status: "not_referred",
-      statusReason: "Not referred: SUMMER20 is the store's own discount code",
+      status: "awaiting_signal",
+      statusReason: "Waiting up to 30 minutes for the web pixel's signal (Not referred: SUMMER20 is the store's own discount code)",
+      couponCode: null,
       lastError: null,
     });
+    expect(JSON.parse((await recordOf(orderId)).explanation!).decision).toBe("Not referred: SUMMER20 is the store's own discount code");
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
     expect(await prisma.job.findFirstOrThrow({ where: { key: `${TEST_SHOP}:order.record:${orderId}` } })).toMatchObject({ status: "done" });
   });
@@ -87,7 +90,11 @@ describe("which code refers an order", () => {
     const unknown = await order({ id: 820982911946154602n, landingSite: "/?mbsy=NOSUCHCODE" });
     const upper = await order({ id: 820982911946154603n, email: "li@example.com", customerEmail: "li@example.com", landingSite: "/products/hoodie?MBSY=ALICE10" });
     await pipeline.drain();
-    expect(await recordOf(unknown)).toMatchObject({ status: "not_referred", statusReason: "Not referred: link code NOSUCHCODE isn't known at the referral service" });
+    expect(await recordOf(unknown)).toMatchObject({
+      status: "awaiting_signal",
+      statusReason: "Waiting up to 30 minutes for the web pixel's signal (Not referred: link code NOSUCHCODE isn't known at the referral service)",
+      shortCode: null,
+    });
     expect((await sandboxCommissions(sandbox, upper))[0]).toMatchObject({ affiliate_email: "alice@example.com" });
   });
 });

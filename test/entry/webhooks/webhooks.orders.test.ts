@@ -97,13 +97,26 @@ describe("order webhooks", () => {
     expect(await prisma.job.count()).toBe(0);
   });
 
-  it("keeps a not-referred record, without a job, for an order with no code", async () => {
+  it("keeps a record waiting for its web pixel signal, without a recording job, for an order with no code", async () => {
     await installShop();
     await deliver(ordersPaid, signedWebhook({ topic: "orders/paid", body: shopifyOrder({ id: 7005 }) }));
-    expect(await prisma.job.count()).toBe(0);
+    // Only the shop's pixel sweep, booked for the end of the order's wait
+    expect(await prisma.job.findMany({ select: { kind: true } })).toEqual([{ kind: "pixel.sweep" }]);
     expect(await prisma.orderRecord.findFirstOrThrow({ where: { orderId: "7005" } })).toMatchObject({
+      status: "awaiting_signal",
+      statusReason: "No referral code on the order yet: waiting up to 30 minutes for the web pixel's signal",
+      heldEvent: expect.any(String),
+    });
+  });
+
+  it("keeps a not-referred record, without a job, for an order with no code placed too long ago for a signal to come", async () => {
+    await installShop();
+    await deliver(ordersPaid, signedWebhook({ topic: "orders/paid", body: shopifyOrder({ id: 7007, createdAt: new Date(Date.now() - 2 * 60 * 60_000) }) }));
+    expect(await prisma.job.count()).toBe(0);
+    expect(await prisma.orderRecord.findFirstOrThrow({ where: { orderId: "7007" } })).toMatchObject({
       status: "not_referred",
       statusReason: "No referral link code or discount code on the order",
+      heldEvent: null,
     });
   });
 

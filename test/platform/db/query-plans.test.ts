@@ -13,6 +13,11 @@ import { redactShop } from "../../../app/domains/privacy/redact-shop.server";
 import { claimJobs } from "../../../app/platform/queue/claim.server";
 import { gatherGuardFacts } from "../../../app/domains/referrals/guard-facts.server";
 import { readGuardSettings } from "../../../app/domains/referrals/guard-settings";
+import { ORDER_PLANNER, type OrderRead } from "../../../app/domains/referrals/order-intake";
+import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../../app/domains/referrals/pipeline-settings";
+import { SQLITE } from "../../../app/platform/db/sql-dialect";
+import type { Delivery } from "../../../app/platform/intake/planner";
+import { shopifyOrder } from "../../support/orders";
 
 // The statements on the two tables every order writes (OrderRecord, Job)
 // find their rows through an index that narrows them, never by reading the
@@ -188,6 +193,24 @@ describe.skipIf(databaseKind(url) !== "sqlite")("the queries on orders and jobs 
     },
     { name: "a shop's redaction", run: () => redactShop(db, { info() {} } as unknown as Logger, { shop: SHOPS[2]!, webhookId: null }), allowed: [THE_SHOP] },
   ];
+
+  it("the intake's look-up of the web pixel signals stored for a batch's orders", () => {
+    const settings = readPipelineSettings(PIPELINE_DEFAULTS);
+    const batch = [1, 2, 3].map((n) => {
+      const delivery: Delivery = { topic: "ORDERS_PAID", shop: SHOPS[n - 1]!, payload: shopifyOrder({ id: 5_100_000 + n }), webhookId: null, triggeredAt: null };
+      const read = ORDER_PLANNER.read(delivery) as { read: OrderRead };
+      return { delivery, read: read.read, settings };
+    });
+    const query = ORDER_PLANNER.lookup!.query(batch, SQLITE)!;
+    const file = new Database(url.slice("file:".length));
+    try {
+      const plan = (file.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((row) => row.detail);
+      // The keys are the outer loop, each one probe of the unique index.
+      expect(plan).toEqual([expect.stringMatching(/^SCAN k/), expect.stringMatching(/^SEARCH p USING INDEX PixelSignal_shop_checkoutToken_key \(shop=\? AND checkoutToken=\?\)/)]);
+    } finally {
+      file.close();
+    }
+  });
 
   for (const { name, run, allowed = [], only = /./ } of entryPoints) {
     it(name, async () => {

@@ -102,7 +102,7 @@ describe("a batch's good webhooks are always stored", () => {
         const results = await Promise.all(mixed.map((d) => intake.store(d)));
 
         // A bad webhook's order id may be an earlier run's (0, -0, 1e400 read as the same id): a repeat, not a failure.
-        const allowed = (d: (typeof mixed)[number]) => ["queued", "not_referred", "skipped", "ignored", "malformed", ...(goodDeliveries.includes(d) ? [] : ["duplicate"])];
+        const allowed = (d: (typeof mixed)[number]) => ["queued", "not_referred", "awaiting_signal", "skipped", "ignored", "malformed", ...(goodDeliveries.includes(d) ? [] : ["duplicate"])];
         expect(mixed.map((d, i) => (allowed(d).includes(results[i]!.outcome) ? "ok" : results[i]!.outcome))).toEqual(mixed.map(() => "ok"));
         const stored = await prisma.job.findMany({ where: { key: { in: goodIds.map(keyOf) } }, select: { key: true } });
         expect(stored.map((j) => j.key).sort()).toEqual(goodIds.map(keyOf).sort());

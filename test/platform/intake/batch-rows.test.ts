@@ -116,13 +116,14 @@ it("stores the rest of a batch when one order carries a text PostgreSQL cannot h
 });
 
 it("queues no job for a repeat of an order stored without one, even when the repeat would queue one", async () => {
-  // The first delivery names no referrer: its record is stored, and no job. The second names one; it is
-  // still a repeat (the record exists), so no job goes in: the job's row is gated on its record's being new.
+  // The first delivery names no referrer: its record is stored, waiting for a web pixel signal, and no recording job.
+  // The second names one; it is still a repeat (the record exists), so no job goes in: the job's row is gated on
+  // its record's being new.
   const plain = shopifyOrder({ id: ORDER_A, createdAt: PLACED_AT, email: `buyer-${ORDER_A}@example.com` });
   expect((await deliver("orders/paid", plain, "wh-plain")).status).toBe(200);
-  expect(await prisma.orderRecord.findMany({ select: { orderId: true, status: true } })).toEqual([{ orderId: String(ORDER_A), status: "not_referred" }]);
+  expect(await prisma.orderRecord.findMany({ select: { orderId: true, status: true } })).toEqual([{ orderId: String(ORDER_A), status: "awaiting_signal" }]);
   expect((await deliver("orders/paid", referred(ORDER_A), "wh-referred")).status).toBe(200);
-  expect(await prisma.job.count()).toBe(0);
+  expect(await prisma.job.count({ where: { kind: "order.record" } })).toBe(0);
   expect(await prisma.orderRecord.count()).toBe(1);
 });
 

@@ -15,6 +15,7 @@ function badge(label: string, tone?: Tone, progress?: BadgeProps["progress"]) {
 
 const ORDER: Record<string, [string, Tone, BadgeProps["progress"]?]> = {
   queued: ["Queued", "info", "incomplete"],
+  awaiting_signal: ["Waiting for a pixel signal", "info", "incomplete"],
   recorded: ["Recorded", "success", "complete"],
   not_referred: ["Not referred", undefined],
   blocked: ["Blocked", "attention"],
