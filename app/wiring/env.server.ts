@@ -62,7 +62,7 @@ const schema = z.object({
   SERVICE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** How long a stopping process (SIGTERM) waits for the webhooks and service calls under way. */
   SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
-  /** How often each shop's orders are read back from Shopify to find what webhooks missed (app/order-sync). */
+  /** How often each shop's orders are read back from Shopify to find what webhooks missed (app/domains/order-sync). */
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(DEFAULT_RECONCILE_INTERVAL_MS),
   /** How far before its watermark a reconciliation pass starts reading, for orders Shopify's search shows late. */
   RECONCILE_OVERLAP_MS: z.coerce.number().int().min(0).max(86_400_000).default(DEFAULT_RECONCILE_OVERLAP_MS),

@@ -90,9 +90,11 @@ const id: Read<string> = (value) => {
   throw wrong(typeof value === "number" ? "an id of at most 2^53 (parse with parseShopifyJson)" : "an id", value);
 };
 
-/** A price: "12.50" or 12.5, kept as text. */
+const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
+
+/** A price: "12.50" or 12.5, kept as text. Text that is no decimal is refused here, where the answer can name the field. */
 const amount: Read<string> = (value) => {
-  if (typeof value === "string" || typeof value === "number") return String(value);
+  if (typeof value === "number" || (typeof value === "string" && DECIMAL.test(value))) return String(value);
   throw wrong("an amount", value);
 };
 

@@ -7,6 +7,7 @@ import { done, type JobOutcome } from "../../platform/queue/outcome";
 import type { JobMeta } from "../../platform/queue/registry";
 import { neverRecorded, nothingToChange, waitForOrder } from "./order-changes.server";
 import { needsReview, reviseCommissions, storeReversal } from "./reversal.server";
+import { awaitsSignal } from "./order-status.server";
 
 type Payload = z.infer<(typeof REFUND_ORDER_JOB)["payload"]>;
 
@@ -21,8 +22,8 @@ export function refundOnRevenueBasis(amount: string, tax: string | undefined, ta
 export async function refundOrder(ctx: OrderJobContext, shop: string, { orderId, refundId, amount: given, tax }: Payload, job: JobMeta): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
   if (!record && (await neverRecorded(ctx.db, shop, orderId))) return nothingToChange(ctx, shop, orderId, "refund");
-  // Not here yet (the refund came first), being sent, or failed (the merchant may retry it): it waits for the order.
-  if (!record || record.status === "queued" || record.status === "failed") return waitForOrder(job, ctx.now(), "Waiting for the order to be recorded") ?? done;
+  // Not here yet (the refund came first), being sent, failed (the merchant may retry it) or waiting for a pixel signal: it waits for the order.
+  if (!record || record.status === "queued" || record.status === "failed" || awaitsSignal(record)) return waitForOrder(job, ctx.now(), "Waiting for the order to be recorded") ?? done;
   if (record.status !== "recorded" || !record.revenue) return done;
 
   const amount = refundOnRevenueBasis(given, tax, record.taxesIncluded);

@@ -31,7 +31,7 @@ export interface SettingsView {
   guard: Record<GuardRule, GuardMode>;
   /** As the form's text field holds it. */
   guardDailyLimit: string;
-  /** "Send events to Shopify Flow" (app/flow-triggers). */
+  /** "Send events to Shopify Flow" (app/domains/flow-triggers). */
   flowTriggers: boolean;
 }
 

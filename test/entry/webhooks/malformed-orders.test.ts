@@ -32,6 +32,7 @@ const { order_id: _noOrderId, ...refundWithoutOrder } = shopifyRefund(95_003, ["
 const DELIVERIES = [
   ["orders/paid", orderWithoutId, "wh-no-id", 400, "Malformed payload: id: expected an id, received nothing"],
   ["orders/paid", { ...shopifyOrder({ id: 95_002 }), total_price: { amount: "10.00", currency_code: "USD" } }, "wh-priceless", 400, "Malformed payload: total_price: expected an amount, received an object"],
+  ["orders/paid", { ...shopifyOrder({ id: 95_005 }), total_price: "ten" }, "wh-price-in-words", 400, 'Malformed payload: total_price: expected an amount, received string "ten"'],
   ["refunds/create", refundWithoutOrder, "wh-no-order", 400, "Malformed payload: order_id: expected an id, received nothing"],
   ["orders/paid", shopifyOrder({ id: 95_004, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }), "wh-good", 200, ""],
 ] as const;
