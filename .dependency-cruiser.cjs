@@ -106,10 +106,18 @@ module.exports = {
     },
     {
       name: "a-domain-shows-one-face",
-      comment: "Another domain and the wiring import a domain through its index.ts, never a file inside it.",
+      comment: "Another domain imports a domain through its index.ts, never a file inside it.",
       severity: "error",
-      from: { path: "^app/(domains/([^/]+)|wiring)/" },
-      to: { path: "^app/domains/[^/]+/", pathNot: ["^app/domains/$2/", "^app/domains/[^/]+/index\\.ts$"] },
+      from: { path: "^app/domains/([^/]+)/" },
+      to: { path: "^app/domains/[^/]+/", pathNot: ["^app/domains/$1/", "^app/domains/[^/]+/index\\.ts$"] },
+    },
+    {
+      name: "the-wiring-uses-the-face",
+      comment:
+        "The wiring imports a domain through its index.ts, but for the light modules a script or a thread loads without the rest of the domain: its job kinds (env.server.ts's defaults) and the intake's planner (the intake's thread).",
+      severity: "error",
+      from: { path: "^app/wiring/" },
+      to: { path: "^app/domains/[^/]+/", pathNot: ["^app/domains/[^/]+/(index|job-kinds)\\.ts$", "^app/domains/referrals/order-intake\\.ts$"] },
     },
     ...domainRules,
     {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_DATABASE_URL, databaseKind } from "../platform/db/adapter.server";
-import { DEFAULT_RECONCILE_INTERVAL_MS, DEFAULT_RECONCILE_OVERLAP_MS } from "../domains/order-sync";
+import { DEFAULT_RECONCILE_INTERVAL_MS, DEFAULT_RECONCILE_OVERLAP_MS } from "../domains/order-sync/job-kinds";
 import { DEFAULT_LEASE_MS, DEFAULT_SHOP_CONCURRENCY } from "../platform/queue/defaults";
 
 /**

@@ -1,4 +1,4 @@
-import { ORDER_PLANNER } from "../domains/referrals";
+import { ORDER_PLANNER } from "../domains/referrals/order-intake";
 import { threadModule, type ThreadModule } from "../platform/threads/thread-module";
 
 // What the app's intake plans with, as APP_JOBS is what its worker runs
