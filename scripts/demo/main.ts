@@ -4,6 +4,7 @@
 // what happened at the service, from the service's own answers.
 import "../lib/require-node";
 import { createReferralClient } from "../../app/platform/referral-api";
+import { PIXEL_SWEEP_JOB } from "../../app/domains/referrals/job-kinds";
 import { startSandbox } from "../../sandbox/server";
 import { buildIfNeeded, freshDatabase, startApp } from "../lib/app-process";
 import { connectDemoShop, DEMO_SHOP, demoDatabase } from "../lib/demo-shop";
@@ -68,8 +69,11 @@ try {
   await waitForQueue(db, 30_000);
 
   // The demo shop's: the app-wide retention purge waits for its next hour under a shop of its own.
-  const jobs = await db.job.count({ where: { shop: DEMO_SHOP } });
+  const jobs = await db.job.count({ where: { shop: DEMO_SHOP, kind: { not: PIXEL_SWEEP_JOB.name } } });
   check(jobs === 8, `expected 8 jobs (6 orders to decide, 1 cancellation, 1 refund), found ${jobs}`);
+  // The orders with nothing to send wait half an hour for a web pixel signal: the shop's sweep that ends their wait is booked.
+  const sweeps = await db.job.count({ where: { shop: DEMO_SHOP, kind: PIXEL_SWEEP_JOB.name } });
+  check(sweeps >= 1, "expected the shop's pixel sweep booked for the end of the waiting orders' half hour");
   const records = await db.orderRecord.findMany({ orderBy: { orderName: "asc" } });
 
   const client = createReferralClient({ baseUrl: sandbox.baseUrl, username: sandbox.username, token: sandbox.token, network: { allowLoopback: true } });
