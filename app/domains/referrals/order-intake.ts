@@ -17,7 +17,7 @@ import { cartCode, readOrderEvent } from "./order-event";
 import { leadingLink } from "./referral-decision";
 import { emailKey } from "../../platform/text/email-key";
 import { CANCEL_ORDER_JOB, PIXEL_SWEEP_JOB, RECORD_ORDER_JOB, REFUND_ORDER_JOB, refundSubject } from "./job-kinds";
-import { signalFit, signalMayCome, signalWaitEnds, sweepSlot } from "./pixel-signal";
+import { signalFit, signalMayCome, waitEndSweep } from "./pixel-signal";
 import {
   PayloadError,
   readCancellation,
@@ -271,7 +271,7 @@ function planOrder(hook: Delivery, trigger: PipelineSettings["trigger"], order: 
     case "awaiting_signal": {
       // Kept for the web pixel's signal to queue (order-status.server.ts, reopenForSignal); the shop's sweep ends the wait.
       const waiting = { ...record, heldEvent: JSON.stringify(reading.event), status: reading.kind, statusReason: reading.reason };
-      const sweep = jobRow(PIXEL_SWEEP_JOB, { shop: hook.shop, ...sweepSlot(signalWaitEnds(placed)), payload: {} });
+      const sweep = jobRow(PIXEL_SWEEP_JOB, waitEndSweep(hook.shop, placed));
       return { outcome: reading.kind, detail: reading.reason, write: [recordRow(waiting), jobIntakeRow(sweep)] };
     }
     case "skip":

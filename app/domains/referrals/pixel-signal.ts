@@ -50,6 +50,11 @@ export function sweepSlot(at: Date): { subject: string; runAt: Date } {
   return { subject: `slot:${slot}`, runAt: new Date(slot * PIXEL_SWEEP_SLOT_MS) };
 }
 
+/** The shop's sweep that ends the wait of an order placed at `placedAt`: the input of its pixel.sweep job. */
+export function waitEndSweep(shop: string, placedAt: Date) {
+  return { shop, ...sweepSlot(signalWaitEnds(placedAt)), payload: {} };
+}
+
 /** The largest body the endpoint reads; a real signal is about 200 bytes. */
 export const PIXEL_BODY_LIMIT = 2_048;
 

@@ -15,7 +15,7 @@ import { PIXEL_SWEEP_JOB, type RECORD_ORDER_JOB, type StoredEvent } from "./job-
 import type { OrderJobContext } from "./order-job-context";
 import { orderRecordUpdate, parseJsonObject, updateOrderRecord, type CampaignResult, type CampaignResults } from "./order-records.server";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "./pipeline-settings";
-import { signalMayCome, signalWaitEnds, sweepSlot } from "./pixel-signal";
+import { signalMayCome, waitEndSweep } from "./pixel-signal";
 import type { PixelSignalFound } from "./pixel-signals.server";
 import {
   campaignsFor,
@@ -411,7 +411,7 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
     // Apart, and conditional: a service event may have moved the commission already.
     ...(commissionState ? decidedByRecording(shop, orderId, event, commissionState, results, release, flowOn, now) : []),
     // The shop's sweep that ends the wait, should no signal come.
-    ...(settled && summary.status === "awaiting_signal" ? [insertJobStatement(PIXEL_SWEEP_JOB, { shop, ...sweepSlot(signalWaitEnds(placedAt)), payload: {} }, now)] : []),
+    ...(settled && summary.status === "awaiting_signal" ? [insertJobStatement(PIXEL_SWEEP_JOB, waitEndSweep(shop, placedAt), now)] : []),
   ];
   return { ...outcome, store };
 }
