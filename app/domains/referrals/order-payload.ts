@@ -154,6 +154,8 @@ export interface OrderPayload {
   checkout_token?: string | null;
   created_at?: string | null;
   cancelled_at?: string | null;
+  /** Where the order was placed: "web", "pos" (Shopify POS), an app's id... */
+  source_name?: string | null;
 }
 
 export interface ShippingAddress {
@@ -255,6 +257,7 @@ export function readOrderPayload(value: unknown): OrderPayload {
     checkout_token: field(f, "checkout_token", optionalText),
     created_at: field(f, "created_at", optionalText),
     cancelled_at: field(f, "cancelled_at", optionalText),
+    source_name: field(f, "source_name", optionalText),
   };
 }
 
