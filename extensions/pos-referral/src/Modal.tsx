@@ -17,6 +17,13 @@ const caller: AppCaller = {
   fetch: (url, init) => fetch(url, init),
 };
 
+const FAILED_HEADING = {
+  unknown: "Not a referral code",
+  invalid: "Not a referral code",
+  unavailable: "Referral program not connected",
+  error: "Try again",
+} as const;
+
 type Step = { kind: "entering" } | { kind: "checking" } | { kind: "checked"; answer: CodeAnswer } | { kind: "added"; text: string };
 
 function ReferralModal() {
@@ -81,7 +88,7 @@ function ReferralModal() {
             </s-banner>
           ) : null}
           {answer && answer.status !== "ok" ? (
-            <s-banner heading={answer.status === "error" ? "Try again" : "Not a referral code"} tone={answer.status === "error" ? "warning" : "critical"}>
+            <s-banner heading={FAILED_HEADING[answer.status]} tone={answer.status === "error" ? "warning" : "critical"}>
               <s-text>{answer.message}</s-text>
             </s-banner>
           ) : null}
