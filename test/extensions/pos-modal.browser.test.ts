@@ -38,7 +38,7 @@ beforeAll(async () => {
       return;
     }
     const target = /^\/pos\/([\w-]+)$/.exec(req.path);
-    if (target && bundles[target[1]]) return sendHtml(res, posPage({ bundleUrl: `/pos/${target[1]}.js`, token, customerId: 7_210_000_000_321 }));
+    if (target && bundles[target[1]]) return sendHtml(res, posPage({ bundleUrl: `/pos/${target[1]}.js`, token, customerId: 7_210_000_000_321, cartCustomerId: 7_210_000_000_321 }));
     sendJson(res, 404, { message: "Not found" });
   });
   // Bundled as `shopify app build` bundles them, pointed at the served app.

@@ -34,6 +34,7 @@ export const COUNTER_MESSAGES = {
   unknownCode: "This code isn't a referral code of this store's program.",
   inactive: "This referral code can't be used right now (its campaign or its owner isn't active).",
   unknownEmail: "No ambassador has this email address.",
+  noReferrer: "No earlier order of this customer was referred.",
   noLink: "This ambassador has no share link in the store's campaigns.",
   unavailable: "The referral program isn't connected for this store.",
   error: "The referral service can't be reached right now. Please try again in a moment.",
@@ -99,6 +100,21 @@ async function answerForCode(deps: CounterCodeDeps, client: ReferralClient, shop
       ...(found.campaignUid ? { [REFERRAL_CAMPAIGN_ATTRIBUTE]: found.campaignUid } : {}),
     },
   };
+}
+
+/**
+ * Who referred the cart's customer: the link code of their latest order that
+ * was recorded as referred in this shop, checked again at the service (the
+ * referrer may have left the program since).
+ */
+export async function checkCustomerReferrer(deps: CounterCodeDeps, shop: string, customerId: string): Promise<CounterCodeAnswer> {
+  const earlier = await deps.db.orderRecord.findFirst({
+    where: { shop, customerId, status: "recorded", shortCode: { not: null } },
+    orderBy: { createdAt: "desc" },
+    select: { shortCode: true },
+  });
+  if (!earlier?.shortCode) return failed("unknown", COUNTER_MESSAGES.noReferrer);
+  return checkCounterCode(deps, shop, earlier.shortCode);
 }
 
 /** The share code of the ambassador with this email, in the first of the shop's campaigns they have a link in. */

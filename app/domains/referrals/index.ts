@@ -11,5 +11,5 @@ export { PIXEL_SIGNAL_TTL_MS, sweepPixelSignals } from "./pixel-signals.server";
 export { orderReferrers } from "./order-records.server";
 export { resendOrder, resolveReview, SKIPPED_BY_MERCHANT, skipOrder } from "./order-status.server";
 export { needsReview } from "./reversal.server";
-export { checkCounterCode, COUNTER_MESSAGES, parseCounterInput } from "./counter-code.server";
+export { checkCounterCode, checkCustomerReferrer, COUNTER_MESSAGES, parseCounterInput } from "./counter-code.server";
 export type { CounterCodeAnswer, CounterCodeDeps } from "./counter-code.server";

@@ -1,5 +1,5 @@
 import type { Logger } from "../../platform/logger/logger.server";
-import { checkCounterCode, type CounterCodeAnswer, type CounterCodeDeps } from "../../domains/referrals";
+import { checkCounterCode, checkCustomerReferrer, type CounterCodeAnswer, type CounterCodeDeps } from "../../domains/referrals";
 import { loadShareLinks, sessionTokenShop, shareLinksResponse, type ShareLinksDeps } from "../../domains/storefront";
 import type { CustomerLookup } from "../../platform/shopify-admin/customer-lookup.server";
 
@@ -27,6 +27,7 @@ const MAX_INPUT = 2_048;
 
 const noStore = { "Cache-Control": "private, no-store" };
 const refuse = (status: number, message: string) => Response.json({ status: "refused", message }, { status, headers: noStore });
+const customerId = (value: unknown) => (typeof value === "string" && /^[1-9]\d{0,19}$/.test(value) ? value : null);
 const CODE_HTTP: Record<CounterCodeAnswer["status"], number> = { ok: 200, unknown: 200, invalid: 400, unavailable: 200, error: 503 };
 
 /** The token's shop when the app is installed there; else the answer refusing the request. */
@@ -40,18 +41,25 @@ async function tokenShop(deps: PosEndpointDeps, token: PosSessionToken): Promise
   return { shop };
 }
 
-/** GET /api/pos/code?input=…: a typed or scanned code, share link or referrer's email, checked; what to put on the cart. */
+/**
+ * GET /api/pos/code?input=…: a typed or scanned code, share link or
+ * referrer's email, checked; what to put on the cart. ?customerId=…: the
+ * code that referred the cart's customer before, checked the same way.
+ */
 export async function answerCounterCode(deps: PosEndpointDeps, token: PosSessionToken, request: Request): Promise<Response> {
   const found = await tokenShop(deps, token);
   if ("refused" in found) return found.refused;
-  const input = new URL(request.url).searchParams.get("input") ?? "";
+  const search = new URL(request.url).searchParams;
+  const input = search.get("input") ?? "";
   if (input.length > MAX_INPUT) return Response.json({ status: "invalid", message: "The input is too long" }, { status: 400, headers: noStore });
-  const answer = await checkCounterCode(deps.counter, found.shop, input);
+  const cartCustomer = search.has("customerId") ? customerId(search.get("customerId")) : undefined;
+  if (cartCustomer === null) return refuse(400, "customerId must be a Shopify customer id");
+  const answer = cartCustomer
+    ? await checkCustomerReferrer(deps.counter, found.shop, cartCustomer)
+    : await checkCounterCode(deps.counter, found.shop, input);
   deps.logger.info({ shop: found.shop, status: answer.status }, "pos: referral code checked");
   return Response.json(answer, { status: CODE_HTTP[answer.status], headers: noStore });
 }
-
-const customerId = (value: unknown) => (typeof value === "string" && /^[1-9]\d{0,19}$/.test(value) ? value : null);
 
 /**
  * GET /api/pos/customer?customerId=…: the customer's own share links (the

@@ -5,7 +5,7 @@ import "@shopify/ui-extensions/preact";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { APP_URL } from "../../customer-account/src/app-url";
-import { applyToCart, checkCode, referrerName, type AppCaller, type CodeAnswer } from "./pos-api";
+import { applyToCart, checkCode, findCustomerReferrer, referrerName, type AppCaller, type CodeAnswer } from "./pos-api";
 
 export default async () => {
   render(<ReferralModal />, document.body);
@@ -16,6 +16,13 @@ const caller: AppCaller = {
   getToken: () => shopify.session.getSessionToken(),
   fetch: (url, init) => fetch(url, init),
 };
+
+/** The id of the customer on the cart, following the cart; undefined for a guest sale. */
+function useCartCustomer(): number | undefined {
+  const [id, setId] = useState(() => shopify.cart.current.value.customer?.id);
+  useEffect(() => shopify.cart.current.subscribe((cart) => setId(cart.customer?.id)), []);
+  return id;
+}
 
 const FAILED_HEADING = {
   unknown: "Not a referral code",
@@ -34,6 +41,11 @@ function ReferralModal() {
     if (!value.trim()) return;
     setStep({ kind: "checking" });
     setStep({ kind: "checked", answer: await checkCode(caller, value) });
+  };
+  const cartCustomer = useCartCustomer();
+  const findReferrer = async (customerId: number) => {
+    setStep({ kind: "checking" });
+    setStep({ kind: "checked", answer: await findCustomerReferrer(caller, customerId) });
   };
 
   // A scan (camera or a connected scanner) is checked at once.
@@ -72,6 +84,11 @@ function ReferralModal() {
             <s-button variant="secondary" onClick={() => shopify.scanner.showCameraScanner()}>
               Scan QR code
             </s-button>
+            {cartCustomer ? (
+              <s-button variant="secondary" onClick={() => void findReferrer(cartCustomer)}>
+                Find this customer's referrer
+              </s-button>
+            ) : null}
           </s-stack>
           {answer?.status === "ok" ? (
             <s-banner heading={`Referred by ${referrerName(answer.referrer)}`} tone="success">

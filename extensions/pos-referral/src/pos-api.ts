@@ -56,6 +56,14 @@ export async function checkCode(caller: AppCaller, input: string): Promise<CodeA
   return { status: "error", message: CALL_FAILED };
 }
 
+/** Asks the app who referred the cart's customer before (their latest referred order). */
+export async function findCustomerReferrer(caller: AppCaller, customerId: number | string): Promise<CodeAnswer> {
+  const response = await call(caller, `${CODE_PATH}?customerId=${encodeURIComponent(String(customerId))}`);
+  if ("failed" in response) return { status: "error", message: response.failed };
+  const body: unknown = await response.json().catch(() => null);
+  return isAnswer(body) && (response.ok || body.status !== "ok") ? body : { status: "error", message: CALL_FAILED };
+}
+
 /** The part of POS's cart API the modal uses. */
 export interface CartActions {
   addCartProperties(properties: Record<string, string>): Promise<void>;

@@ -7,7 +7,7 @@ import { connectShop, sandboxCommissions, sandboxRequests, testPipeline, useTest
 import { installShop } from "../../support/sessions";
 import { shopifyOrder, type OrderOptions } from "../../support/orders";
 import { signedWebhook, TEST_SHOP } from "../../support/shopify-requests";
-import { applyToCart, checkCode, CODE_PATH, type AppCaller, type CodeAnswer } from "../../../extensions/pos-referral/src/pos-api";
+import { applyToCart, checkCode, CODE_PATH, findCustomerReferrer, type AppCaller, type CodeAnswer } from "../../../extensions/pos-referral/src/pos-api";
 
 // Referrals at the counter, as production serves them: the built app under
 // server.mjs, the POS extension's own client code (extensions/pos-referral/
@@ -168,6 +168,25 @@ describe("a referral code given at the counter", () => {
     expect(await checkCode(caller, "<script>")).toMatchObject({ status: "invalid" });
     expect(await checkCode(caller, "bob@example.com")).toMatchObject({ status: "ok", code: "BOB10", referrer: { firstName: "Bob" } });
     expect(await checkCode(caller, "nobody@example.com")).toMatchObject({ status: "unknown", message: expect.stringMatching(/No ambassador/) });
+  });
+});
+
+describe("the referrer of the cart's customer", () => {
+  it("is the code of their latest referred order, checked again at the service; none for a customer never referred", async () => {
+    await connectShop(sandbox);
+    const customerId = 7_210_000_000_777;
+    // An earlier online order of this customer came through Bob's link.
+    const online = shopifyOrder({ id: 5_640_000_700_010, email: "lee@example.com", customerEmail: "lee@example.com", customerId, noteAttributes: [{ name: "_referral_code", value: "BOB10" }] });
+    expect(await deliverPaid(online)).toBe(200);
+    await testPipeline().drain();
+    expect(await recordOf("5640000700010")).toMatchObject({ status: "recorded", shortCode: "BOB10" });
+
+    const caller = pos(() => posToken());
+    expect(await findCustomerReferrer(caller, customerId)).toMatchObject({ status: "ok", code: "BOB10", referrer: { firstName: "Bob" } });
+    expect(await findCustomerReferrer(caller, 7_210_000_000_778)).toMatchObject({ status: "unknown", message: "No earlier order of this customer was referred." });
+    // Another shop's token never finds this shop's customers.
+    await connectShop(sandbox, { shop: "second-shop.myshopify.com" });
+    expect(await findCustomerReferrer(pos(() => posToken({ store: "second-shop" })), customerId)).toMatchObject({ status: "unknown" });
   });
 });
 

@@ -40,6 +40,8 @@ export interface PosPageOptions {
   token: string;
   /** The customer of the customer-details target. */
   customerId?: number;
+  /** The customer on the cart; none for a guest sale. */
+  cartCustomerId?: number;
 }
 
 /** The page: the `shopify` stand-in, then the bundle's default export called as POS calls it. */
@@ -56,6 +58,7 @@ export function posPage(options: PosPageOptions): string {
         hideCameraScanner() {},
       },
       cart: {
+        current: { value: ${JSON.stringify(options.cartCustomerId ? { customer: { id: options.cartCustomerId } } : {})}, subscribe() { return () => {}; } },
         async addCartProperties(properties) { Object.assign(posWrites.cartProperties, properties); },
         async addCartCodeDiscount(code) { posWrites.discountCodes.push(code); },
       },
