@@ -1,3 +1,4 @@
+export { customerIdEmail } from "./buyer-identity";
 export { CodeDirectory } from "./code-directory.server";
 export { GUARD_WINDOW_MS } from "./guard-facts.server";
 export { CANCEL_ORDER_JOB, ORDER_CHANGE_KINDS, REFUND_ORDER_JOB, keysOfOrderJobs, refundSubject } from "./job-kinds";
