@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../app/wiring/db.server";
 import { artifactsDir, describeInBrowser, launchBrowser } from "../support/browser";
 import { sendHtml, sendJson, startStorefront, type Storefront } from "../domains/storefront/storefront-server";
-import { startSandboxAppServer, type AppServer } from "../entry/admin/app-server";
+import { sandboxAppEnv, startAppServer, startSandboxAppServer, type AppServer } from "../entry/admin/app-server";
+import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
 import { connectShop, useTestSandbox } from "../support/pipeline";
 import { TEST_SHOP } from "../support/shopify-requests";
 import { bundleBlock } from "./support/ui-block-page";
@@ -21,6 +22,11 @@ const STORE = TEST_SHOP.replace(".myshopify.com", "");
 
 const sandbox = useTestSandbox();
 let server: AppServer;
+/** The app with the Admin API stand-in: the customer-details block looks its customer up there. */
+let blockServer: AppServer;
+let standIn: { origin: string; close(): Promise<void> };
+const shopify = new ShopifyAdminStandIn();
+let blockCustomerId = 0;
 let host: Storefront;
 let browser: Browser;
 let page: Page;
@@ -38,12 +44,15 @@ beforeAll(async () => {
       return;
     }
     const target = /^\/pos\/([\w-]+)$/.exec(req.path);
-    if (target && bundles[target[1]]) return sendHtml(res, posPage({ bundleUrl: `/pos/${target[1]}.js`, token, customerId: 7_210_000_000_321, cartCustomerId: 7_210_000_000_321 }));
+    if (target && bundles[target[1]]) return sendHtml(res, posPage({ bundleUrl: `/pos/${target[1]}.js`, token, customerId: blockCustomerId, cartCustomerId: 7_210_000_000_321 }));
     sendJson(res, 404, { message: "Not found" });
   });
   // Bundled as `shopify app build` bundles them, pointed at the served app.
   bundles.modal = await bundleBlock("pos-referral/src/Modal.tsx", server.origin);
   bundles.tile = await bundleBlock("pos-referral/src/Tile.tsx", server.origin);
+  standIn = await shopify.serve();
+  blockServer = await startAppServer({ ...sandboxAppEnv(), SHOPIFY_ADMIN_API_ORIGIN: standIn.origin });
+  bundles.block = await bundleBlock("pos-referral/src/CustomerBlock.tsx", blockServer.origin);
   browser = await launchBrowser();
 }, 60_000);
 
@@ -51,6 +60,8 @@ afterAll(async () => {
   await browser?.close();
   await host?.close();
   await server?.stop();
+  await blockServer?.stop();
+  await standIn?.close();
 });
 
 beforeEach(async () => {
@@ -118,6 +129,24 @@ describeInBrowser("the POS extension", () => {
     expect(await tile.getAttribute("heading")).toBe("Referral");
     await tile.click();
     expect(await writes()).toMatchObject({ modalsPresented: 1 });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("shows a customer's block, and enrols a customer who is not an ambassador yet", async () => {
+    await connectShop(sandbox);
+    const customer = shopify.customers.add("pat.counter@example.com");
+    blockCustomerId = Number(customer.id.slice(customer.id.lastIndexOf("/") + 1));
+    await page.goto(`${host.origin}/pos/block`);
+    const enrol = page.locator("s-button", { hasText: "Enrol as ambassador" });
+    await enrol.waitFor();
+    expect(await page.locator("s-pos-block").innerText()).toContain("Not an ambassador yet.");
+    await page.screenshot({ path: `${artifactsDir}pos-customer-block-not-enrolled.png` });
+
+    await enrol.click();
+    const link = page.locator("s-text", { hasText: `${sandbox.baseUrl}/s/` });
+    await link.waitFor();
+    expect(sandbox.ledger().ambassadors.find((a) => a.email === "pat.counter@example.com")).toMatchObject({ uid: String(blockCustomerId) });
+    await page.screenshot({ path: `${artifactsDir}pos-customer-block-enrolled.png` });
     expect(pageErrors).toEqual([]);
   });
 });
