@@ -139,7 +139,7 @@ export function shopifyOrder(options: OrderOptions = {}) {
             email: customerEmail,
             first_name: "Jon",
             last_name: "Snow",
-            phone: options.customerPhone ?? null,
+            ...(options.customerPhone === undefined ? {} : { phone: options.customerPhone }),
             state: "enabled",
             verified_email: true,
             currency: "USD",
