@@ -116,11 +116,22 @@ describe("a referral code given at the counter", () => {
     expect([await deliverPaid(order), await deliverPaid(order)]).toEqual([200, 200]);
     await testPipeline().drain();
 
+    // AND once more after it was recorded (Shopify retries a delivery it thinks failed)
+    expect(await deliverPaid(order)).toBe(200);
+    await testPipeline().drain();
+
     // THEN one commission for Alice, the order recorded with the code
     const commissions = await sandboxCommissions(sandbox, "5640000700001");
     expect(commissions).toHaveLength(1);
     expect(commissions[0]).toMatchObject({ affiliate_email: "alice@example.com", campaign_uid: "1001", revenue_amount: "90.00" });
-    expect(await recordOf("5640000700001")).toMatchObject({ status: "recorded", shortCode: "ALICE10" });
+    const record = await recordOf("5640000700001");
+    expect(record).toMatchObject({ status: "recorded", shortCode: "ALICE10" });
+    // Both signals the counter put on the sale were seen: the offer code (which wins) and the cart property.
+    const signals = (JSON.parse(record.explanation!) as { signals: { source: string; code: string; won?: boolean }[] }).signals;
+    expect(signals.map(({ source, code, won }) => [source, code, won === true]).sort()).toEqual([
+      ["cart_attribute", "ALICE10", false],
+      ["offer_code", "ALICE10", true],
+    ]);
   });
 
   it("credits a POS sale whose customer has only a phone number, under an address made from the customer id", async () => {
