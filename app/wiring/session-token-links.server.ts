@@ -38,7 +38,8 @@ export async function sessionTokenShareLinks(
 /** An extension's CORS preflight reaches the action; anything but OPTIONS is not allowed there. */
 export const methodNotAllowed = () => new Response(null, { status: 405, headers: { Allow: "GET, OPTIONS" } });
 
-async function offlineCustomerLookup(shop: string): Promise<CustomerLookup | null> {
+/** The shop's Admin API customer lookup with its offline session; null when it has none. */
+export async function offlineCustomerLookup(shop: string): Promise<CustomerLookup | null> {
   try {
     const { admin } = await unauthenticated.admin(shop);
     return adminCustomerLookup(admin);

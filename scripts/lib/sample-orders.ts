@@ -48,6 +48,10 @@ export interface OrderOptions {
   checkoutToken?: string;
   /** When the buyer placed it; by default now, as for an order whose webhook arrives as it is paid. */
   createdAt?: Date;
+  /** A Shopify POS sale: source "pos", the location and staff member, and no checkout, landing page or browser. */
+  pos?: { locationId: LongId; userId: LongId; deviceId?: LongId };
+  /** The customer's phone (a POS customer often has a phone and no email). */
+  customerPhone?: string | null;
 }
 
 /** A time as Shopify's payloads write it: to the second, with an offset. */
@@ -73,9 +77,9 @@ export function shopifyOrder(options: OrderOptions = {}) {
     id: jsonId(id),
     admin_graphql_api_id: `gid://shopify/Order/${id}`,
     app_id: 580111,
-    browser_ip: options.browserIp === undefined ? "203.0.113.7" : options.browserIp,
+    browser_ip: options.pos ? null : options.browserIp === undefined ? "203.0.113.7" : options.browserIp,
     checkout_id: jsonId(options.checkoutId ?? 901414060),
-    checkout_token: options.checkoutToken ?? sampleCheckoutToken(id),
+    checkout_token: options.pos ? null : (options.checkoutToken ?? sampleCheckoutToken(id)),
     buyer_accepts_marketing: false,
     cancel_reason: null,
     cancelled_at: null,
@@ -89,15 +93,18 @@ export function shopifyOrder(options: OrderOptions = {}) {
     discount_codes: (options.discountCodes ?? []).map((code) => ({ code, amount: "10.00", type: "fixed_amount" })),
     email: options.email === undefined ? "jon@example.com" : options.email,
     financial_status: "paid",
-    landing_site: options.landingSite === undefined ? "/" : options.landingSite,
+    landing_site: options.pos ? null : options.landingSite === undefined ? "/" : options.landingSite,
     name: options.name ?? `#${1000 + Number(BigInt(id) % 1000n)}`,
     note: null,
     note_attributes: options.noteAttributes ?? [],
     order_number: 1000 + Number(BigInt(id) % 1000n),
     phone: null,
     presentment_currency: "USD",
-    referring_site: "https://www.example-search.com/",
-    source_name: "web",
+    referring_site: options.pos ? null : "https://www.example-search.com/",
+    source_name: options.pos ? "pos" : "web",
+    ...(options.pos
+      ? { location_id: jsonId(options.pos.locationId), user_id: jsonId(options.pos.userId), device_id: jsonId(options.pos.deviceId ?? 1_801_237) }
+      : { location_id: null, user_id: null, device_id: null }),
     subtotal_price: subtotal,
     subtotal_price_set: money(subtotal),
     tags: "",
@@ -132,6 +139,7 @@ export function shopifyOrder(options: OrderOptions = {}) {
             email: customerEmail,
             first_name: "Jon",
             last_name: "Snow",
+            ...(options.customerPhone === undefined ? {} : { phone: options.customerPhone }),
             state: "enabled",
             verified_email: true,
             currency: "USD",

@@ -246,7 +246,7 @@ export function appBridgeCalls(page: Page): Promise<AppBridgeCalls> {
 }
 
 /** The app's extensions as app.extensions() reports them, each placed or not as asked. */
-export function appExtensions(placed: { embed?: boolean; linksBlock?: boolean; thankYou?: boolean; orderStatus?: boolean; profile?: boolean }): ExtensionInfo[] {
+export function appExtensions(placed: { embed?: boolean; linksBlock?: boolean; thankYou?: boolean; orderStatus?: boolean; profile?: boolean; posTile?: boolean }): ExtensionInfo[] {
   const theme = "gid://shopify/OnlineStoreTheme/1";
   return [
     {
@@ -278,5 +278,6 @@ export function appExtensions(placed: { embed?: boolean; linksBlock?: boolean; t
       ],
     },
     { handle: "referral-links-account", type: "ui_extension", activations: placed.profile ? [{ target: "customer-account.profile.block.render" }] : [] },
+    { handle: "referral-pos", type: "ui_extension", activations: placed.posTile ? [{ target: "pos.home.tile.render" }] : [] },
   ];
 }

@@ -118,7 +118,7 @@ export function commissionDecided(event: CommissionDecided): FlowTrigger {
     : trigger(FLOW_TRIGGER_HANDLES.commissionDenied, withReferences({ order_id: event.orderId }, { ...common, "Denied by": event.by, Reason: text(event.reason) }));
 }
 
-export type EnrolledHow = "storefront" | "thank_you" | "service_webhook";
+export type EnrolledHow = "storefront" | "thank_you" | "pos" | "service_webhook";
 
 export interface AmbassadorEnrolled {
   customerId?: string | null;

@@ -6,7 +6,7 @@ import { notifyJobEnqueued } from "../../platform/queue/wake";
 import type { Logger } from "../../platform/logger/logger.server";
 import { derivedKey, openToken, sealToken, type SealContext } from "../../platform/crypto/sealing.server";
 import { enqueueJob } from "../../platform/queue/enqueue.server";
-import { keysOfOrderJobs } from "../referrals";
+import { customerIdEmail, keysOfOrderJobs } from "../referrals";
 import { readCustomerRedact, type CustomerIdentity } from "./compliance-payloads";
 import { customerOrderRecordsWhere, serviceEventIdsByEmail } from "./customer-rows.server";
 import { type FoundRow, type PersonalTable, rowsMentioning } from "./person-sweep.server";
@@ -182,7 +182,9 @@ export async function redactCustomer(
   const { shop, who } = request;
   const result = await db.$transaction(async (tx) => {
     const deleted = await eraseLocally(tx, shop, who, options.serviceEventJobKind);
-    const plan = await planServiceErasure(tx, shop, who.email, options.credentialsKey);
+    // A customer without an email was recorded under the address made from their id (decision 033).
+    const serviceEmail = who.email ?? (who.customerId ? customerIdEmail(who.customerId) : null);
+    const plan = await planServiceErasure(tx, shop, serviceEmail, options.credentialsKey);
     const log = await tx.redactionLog.create({
       data: {
         shop,

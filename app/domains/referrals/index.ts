@@ -1,3 +1,4 @@
+export { customerIdEmail } from "./buyer-identity";
 export { CodeDirectory } from "./code-directory.server";
 export { GUARD_WINDOW_MS } from "./guard-facts.server";
 export { CANCEL_ORDER_JOB, ORDER_CHANGE_KINDS, REFUND_ORDER_JOB, keysOfOrderJobs, refundSubject } from "./job-kinds";
@@ -11,3 +12,5 @@ export { PIXEL_SIGNAL_TTL_MS, sweepPixelSignals } from "./pixel-signals.server";
 export { orderReferrers } from "./order-records.server";
 export { resendOrder, resolveReview, SKIPPED_BY_MERCHANT, skipOrder } from "./order-status.server";
 export { needsReview } from "./reversal.server";
+export { checkCounterCode, checkCustomerReferrer, COUNTER_MESSAGES, parseCounterInput } from "./counter-code.server";
+export type { CounterCodeAnswer, CounterCodeDeps } from "./counter-code.server";

@@ -1,3 +1,4 @@
+import { buyerIdentity } from "./buyer-identity";
 import { moneyFromCents, moneyToCents, type Money } from "../../platform/referral-api/money";
 import type { StoredEvent } from "./job-kinds";
 import { shopAmount, type OrderPayload } from "./order-payload";
@@ -139,14 +140,6 @@ export function orderRevenue(order: OrderPayload, basis: PipelineSettings["reven
   return moneyFromCents(cents < 0n ? 0n : cents);
 }
 
-function customerEmail(order: OrderPayload): string | undefined {
-  for (const email of [order.email, order.contact_email, order.customer?.email]) {
-    const trimmed = email?.trim();
-    if (trimmed) return trimmed;
-  }
-  return undefined;
-}
-
 
 const APPROVAL_PARAM: Record<PipelineSettings["approval"], boolean | undefined> = {
   campaign: undefined,
@@ -163,7 +156,8 @@ export interface PixelAtIntake {
 /** Turns an order into the event the job decides and sends, or a reason not to send it (referralGate's, or a skip rule's). */
 export function readOrderEvent(order: OrderPayload, settings: PipelineSettings, { pixel = null, signalMayCome = false }: PixelAtIntake = {}): OrderReading {
   const signals: OrderSignals = { ...orderSignals(order, settings.codeParams), ...(pixel ? { pixel } : {}) };
-  const email = customerEmail(order);
+  const buyer = buyerIdentity(order);
+  const email = buyer.kind === "anonymous" ? undefined : buyer.email;
   const customerId = order.customer?.id ?? undefined;
   const event: ReferralEvent = {
     campaignUids: campaignsFor(settings.campaignUids, shaped(attribute(order, REFERRAL_CAMPAIGN_ATTRIBUTE), CAMPAIGN_SHAPE)),
@@ -190,8 +184,6 @@ export function readOrderEvent(order: OrderPayload, settings: PipelineSettings, 
   const gate = referralGate(signals, pixel?.code ?? null, { sendWithoutCode: settings.scope === "all_orders", signalMayCome });
   if (gate.next === "await_signal") return { kind: "awaiting_signal", reason: gate.reason, event };
   if (gate.next === "not_referred") return { kind: "not_referred", reason: gate.reason, event };
-  if (!email) {
-    return { kind: "skip", reason: "The order has no customer email, so the referral service cannot record it", event };
-  }
+  if (buyer.kind === "anonymous") return { kind: "skip", reason: buyer.reason, event };
   return { kind: "record", event };
 }

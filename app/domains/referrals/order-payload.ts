@@ -154,6 +154,8 @@ export interface OrderPayload {
   checkout_token?: string | null;
   created_at?: string | null;
   cancelled_at?: string | null;
+  /** Where the order was placed: "web", "pos" (Shopify POS), an app's id... */
+  source_name?: string | null;
 }
 
 export interface ShippingAddress {
@@ -225,6 +227,9 @@ const lineItems = maybe(listOf(lineItem));
 const optionalCustomer = maybe(customer);
 const optionalBillingAddress = maybe(billingAddress);
 
+/** Only the skip reason of an order without a buyer reads it: a value that is no text is read as absent, never a refused order. */
+const sourceName: Read<string | null> = (value) => (typeof value === "string" ? value : null);
+
 /** The order of an orders/* webhook; throws PayloadError naming the first field that is wrong. */
 export function readOrderPayload(value: unknown): OrderPayload {
   const f = fields(value);
@@ -255,6 +260,7 @@ export function readOrderPayload(value: unknown): OrderPayload {
     checkout_token: field(f, "checkout_token", optionalText),
     created_at: field(f, "created_at", optionalText),
     cancelled_at: field(f, "cancelled_at", optionalText),
+    source_name: field(f, "source_name", sourceName),
   };
 }
 

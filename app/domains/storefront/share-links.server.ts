@@ -58,12 +58,14 @@ export interface ShareLinksDeps {
 
 export interface ShareLinksQuery {
   shop: string;
-  /** The numeric Shopify customer id, from a signed source only; null for a guest. */
+  /** The numeric Shopify customer id, from a signed source only (or picked by the shop's own signed-in staff, at POS); null for a guest. */
   customerId: string | null;
   /** null when the shop has no offline session (the app is not installed). */
   lookupCustomer: CustomerLookup | null;
-  /** Which surface asked, for the log line. */
-  surface: "app_proxy" | "customer_account" | "checkout";
+  /** Which surface asked, for the log line (and where a Flow enrolment says it happened). */
+  surface: "app_proxy" | "customer_account" | "checkout" | "pos";
+  /** Staff enrol the customer at the counter (POS), whether or not the shop enrols customers automatically. */
+  enrol?: boolean;
 }
 
 export const shareLinksCacheKey = (shop: string, customerId: string) => `${shop}|${customerId}`;
@@ -79,6 +81,8 @@ const cacheable = (answer: ShareLinksAnswer) => answer.status === "ok" || answer
 export async function loadShareLinks(deps: ShareLinksDeps, query: ShareLinksQuery): Promise<ShareLinksAnswer> {
   const { shop, customerId } = query;
   if (!customerId) return { status: "guest" };
+  // Enrolling changes the answer: what was kept from before is not asked again.
+  if (query.enrol) deps.answers.delete(shareLinksCacheKey(shop, customerId));
   return deps.answers.getOrLoad(
     shareLinksCacheKey(shop, customerId),
     async () => {
@@ -121,7 +125,8 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   if (!customer.email) return notEnrolled("no_email");
 
   const params: GetAmbassadorParams = { email: customer.email };
-  if (row.autoEnrol) {
+  const enrols = row.autoEnrol || query.enrol === true;
+  if (enrols) {
     // The same uid the order pipeline sends, so both name the customer alike.
     Object.assign(params, { autoCreate: true, uid: customerId, firstName: customer.firstName ?? undefined });
     const group = row.newAmbassadorGroup?.trim();
@@ -146,9 +151,9 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   if (row.shareLinkMetafield && found.email) await queueShareLinkSync(deps.db, shop, found.email, { reason: "seen", customerId, seen: shareLinkValues(found, trackedCampaigns(row.campaignUids)) });
   if (found.status === "banned" || found.status === "unsubscribed") return notEnrolled("inactive");
   // A customer enrolled here has a share code the friend's offers may not hold yet.
-  if (row.autoEnrol && found.email) await enqueueMissingAmbassadorCode(deps.db, shop, found.email);
-  if (row.autoEnrol && row.flowTriggers && found.email && justCreated(found, deps.now?.() ?? new Date())) {
-    const how = query.surface === "checkout" ? "thank_you" : "storefront";
+  if (enrols && found.email) await enqueueMissingAmbassadorCode(deps.db, shop, found.email);
+  if (enrols && row.flowTriggers && found.email && justCreated(found, deps.now?.() ?? new Date())) {
+    const how = ENROLLED_HOW[query.surface];
     const shareLink = found.memorableUrl ?? shareLinksOf(found.campaignLinks, trackedCampaigns(row.campaignUids))[0]?.url ?? null;
     await queueFlowTrigger(deps.db, shop, ambassadorEnrolled({ customerId, email: found.email, shareLink, how }), enrolmentKey(found.email));
   }
@@ -158,6 +163,8 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
     links: shareLinksOf(found.campaignLinks, trackedCampaigns(row.campaignUids)),
   };
 }
+
+const ENROLLED_HOW = { app_proxy: "storefront", customer_account: "storefront", checkout: "thank_you", pos: "pos" } as const;
 
 /**
  * ambassador/get with auto-create does not say whether it created the

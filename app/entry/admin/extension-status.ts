@@ -9,12 +9,14 @@ export const EXTENSION_HANDLES = {
   linksBlock: "referral-links",
   checkout: "referral-share-link",
   account: "referral-links-account",
+  pos: "referral-pos",
 } as const;
 
 export const TARGETS = {
   thankYou: "purchase.thank-you.block.render",
   orderStatus: "customer-account.order-status.block.render",
   profile: "customer-account.profile.block.render",
+  posTile: "pos.home.tile.render",
 } as const;
 
 /** on: placed and live; off: available but not placed; unknown: Shopify can't place it here (e.g. a theme without app blocks). */
@@ -26,6 +28,8 @@ export interface ExtensionPlacements {
   thankYou: Placement;
   orderStatus: Placement;
   profile: Placement;
+  /** The POS home screen's Referral tile. */
+  posTile: Placement;
 }
 
 /** What app.extensions() answers, as far as the app reads it (App Bridge's ExtensionInfo). */
@@ -53,6 +57,7 @@ export function extensionPlacements(infos: ExtensionInfoLike[]): ExtensionPlacem
     thankYou: uiTarget(infos, EXTENSION_HANDLES.checkout, TARGETS.thankYou),
     orderStatus: uiTarget(infos, EXTENSION_HANDLES.checkout, TARGETS.orderStatus),
     profile: uiTarget(infos, EXTENSION_HANDLES.account, TARGETS.profile),
+    posTile: uiTarget(infos, EXTENSION_HANDLES.pos, TARGETS.posTile),
   };
 }
 

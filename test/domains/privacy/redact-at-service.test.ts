@@ -15,8 +15,8 @@ beforeEach(async () => {
   pipeline = testPipeline();
 });
 
-async function redact(email: string) {
-  const body = { shop_id: 954_889, shop_domain: TEST_SHOP, customer: { id: 7_210_000_000_099, email, phone: null }, orders_to_redact: [] };
+async function redact(email: string | null, customer: { id?: number; phone?: string | null } = {}) {
+  const body = { shop_id: 954_889, shop_domain: TEST_SHOP, customer: { id: customer.id ?? 7_210_000_000_099, email, phone: customer.phone ?? null }, orders_to_redact: [] };
   const response = await action(routeArgs(signedWebhook({ topic: "customers/redact", body })));
   expect(response.status).toBe(200);
   // The request queued the redaction; its job runs here alone, so that the erasure at the service it queues waits for the test's drain.
@@ -49,6 +49,21 @@ describe("erasure at the referral service", () => {
     const done = await prisma.redactionLog.findUniqueOrThrow({ where: { id: pending.id } });
     expect(done).toMatchObject({ serviceState: "done", pendingEmailSealed: null, completedAt: expect.any(Date) });
     expect(JSON.stringify(done)).not.toMatch(/dan/i);
+  });
+
+  it("erases a customer without an email under the address their orders were recorded with (decision 033)", async () => {
+    await connectShop(sandbox);
+    // A POS sale of a phone-only customer was recorded as this address.
+    const madeUp = "shopify-customer-7210000000444@no-email.invalid";
+    await fetch(`${sandbox.baseUrl}/api/v2/${sandbox.username}/${sandbox.token}/json/ambassador/get/?email=${encodeURIComponent(madeUp)}&auto_create=1`);
+    expect(await serviceKnows(madeUp)).toBe(true);
+
+    const pending = await redact(null, { id: 7_210_000_000_444, phone: "+15555550123" });
+    expect(pending).toMatchObject({ serviceState: "pending" });
+    await pipeline.drain();
+
+    expect(await serviceKnows(madeUp)).toBe(false);
+    expect(await prisma.redactionLog.findUniqueOrThrow({ where: { id: pending.id } })).toMatchObject({ serviceState: "done" });
   });
 
   it("retries when the service is down, and shows why meanwhile", async () => {

@@ -114,8 +114,25 @@ describe("readOrderEvent", () => {
   it("falls back to the customer's email and then skips an order with none", () => {
     const viaCustomer = readOrderEvent(order({ email: null, customerEmail: "c@example.com", discountCodes: ["ALICE-15"] }), settings());
     expect(viaCustomer.event?.params.email).toBe("c@example.com");
-    const none = readOrderEvent(order({ email: null, customerEmail: null, discountCodes: ["ALICE-15"] }), settings());
-    expect(none).toMatchObject({ kind: "skip", reason: expect.stringMatching(/no customer email/) });
+    const none = readOrderEvent(order({ email: null, customerEmail: null, customerId: null, discountCodes: ["ALICE-15"] }), settings());
+    expect(none).toMatchObject({ kind: "skip", reason: expect.stringMatching(/no customer email and no customer/) });
+  });
+
+  it("records a POS sale whose customer has no email under an address made from their customer id, on a domain no mail reaches", () => {
+    const pos = { locationId: 24_826_418, userId: 548_380_009 };
+    const phoneOnly = order({ pos, email: null, customerEmail: null, customerId: 7_210_000_000_999, customerPhone: "+15555550123", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+    const reading = readOrderEvent(phoneOnly, settings());
+    expect(reading.kind).toBe("record");
+    expect(reading.event?.params).toMatchObject({ email: "shopify-customer-7210000000999@no-email.invalid", uid: "7210000000999" });
+    expect(reading.event?.signals.cartAttribute).toBe("ALICE10");
+  });
+
+  it("skips only an anonymous POS sale (no email, no customer), saying so and what staff can do", () => {
+    const pos = { locationId: 24_826_418, userId: 548_380_009 };
+    const anonymous = readOrderEvent(order({ pos, email: null, customerEmail: null, customerId: null, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }), settings());
+    expect(anonymous).toMatchObject({ kind: "skip", reason: expect.stringMatching(/^Anonymous POS sale: .*add the customer at the counter/) });
+    // With an email on the order, the same sale is recorded under it.
+    expect(readOrderEvent(order({ pos, customerId: null, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] }), settings()).event?.params.email).toBe("jon@example.com");
   });
 
   it("marks orders without a code not referred unless the shop sends all orders, or waiting while a pixel signal may come", () => {

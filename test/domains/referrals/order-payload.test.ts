@@ -45,6 +45,12 @@ describe("reading an order webhook's payload", () => {
     expect(order.name).toBeUndefined();
   });
 
+  it("reads where the order was placed (POS or online), and a source that is no text as none rather than refusing the order", () => {
+    expect(readOrderPayload(shopifyOrder({ pos: { locationId: 24_826_418, userId: 548_380_009 } })).source_name).toBe("pos");
+    expect(readOrderPayload(shopifyOrder()).source_name).toBe("web");
+    expect(readOrderPayload({ id: "7", source_name: 580111 }).source_name).toBeNull();
+  });
+
   it("names the first field that is wrong, with its path, and what it held", () => {
     expect(problem(readOrderPayload, { name: "#1001" })).toBe("id: expected an id, received nothing");
     expect(problem(readOrderPayload, { id: "" })).toBe('id: expected an id, received string ""');

@@ -11,13 +11,15 @@ describe("the extensions' placements from App Bridge's app.extensions()", () => 
       thankYou: "off",
       orderStatus: "on",
       profile: "off",
+      posTile: "off",
     });
-    expect(extensionPlacements(appExtensions({ linksBlock: true, thankYou: true, profile: true }))).toEqual({
+    expect(extensionPlacements(appExtensions({ linksBlock: true, thankYou: true, profile: true, posTile: true }))).toEqual({
       embed: "off",
       linksBlock: "on",
       thankYou: "on",
       orderStatus: "off",
       profile: "on",
+      posTile: "on",
     });
   });
 
@@ -28,7 +30,7 @@ describe("the extensions' placements from App Bridge's app.extensions()", () => 
     theme.activations[1]!.status = "unavailable";
     expect(extensionPlacements(infos).linksBlock).toBe("unknown");
     // An app whose extensions are not deployed: an empty list, as App Bridge documents.
-    expect(extensionPlacements([])).toEqual({ embed: "off", linksBlock: "off", thankYou: "off", orderStatus: "off", profile: "off" });
+    expect(extensionPlacements([])).toEqual({ embed: "off", linksBlock: "off", thankYou: "off", orderStatus: "off", profile: "off", posTile: "off" });
   });
 
   it("builds Shopify's theme editor deep links with the app's client id and the blocks' handles", () => {
@@ -50,5 +52,8 @@ describe("the extensions' placements from App Bridge's app.extensions()", () => 
     const account = readFileSync(file("customer-account/shopify.extension.toml"), "utf8");
     expect(account).toContain(`handle = "${EXTENSION_HANDLES.account}"`);
     expect(account).toContain(`target = "${TARGETS.profile}"`);
+    const pos = readFileSync(file("pos-referral/shopify.extension.toml"), "utf8");
+    expect(pos).toContain(`handle = "${EXTENSION_HANDLES.pos}"`);
+    expect(pos).toContain(`target = "${TARGETS.posTile}"`);
   });
 });

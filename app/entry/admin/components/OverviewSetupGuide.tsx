@@ -108,6 +108,15 @@ export function overviewSetupSteps(facts: SetupFacts, placements: ExtensionPlace
       done: placements?.profile === "on",
       action: { content: "Open checkout settings", url: links.checkoutEditor, external: true },
     },
+    {
+      id: "pos",
+      title: "Take referrals at the counter with Shopify POS",
+      optional: true,
+      description:
+        "In the Shopify POS app, add the Referral tile to the home screen (Edit, then Add tile) and the Referral program block to customer details. Staff scan or enter a friend's code, and the sale is credited like an online order. A sale is credited only when it has a customer or an email: add the customer to the cart.",
+      status: placements ? said[placements.posTile]("the Referral tile on the POS home screen") : uiStatus(undefined, ""),
+      done: placements?.posTile === "on",
+    },
   ];
 }
 
