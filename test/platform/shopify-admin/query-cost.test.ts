@@ -2,9 +2,13 @@ import { parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { ORDER_LINE_ITEMS_QUERY, ORDERS_PER_PAGE, ORDERS_QUERY, REFUND_QUERY } from "../../../app/domains/order-sync/order-query";
 import { CREDITS_PER_PAGE } from "../../../app/domains/service-events/shopify-customers.server";
+import { adminCall } from "../../../app/platform/shopify-admin/admin-call.server";
+import { AdminCallError } from "../../../app/platform/shopify-admin/admin-graphql.server";
+import { shopifyOrder } from "../../support/orders";
 import { appDocuments } from "../../support/admin-documents";
 import { MAX_QUERY_COST, operationOf, queryCost } from "../../support/admin-query-cost";
 import { adminSchema } from "../../support/admin-schema";
+import { ShopifyAdminStandIn } from "../../support/shopify-admin-standin";
 
 // Every Admin GraphQL document the app sends, priced by Shopify's documented
 // rules at the sizes the app sends it, against Shopify's 1,000 a query.
@@ -75,5 +79,48 @@ describe("the app's Admin documents, at the sizes the app sends them", () => {
   it.each(documents.map((d) => [d.operation, d] as const))("%s is requested at no more than Shopify's 1,000", (_name, document) => {
     const cost = price(document.text, SENT_SIZES[document.operation] ?? {});
     expect(cost, `${document.operation} (${document.file})`).toBeLessThanOrEqual(MAX_QUERY_COST);
+  });
+});
+
+describe("the Admin stand-in prices each query as Shopify does", () => {
+  const page = (first: number) => ({ query: "updated_at:>='2000-01-01T00:00:00Z'", first, after: null, sortKey: "UPDATED_AT" });
+
+  it("refuses a query requested above 1,000 before running it, with Shopify's MAX_COST_EXCEEDED, charging nothing", async () => {
+    const shopify = new ShopifyAdminStandIn();
+    const before = shopify.bucket.currentlyAvailable;
+    const tooMany = 25;
+    const cost = price(ORDERS_QUERY, page(tooMany));
+    expect(cost).toBeGreaterThan(MAX_QUERY_COST);
+
+    const answer = shopify.answer(ORDERS_QUERY, page(tooMany)) as { data?: unknown; errors: { message: string; extensions: Record<string, unknown> }[] };
+    expect(answer.data).toBeUndefined();
+    expect(answer.errors).toHaveLength(1);
+    expect(answer.errors[0]!.message).toMatch(new RegExp(`^Query cost is ${cost}, which exceeds the single query max cost limit \\(1000\\)`));
+    expect(answer.errors[0]!.extensions).toEqual({ code: "MAX_COST_EXCEEDED", cost, maxCost: 1000, documentation: "https://shopify.dev/api/usage/rate-limits" });
+    expect(shopify.callsOf("OrdersPage")).toEqual([expect.objectContaining({ outcome: "too-costly" })]);
+    expect(shopify.refused).toHaveLength(1);
+    expect(shopify.bucket.currentlyAvailable).toBeGreaterThanOrEqual(before);
+
+    // The app's call fails for good, with Shopify's words; it is not taken for a throttle and retried.
+    const sleeps: number[] = [];
+    const call = adminCall({ admin: shopify, sleep: async (ms) => void sleeps.push(ms) }, ORDERS_QUERY, page(tooMany));
+    await expect(call).rejects.toBeInstanceOf(AdminCallError);
+    await expect(call).rejects.toThrow(/Shopify refused the request: Query cost is \d+, which exceeds the single query max cost limit/);
+    expect(sleeps).toEqual([]);
+  });
+
+  it("answers a query within the limit with its requested and actual cost and the bucket, charging what the answer held", () => {
+    const shopify = new ShopifyAdminStandIn();
+    shopify.orders.add(shopifyOrder({ id: 6_560_000_000_001 }));
+    const answer = shopify.answer(ORDERS_QUERY, page(ORDERS_PER_PAGE)) as {
+      extensions: { cost: { requestedQueryCost: number; actualQueryCost: number; throttleStatus: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number } } };
+    };
+    const { requestedQueryCost, actualQueryCost, throttleStatus } = answer.extensions.cost;
+    expect(requestedQueryCost).toBe(price(ORDERS_QUERY, page(ORDERS_PER_PAGE)));
+    // One order of ten, with one line item of five and no refund.
+    expect(actualQueryCost).toBeLessThan(requestedQueryCost / 5);
+    expect(actualQueryCost).toBeGreaterThan(0);
+    expect(throttleStatus.maximumAvailable - throttleStatus.currentlyAvailable).toBeLessThanOrEqual(actualQueryCost + 1);
+    expect(shopify.refused).toEqual([]);
   });
 });
