@@ -54,45 +54,42 @@ function noting(sql: PlainSql): PlainSql {
   });
 }
 
+/**
+ * ORDERS_PER_SHOP orders of each shop, placed ten minutes apart (every eighth one
+ * recorded), each with its job (the newest queued, a few paused or running, the
+ * rest done) and a web pixel signal: the shape of query-plans.test.ts's, written
+ * by PostgreSQL itself (generate_series), then ANALYZEd.
+ */
 async function seed() {
-  const now = Date.now();
-  for (const shop of SHOPS) {
-    const records = Array.from({ length: ORDERS_PER_SHOP }, (_, i) => {
-      const placedAt = new Date(now - i * 600_000);
-      return {
-        shop,
-        orderId: String(5_000_000 + i),
-        orderName: `#${1000 + i}`,
-        email: `buyer${i % 400}@example.com`,
-        emailKey: `buyer${i % 400}@example.com`,
-        customerId: String(7_000_000 + (i % 400)),
-        shortCode: i % 3 === 0 ? `CODE${i % 50}` : null,
-        couponCode: i % 5 === 0 ? `SAVE${i % 20}` : null,
-        browserIp: `203.0.113.${i % 200}`,
-        status: STATUSES[i % STATUSES.length]!,
-        placedAt,
-        createdAt: placedAt,
-        recordedAt: i % 8 === 0 ? placedAt : null,
-      };
-    });
-    await db.orderRecord.createMany({ data: records });
-    const jobs = records.map((record, i) => ({
-      shop,
-      kind: "order.record",
-      key: `${shop}:order.record:${record.orderId}`,
-      payload: "{}",
-      status: i < 20 ? "queued" : i < 22 ? "paused" : i < 24 ? "running" : "done",
-      runAt: record.placedAt,
-      leaseUntil: i >= 22 && i < 24 ? new Date(now + 60_000) : null,
-      lane: `${shop}:${record.orderId}`,
-      laneAt: record.placedAt,
-    }));
-    await db.job.createMany({ data: jobs });
-    await db.pixelSignal.createMany({
-      data: records.map((record, i) => ({ shop, checkoutToken: `token-${record.orderId}`, orderId: i % 2 === 0 ? record.orderId : null, code: `CODE${i % 50}`, createdAt: record.placedAt })),
-    });
-  }
+  const params = [SHOPS, ORDERS_PER_SHOP, new Date().toISOString(), STATUSES];
+  const orders = `FROM unnest($1::text[]) AS sh("shop") CROSS JOIN generate_series(0, $2::int - 1) AS g(i)
+    CROSS JOIN LATERAL (SELECT ($3::timestamptz AT TIME ZONE 'UTC') - g.i * interval '10 minutes' AS "placedAt") t`;
+  await client.query(
+    `INSERT INTO "OrderRecord" ("id", "shop", "orderId", "orderName", "email", "emailKey", "customerId", "shortCode", "couponCode", "browserIp", "status", "placedAt", "createdAt", "updatedAt", "recordedAt")
+     SELECT sh."shop" || ':' || g.i, sh."shop", (5000000 + g.i)::text, '#' || (1000 + g.i), 'buyer' || (g.i % 400) || '@example.com', 'buyer' || (g.i % 400) || '@example.com',
+       (7000000 + g.i % 400)::text, CASE WHEN g.i % 3 = 0 THEN 'CODE' || (g.i % 50) END, CASE WHEN g.i % 5 = 0 THEN 'SAVE' || (g.i % 20) END, '203.0.113.' || (g.i % 200),
+       ($4::text[])[g.i % array_length($4::text[], 1) + 1], t."placedAt", t."placedAt", t."placedAt", CASE WHEN g.i % 8 = 0 THEN t."placedAt" END
+     ${orders}`,
+    params,
+  );
+  await client.query(
+    `INSERT INTO "Job" ("id", "shop", "kind", "key", "payload", "status", "runAt", "leaseUntil", "lane", "laneAt", "createdAt", "updatedAt")
+     SELECT sh."shop" || ':job:' || g.i, sh."shop", 'order.record', sh."shop" || ':order.record:' || (5000000 + g.i), '{}',
+       CASE WHEN g.i < 20 THEN 'queued' WHEN g.i < 22 THEN 'paused' WHEN g.i < 24 THEN 'running' ELSE 'done' END, t."placedAt",
+       CASE WHEN g.i >= 22 AND g.i < 24 THEN ($3::timestamptz AT TIME ZONE 'UTC') + interval '1 minute' END,
+       sh."shop" || ':' || (5000000 + g.i), t."placedAt", t."placedAt", t."placedAt"
+     ${orders}`,
+    params.slice(0, 3),
+  );
+  await client.query(
+    `INSERT INTO "PixelSignal" ("id", "shop", "checkoutToken", "orderId", "code", "createdAt")
+     SELECT sh."shop" || ':signal:' || g.i, sh."shop", 'token-' || (5000000 + g.i), CASE WHEN g.i % 2 = 0 THEN (5000000 + g.i)::text END, 'CODE' || (g.i % 50), t."placedAt"
+     ${orders}`,
+    params.slice(0, 3),
+  );
   await client.query(`ANALYZE "OrderRecord"; ANALYZE "Job"; ANALYZE "PixelSignal"`);
+  const { rows } = await client.query<{ n: string }>(`SELECT COUNT(*) AS n FROM "OrderRecord"`);
+  expect(Number(rows[0]!.n)).toBe(SHOPS.length * ORDERS_PER_SHOP);
 }
 
 /** Every step of a plan, depth first. */
