@@ -4,7 +4,9 @@
 // refused as Shopify would refuse it. What it acts on follows Shopify's
 // reference: userErrors, redeem codes added by an asynchronous bulk creation
 // that is followed through its status query, a code another discount
-// already holds, cost-based throttling reported in `extensions.cost`, the
+// already holds, each query priced by Shopify's rules (admin-query-cost.ts):
+// refused above 1,000 (MAX_COST_EXCEEDED), throttled when the bucket cannot
+// pay, charged what its answer held, all reported in `extensions.cost`; the
 // shop's orders (standin-orders.ts) and its customers with their store
 // credit (standin-customers.ts). A test can make the next call of an
 // operation meet a fault (refused, throttled, its answer lost before or after
@@ -16,6 +18,7 @@ import { execute, GraphQLError, Kind, NoDeprecatedCustomRule, parse, validate, t
 import { DEFAULT_SCOPES } from "../../app/wiring/env.server";
 import type { AdminForShop } from "../../app/platform/shopify-admin/admin-access";
 import type { AdminGraphql } from "../../app/platform/shopify-admin/admin-graphql.server";
+import { MAX_QUERY_COST, queryCost } from "./admin-query-cost";
 import { adminSchema, STANDIN_API_VERSION } from "./admin-schema";
 import { recordDeprecatedUse, type DeprecatedUse } from "./deprecated-fields";
 import { StandInCustomers } from "./standin-customers";
@@ -54,7 +57,8 @@ export type StandInFault = "refused" | "throttled" | "lost" | "lost-after-acting
 export interface StandInCall {
   operation: string;
   variables: Input;
-  outcome: "ok" | "throttled" | "invalid" | "refused" | "lost" | "unauthorized";
+  /** too-costly: requested above Shopify's 1,000 a query (MAX_COST_EXCEEDED), refused unrun. */
+  outcome: "ok" | "throttled" | "too-costly" | "invalid" | "refused" | "lost" | "unauthorized";
 }
 
 /** A call held mid-way (holdNext): it has arrived; the test answers it or drops the connection. */
@@ -239,7 +243,13 @@ export class ShopifyAdminStandIn implements AdminGraphql {
       recordDeprecatedUse(use);
     }
 
-    const cost = this.costOf(operation!, variables);
+    const cost = queryCost(this.schema, document, variables);
+    if (cost > MAX_QUERY_COST) {
+      // Refused before it runs, whatever the bucket holds; nothing is charged.
+      this.refused.push({ query, errors: [`requested at ${cost} points`] });
+      this.calls.push({ operation: name, variables, outcome: "too-costly" });
+      return { errors: [maxCostExceeded(cost)] };
+    }
     this.refill();
     const throttled = this.throttleNextCalls > 0 || this.bucket.currentlyAvailable < cost;
     if (throttled) {
@@ -260,38 +270,16 @@ export class ShopifyAdminStandIn implements AdminGraphql {
       this.refused.push({ query, errors: result.errors.map((e) => e.message) });
       return { errors: result.errors.map((e) => ({ message: e.message })) };
     }
-    return { data: result.data, extensions: { cost: { requestedQueryCost: cost, actualQueryCost: cost, throttleStatus: this.throttleStatus() } } };
+    // Charged what the answer held: the bucket gets back what was requested beyond it.
+    const actual = operation!.operation === "mutation" ? cost : queryCost(this.schema, document, variables, result.data);
+    this.bucket.currentlyAvailable += cost - actual;
+    return { data: result.data, extensions: { cost: { requestedQueryCost: cost, actualQueryCost: actual, throttleStatus: this.throttleStatus() } } };
   }
 
   private refuse(query: string, variables: Input, errors: string[], operation = "invalid"): Record<string, unknown> {
     this.refused.push({ query, errors });
     this.calls.push({ operation, variables, outcome: "invalid" });
     return { errors: errors.map((message) => ({ message, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } })) };
-  }
-
-  /**
-   * Shopify's calculation, simplified: 10 per mutation; 1 per query plus the
-   * size of each connection asked for, a connection within a connection
-   * counted once per item of the outer one. `first` may be a variable.
-   */
-  private costOf(operation: OperationDefinitionNode, variables: Input): number {
-    if (operation.operation === "mutation") return 10;
-    let cost = 1;
-    const visit = (selections: readonly { kind: string }[] | undefined, times: number) => {
-      for (const selection of selections ?? []) {
-        if (selection.kind !== Kind.FIELD && selection.kind !== Kind.INLINE_FRAGMENT) continue;
-        const field = selection as {
-          arguments?: readonly { name: { value: string }; value: { kind: string; value?: string; name?: { value: string } } }[];
-          selectionSet?: { selections: readonly { kind: string }[] };
-        };
-        const first = field.arguments?.find((a) => a.name.value === "first")?.value;
-        const size = first?.kind === Kind.INT ? Number(first.value) : first?.kind === Kind.VARIABLE ? Number(variables[first.name!.value] ?? 0) : 0;
-        cost += times * size;
-        visit(field.selectionSet?.selections, size > 0 ? times * size : times);
-      }
-    };
-    visit(operation.selectionSet.selections, 1);
-    return cost;
   }
 
   private refill(): void {
@@ -565,6 +553,18 @@ export class ShopifyAdminStandIn implements AdminGraphql {
     const { port } = server.address() as AddressInfo;
     return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
   }
+}
+
+/** Shopify's answer to a query requested above the single-query limit (its code, words and figures). */
+function maxCostExceeded(cost: number) {
+  return {
+    message:
+      `Query cost is ${cost}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).\n\n` +
+      "See https://shopify.dev/concepts/about-apis/rate-limits for more information on how the\ncost of a query is calculated.\n\n" +
+      "To query larger amounts of data with fewer limits, bulk operations should be used instead.\n" +
+      "See https://shopify.dev/tutorials/perform-bulk-operations-with-admin-api for usage details.\n",
+    extensions: { code: "MAX_COST_EXCEEDED", cost, maxCost: MAX_QUERY_COST, documentation: "https://shopify.dev/api/usage/rate-limits" },
+  };
 }
 
 /** The operation's name, as the calls are recorded by. */

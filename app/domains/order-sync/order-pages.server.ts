@@ -7,14 +7,19 @@ import { repairOrderChanges } from "../referrals";
 import type { IntakeResult, OrderSource, OrderWebhook } from "../referrals";
 import { GraphqlOrderError, numericId, orderWebhooks } from "./graphql-order";
 import {
+  MOST_REFUNDS_LISTED,
   ORDER_LINE_ITEMS_QUERY,
+  ORDER_REFUNDS_QUERY,
   ORDERS_COUNT_QUERY,
   ORDERS_PER_PAGE,
   ORDERS_QUERY,
+  REFUND_LINE_ITEMS_QUERY,
   REFUND_QUERY,
+  REFUNDS_PER_ORDER,
   type GraphqlLineItem,
   type GraphqlOrder,
   type GraphqlRefund,
+  type GraphqlRefundLine,
   type OrdersPage,
   type PageInfo,
 } from "./order-query";
@@ -65,6 +70,40 @@ async function allLineItems(admin: AdminCallDeps, order: GraphqlOrder): Promise<
   return items;
 }
 
+/**
+ * The order with every refund listed: a page lists REFUNDS_PER_ORDER, and an
+ * order that shows that many is listed again with as many as Shopify lists.
+ * One that fills even that cannot be read whole, and is refused, not cut.
+ */
+async function withAllRefunds(admin: AdminCallDeps, order: GraphqlOrder): Promise<GraphqlOrder> {
+  if (order.refunds.length < REFUNDS_PER_ORDER) return order;
+  const data = await adminCall<{ order: { refunds: GraphqlOrder["refunds"] } | null }>(admin, ORDER_REFUNDS_QUERY, { id: order.id });
+  const refunds = data.order?.refunds ?? order.refunds;
+  if (refunds.length >= MOST_REFUNDS_LISTED) throw new GraphqlOrderError(`order ${order.id} has ${MOST_REFUNDS_LISTED} refunds or more, more than the Admin API lists`);
+  return { ...order, refunds };
+}
+
+/** A refund read whole: its lines page by page; a refund with more transactions or adjustments than one read holds is refused, not cut. */
+async function readRefund(admin: AdminCallDeps, id: string): Promise<GraphqlRefund | null> {
+  const { refund } = await adminCall<{ refund: GraphqlRefund | null }>(admin, REFUND_QUERY, { id });
+  if (!refund) return null;
+  for (const part of ["transactions", "orderAdjustments", "refundShippingLines"] as const) {
+    if (refund[part].pageInfo?.hasNextPage) throw new GraphqlOrderError(`refund ${id} has more ${part} than the app reads`);
+  }
+  const lines: GraphqlRefundLine[] = [...refund.refundLineItems.nodes];
+  let page = refund.refundLineItems.pageInfo;
+  while (page?.hasNextPage) {
+    const data = await adminCall<{ refund: { refundLineItems: { nodes: GraphqlRefundLine[]; pageInfo: PageInfo } } | null }>(admin, REFUND_LINE_ITEMS_QUERY, {
+      id,
+      after: page.endCursor,
+    });
+    if (!data.refund) break;
+    lines.push(...data.refund.refundLineItems.nodes);
+    page = data.refund.refundLineItems.pageInfo;
+  }
+  return { ...refund, refundLineItems: { nodes: lines } };
+}
+
 /** The refunds of these orders whose refund job the app does not hold yet (a webhook or an earlier pass brought the others). */
 async function unseenRefunds(db: PrismaClient, shop: string, orders: GraphqlOrder[]): Promise<Set<string>> {
   const keys = new Map<string, string>();
@@ -98,8 +137,21 @@ const FRESH = new Set(["queued", "skipped", "not_referred", "awaiting_signal"]);
  * webhook already brought comes back "duplicate" and changes nothing.
  * Resolves once the page is stored.
  */
-export async function storeOrdersPage(deps: OrderSyncDeps, shop: string, orders: GraphqlOrder[], arrivedBy: OrderSource): Promise<StoredPage> {
+export async function storeOrdersPage(deps: OrderSyncDeps, shop: string, page: GraphqlOrder[], arrivedBy: OrderSource): Promise<StoredPage> {
   const stored: StoredPage = { newOrders: 0, newChanges: 0, unreadable: 0, repaired: 0 };
+  const unreadable = (order: GraphqlOrder, error: unknown) => {
+    if (!(error instanceof GraphqlOrderError)) throw error;
+    stored.unreadable += 1;
+    deps.logger.error({ shop, order: order.id, err: error }, "an order from the Admin API could not be read; left out");
+  };
+  const orders: GraphqlOrder[] = [];
+  for (const order of page) {
+    try {
+      orders.push(await withAllRefunds(deps.admin, order));
+    } catch (error) {
+      unreadable(order, error);
+    }
+  }
   const refundIds = await unseenRefunds(deps.db, shop, orders);
   const hooks: OrderWebhook[] = [];
   for (const order of orders) {
@@ -107,14 +159,12 @@ export async function storeOrdersPage(deps: OrderSyncDeps, shop: string, orders:
       const refunds: GraphqlRefund[] = [];
       for (const refund of order.refunds) {
         if (!refundIds.has(refund.id)) continue;
-        const data = await adminCall<{ refund: GraphqlRefund | null }>(deps.admin, REFUND_QUERY, { id: refund.id });
-        if (data.refund) refunds.push(data.refund);
+        const read = await readRefund(deps.admin, refund.id);
+        if (read) refunds.push(read);
       }
       hooks.push(...orderWebhooks(shop, order, { lineItems: await allLineItems(deps.admin, order), refunds, arrivedBy }));
     } catch (error) {
-      if (!(error instanceof GraphqlOrderError)) throw error;
-      stored.unreadable += 1;
-      deps.logger.error({ shop, order: order.id, err: error }, "an order from the Admin API could not be read; left out");
+      unreadable(order, error);
     }
   }
   const results = hooks.length > 0 ? await deps.intake(hooks) : [];

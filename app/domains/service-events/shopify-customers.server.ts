@@ -56,7 +56,7 @@ export interface StoreCredit {
   fromOrder: boolean;
 }
 
-const CREDITS_PER_PAGE = 50;
+export const CREDITS_PER_PAGE = 50;
 const MAX_CREDIT_PAGES = 4;
 
 // The customer's account in one currency (Shopify keeps one per currency),

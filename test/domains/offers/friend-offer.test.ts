@@ -105,8 +105,8 @@ describe("the friend's offer in Shopify", () => {
 
   it("keeps to Shopify's rate limit: paces by extensions.cost and retries a THROTTLED answer", async () => {
     for (let i = 0; i < 600; i += 1) await service.getAmbassador({ email: `pal${i}@example.com`, autoCreate: true });
-    // A small bucket: a status query of 250 codes costs 251 points, the bucket holds 300.
-    shopify.setBucket(300, 100);
+    // A small bucket: a status query of 250 codes is requested at 754 points (2 + 250 × 3), the bucket holds 1,000.
+    shopify.setBucket(1_000, 500);
     shopify.throttleNext(1);
     await offer();
     const discount = shopify.discountTitled(TITLE);

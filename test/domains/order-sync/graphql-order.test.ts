@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GraphqlOrderError, numericId, orderWebhooks, restOrder, restRefund } from "../../../app/domains/order-sync/graphql-order";
-import { ORDERS_QUERY, REFUND_QUERY, type GraphqlOrder, type GraphqlRefund } from "../../../app/domains/order-sync/order-query";
+import { ORDERS_PER_PAGE, ORDERS_QUERY, REFUND_QUERY, type GraphqlOrder, type GraphqlRefund } from "../../../app/domains/order-sync/order-query";
 import { refundedValue } from "../../../app/domains/referrals/order-intake";
 import { readOrderEvent } from "../../../app/domains/referrals/order-event";
 import { parseShopifyJson } from "../../../app/platform/text/lossless-json";
@@ -20,7 +20,7 @@ function bothWays(options: OrderOptions & { financialStatus?: string } = {}) {
   const sample = shopifyOrder(options);
   const shopify = new ShopifyAdminStandIn();
   shopify.orders.add(sample, { financialStatus: options.financialStatus });
-  const answer = shopify.answer(ORDERS_QUERY, { query: "updated_at:>='2000-01-01T00:00:00Z'", first: 25, after: null, sortKey: "UPDATED_AT" }) as {
+  const answer = shopify.answer(ORDERS_QUERY, { query: "updated_at:>='2000-01-01T00:00:00Z'", first: ORDERS_PER_PAGE, after: null, sortKey: "UPDATED_AT" }) as {
     data: { orders: { nodes: GraphqlOrder[] } };
   };
   expect(shopify.refused).toEqual([]);
@@ -56,7 +56,7 @@ describe("a GraphQL order as the intake reads it", () => {
     (sample.customer as Record<string, unknown>).phone = "+16135550142";
     const shopify = new ShopifyAdminStandIn();
     shopify.orders.add(sample);
-    const answer = shopify.answer(ORDERS_QUERY, { query: "updated_at:>='2000-01-01T00:00:00Z'", first: 25, after: null, sortKey: "UPDATED_AT" }) as {
+    const answer = shopify.answer(ORDERS_QUERY, { query: "updated_at:>='2000-01-01T00:00:00Z'", first: ORDERS_PER_PAGE, after: null, sortKey: "UPDATED_AT" }) as {
       data: { orders: { nodes: GraphqlOrder[] } };
     };
     expect(shopify.refused).toEqual([]);

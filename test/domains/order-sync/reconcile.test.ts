@@ -6,6 +6,7 @@ import { RECONCILE_JOB } from "../../../app/domains/order-sync/job-kinds";
 import { backfillQuery, runBackfill, startBackfill } from "../../../app/domains/order-sync/backfill.server";
 import { countFound } from "../../../app/domains/order-sync/found-counts.server";
 import { readOrdersPage, searchTime, storeOrdersPage } from "../../../app/domains/order-sync/order-pages.server";
+import { LINE_ITEMS_PER_ORDER, ORDERS_PER_PAGE, REFUND_LINES_PER_READ, REFUNDS_PER_ORDER } from "../../../app/domains/order-sync/order-query";
 import { reconcileShop } from "../../../app/domains/order-sync/reconcile.server";
 import { realSleep } from "../../../app/platform/http/sleep";
 import { createLogger } from "../../../app/platform/logger/logger.server";
@@ -67,8 +68,8 @@ describe("reconciliation", () => {
     expect(state.missedOrders).toBe(20);
     expect(state.reconciledAt).not.toBeNull();
     expect(state.watermark?.getTime()).toBe(Math.max(...[...shopify.orders.byId.values()].map((o) => o.updatedAt.getTime())));
-    // three pages of 25, no document refused, and the next pass queued
-    expect(shopify.callsOf("OrdersPage", "ok")).toHaveLength(3);
+    // 60 orders in pages of ORDERS_PER_PAGE, no document refused (none above Shopify's 1,000), and the next pass queued
+    expect(shopify.callsOf("OrdersPage", "ok")).toHaveLength(Math.ceil(60 / ORDERS_PER_PAGE));
     expect(shopify.refused).toEqual([]);
     expect(await prisma.job.count({ where: { kind: RECONCILE_JOB.name, status: "queued" } })).toBe(1);
 
@@ -106,6 +107,46 @@ describe("reconciliation", () => {
     expect(shopify.callsOf("OrderRefund", "ok")).toHaveLength(1);
   }, 60_000);
 
+  it("reads an order larger than a page whole: line items past the page, refunds past the page's list, a refund's lines past its first read", async () => {
+    // An order of LINE_ITEMS_PER_ORDER + 3 lines, each with 1.00 of tax within its price (revenue leaves it out), with
+    // REFUNDS_PER_ORDER + 2 refunds, the last of REFUND_LINES_PER_READ + 10 lines: a part left unread changes the revenue.
+    const big = (id: number) => {
+      const order = { ...referred(id), taxes_included: true };
+      const [item] = order.line_items;
+      const tax = { ...item!.tax_lines[0]!, price: "1.00", price_set: { shop_money: { amount: "1.00", currency_code: "USD" }, presentment_money: { amount: "1.00", currency_code: "USD" } } };
+      order.line_items = Array.from({ length: LINE_ITEMS_PER_ORDER + 3 }, (_, i) => ({ ...item!, id: item!.id + i, price: "12.50", tax_lines: [tax] }));
+      return order;
+    };
+    const refunds = (orderId: number, first: number) => [
+      ...Array.from({ length: REFUNDS_PER_ORDER + 1 }, (_, i) => shopifyRefund(orderId, ["1.00"], first + i)),
+      shopifyRefund(orderId, Array.from({ length: REFUND_LINES_PER_READ + 10 }, () => "0.50"), first + 100),
+    ];
+    // GIVEN one such order whose webhooks all came, and one alike whose webhooks never came
+    const seen = big(6_550_000_000_001);
+    const missed = big(6_550_000_000_002);
+    for (const order of [seen, missed]) shopify.orders.add(order, { at: new Date(Date.now() - 60_000) });
+    await webhook("ORDERS_PAID", seen);
+    await pipeline.drain();
+    for (const refund of refunds(seen.id, 6_550_000_001_000)) {
+      shopify.orders.refund(String(seen.id), refund);
+      await webhook("REFUNDS_CREATE", refund);
+      await pipeline.drain();
+    }
+    for (const refund of refunds(missed.id, 6_550_000_002_000)) shopify.orders.refund(String(missed.id), refund);
+
+    // WHEN one pass runs
+    await runPass();
+
+    // THEN the order found by the pass weighs at the service what the one its webhooks brought does
+    const [bySeen] = await sandboxCommissions(sandbox, String(seen.id));
+    const [byMissed] = await sandboxCommissions(sandbox, String(missed.id));
+    expect(bySeen?.revenue_amount).toMatch(/^[0-9]+\.[0-9]{2}$/);
+    expect(byMissed?.revenue_amount).toBe(bySeen!.revenue_amount);
+    // AND each part came from the document that reads past a page, none refused
+    for (const operation of ["OrderLineItems", "OrderRefunds", "RefundLineItems"]) expect(shopify.callsOf(operation, "ok").length, operation).toBeGreaterThan(0);
+    expect(shopify.refused).toEqual([]);
+  }, 60_000);
+
   it("moves the watermark only past pages it stored: a pass cut off by Shopify resumes from the last stored page", async () => {
     for (let i = 0; i < 60; i++) shopify.orders.add(referred(6_400_000_000_000 + i), { at: new Date(Date.now() - 600_000 + i * 1_000) });
     // The third page fails for good (THROTTLED past every retry).
@@ -117,13 +158,14 @@ describe("reconciliation", () => {
     await expect(reconcileShop({ ...deps(), admin: { admin, sleep: realSleep } }, TEST_SHOP, settings)).rejects.toThrow(/Internal error/);
     const state = await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } });
     const sorted = [...shopify.orders.byId.values()].sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime());
-    expect(state.watermark?.getTime()).toBe(sorted[49]!.updatedAt.getTime());
+    const stored = 2 * ORDERS_PER_PAGE;
+    expect(state.watermark?.getTime()).toBe(sorted[stored - 1]!.updatedAt.getTime());
     expect(state.reconciledAt).toBeNull();
-    expect(await prisma.orderRecord.count()).toBe(50);
+    expect(await prisma.orderRecord.count()).toBe(stored);
 
     const pass = await reconcileShop(deps(), TEST_SHOP, settings);
     expect(await prisma.orderRecord.count()).toBe(60);
-    expect(pass.newOrders).toBe(10);
+    expect(pass.newOrders).toBe(60 - stored);
   }, 60_000);
 
   it("keeps to Shopify's cost limit: waits for the bucket, and retries a THROTTLED answer", async () => {
@@ -133,7 +175,7 @@ describe("reconciliation", () => {
     const pass = await reconcileShop(deps(), TEST_SHOP, settings);
     expect(pass.newOrders).toBe(30);
     expect(shopify.callsOf("OrdersPage", "throttled").length).toBeGreaterThanOrEqual(1);
-    expect(shopify.callsOf("OrdersPage", "ok")).toHaveLength(2);
+    expect(shopify.callsOf("OrdersPage", "ok")).toHaveLength(Math.ceil(30 / ORDERS_PER_PAGE));
   }, 60_000);
 });
 
@@ -149,13 +191,13 @@ describe("the Overview's counts after a crash", () => {
   it("a reconciliation pass counts the orders of a page an interrupted pass stored", async () => {
     for (let i = 0; i < 30; i++) shopify.orders.add(referred(6_450_000_000_000 + i), { at: new Date(Date.now() - 60_000) });
     // GIVEN a pass that stored its first page, then stopped before it counted or moved the watermark
-    expect(await storedBeforeTheCrash(`updated_at:>=${searchTime(new Date(Date.now() - 3_600_000))}`, "UPDATED_AT", "reconciliation")).toBe(25);
+    expect(await storedBeforeTheCrash(`updated_at:>=${searchTime(new Date(Date.now() - 3_600_000))}`, "UPDATED_AT", "reconciliation")).toBe(ORDERS_PER_PAGE);
 
     // WHEN the next pass runs
     const pass = await reconcileShop(deps(), TEST_SHOP, settings);
 
-    // THEN the intake saw 5 new orders, and all 30 count as found
-    expect(pass.newOrders).toBe(5);
+    // THEN the intake saw the rest as new, and all 30 count as found
+    expect(pass.newOrders).toBe(30 - ORDERS_PER_PAGE);
     expect((await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).missedOrders).toBe(30);
     // AND a second pass counts none again
     await reconcileShop(deps(), TEST_SHOP, settings);
@@ -163,12 +205,12 @@ describe("the Overview's counts after a crash", () => {
   }, 60_000);
 
   it("two runners counting at once count each order once", async () => {
-    for (let i = 0; i < 25; i++) shopify.orders.add(referred(6_470_000_000_000 + i), { at: new Date(Date.now() - 60_000) });
+    for (let i = 0; i < ORDERS_PER_PAGE; i++) shopify.orders.add(referred(6_470_000_000_000 + i), { at: new Date(Date.now() - 60_000) });
     await prisma.orderSync.create({ data: { shop: TEST_SHOP } });
-    expect(await storedBeforeTheCrash(`updated_at:>=${searchTime(new Date(Date.now() - 3_600_000))}`, "UPDATED_AT", "reconciliation")).toBe(25);
+    expect(await storedBeforeTheCrash(`updated_at:>=${searchTime(new Date(Date.now() - 3_600_000))}`, "UPDATED_AT", "reconciliation")).toBe(ORDERS_PER_PAGE);
     const counted = await Promise.all([countFound(prisma, TEST_SHOP), countFound(prisma, TEST_SHOP), countFound(prisma, TEST_SHOP)]);
-    expect(counted.map((c) => c.orders.reconciliation).sort()).toEqual([0, 0, 25]);
-    expect((await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).missedOrders).toBe(25);
+    expect(counted.map((c) => c.orders.reconciliation).sort((a, b) => a - b)).toEqual([0, 0, ORDERS_PER_PAGE]);
+    expect((await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).missedOrders).toBe(ORDERS_PER_PAGE);
   }, 60_000);
 
   it("a resumed backfill counts the orders of the page stored before it stopped", async () => {
@@ -177,7 +219,7 @@ describe("the Overview's counts after a crash", () => {
     expect(await startBackfill(prisma, TEST_SHOP, 30, startedAt)).toEqual({ ok: true });
     const state = await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } });
     // GIVEN the backfill's first page stored, the process gone before its cursor moved
-    expect(await storedBeforeTheCrash(backfillQuery(state.backfillSince!, state.backfillUntil!), "CREATED_AT", "backfill")).toBe(25);
+    expect(await storedBeforeTheCrash(backfillQuery(state.backfillSince!, state.backfillUntil!), "CREATED_AT", "backfill")).toBe(ORDERS_PER_PAGE);
 
     // WHEN it resumes
     await runBackfill(deps(), TEST_SHOP, startedAt);

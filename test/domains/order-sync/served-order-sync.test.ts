@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import prisma from "../../../app/wiring/db.server";
 import { startBackfill } from "../../../app/domains/order-sync/backfill.server";
 import { RECONCILE_JOB } from "../../../app/domains/order-sync/job-kinds";
+import { ORDERS_PER_PAGE } from "../../../app/domains/order-sync/order-query";
 import { sandboxAppEnv, startAppServer, type AppServer } from "../../entry/admin/app-server";
 import { shopifyOrder } from "../../support/orders";
 import { connectShop, useTestSandbox } from "../../support/pipeline";
@@ -117,8 +118,8 @@ describe("reconciliation in production", () => {
     expect(await prisma.orderRecord.count({ where: { status: "recorded" } })).toBe(1_000);
     const sync = await prisma.orderSync.findUniqueOrThrow({ where: { shop: TEST_SHOP } });
     expect(sync.missedOrders).toBe(300);
-    // One pass: 40 pages of 25, each asked for once, none refused.
-    expect(shopify.callsOf("OrdersPage", "ok")).toHaveLength(40);
+    // One pass: 1,000 orders in pages of ORDERS_PER_PAGE, each asked for once, none refused (none above Shopify's 1,000 points).
+    expect(shopify.callsOf("OrdersPage", "ok")).toHaveLength(1_000 / ORDERS_PER_PAGE);
     expect(shopify.refused).toEqual([]);
     expect(await prisma.job.count({ where: { kind: RECONCILE_JOB.name, status: "done" } })).toBe(1);
     expect(app.exitCode()).toBeNull();
@@ -156,7 +157,7 @@ describe("backfill in production", () => {
     // Resumed, not restarted: the pages after the kill began from the stored cursor
     // (a reconciliation pass queued at boot reads its own first page, by updated_at).
     const backfillPages = shopify.callsOf("OrdersPage", "ok").filter((c) => String(c.variables.query).startsWith("created_at:"));
-    expect(backfillPages.length).toBeGreaterThanOrEqual(count / 25);
+    expect(backfillPages.length).toBeGreaterThanOrEqual(count / ORDERS_PER_PAGE);
     const firstPages = backfillPages.filter((c) => c.variables.after === null);
     expect(firstPages).toHaveLength(1);
   }, 150_000);

@@ -1,0 +1,90 @@
+// Every Admin GraphQL document the app holds, read from its source: each
+// template literal under app/ that starts with `#graphql` (or with `query` or
+// `mutation`), with its `${...}` parts filled in from the constants of the same
+// file. A part the file does not define is accepted only inside a quoted
+// string (a metafield's namespace, say), where it changes no cost.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+export interface AppDocument {
+  /** app/... */
+  file: string;
+  text: string;
+}
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const OPERATION = /^\s*(#graphql|query\b|mutation\b)/;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+type Template = ts.TemplateExpression | ts.NoSubstitutionTemplateLiteral;
+
+function isTemplate(node: ts.Node): node is Template {
+  return ts.isTemplateExpression(node) || ts.isNoSubstitutionTemplateLiteral(node);
+}
+
+/** The file's constants whose value is text or a number written in place. */
+function constants(source: ts.SourceFile): Map<string, ts.Expression> {
+  const found = new Map<string, ts.Expression>();
+  const visit = (node: ts.Node) => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) found.set(node.name.text, node.initializer);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function textOf(expression: ts.Expression, known: Map<string, ts.Expression>, file: string): string | undefined {
+  if (ts.isStringLiteral(expression) || ts.isNumericLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression)) return expression.text;
+  if (ts.isTemplateExpression(expression)) return fill(expression, known, file);
+  if (ts.isIdentifier(expression)) {
+    const value = known.get(expression.text);
+    return value ? textOf(value, known, file) : undefined;
+  }
+  return undefined;
+}
+
+function fill(template: ts.TemplateExpression, known: Map<string, ts.Expression>, file: string): string {
+  let text = template.head.text;
+  for (const span of template.templateSpans) {
+    const value = textOf(span.expression, known, file);
+    if (value === undefined) {
+      const insideQuotes = (text.match(/"/g) ?? []).length % 2 === 1;
+      if (!insideQuotes) throw new Error(`${file}: \${${span.expression.getText()}} in a GraphQL document is not a constant of the file`);
+      text += "x";
+    } else {
+      text += value;
+    }
+    text += span.literal.text;
+  }
+  return text;
+}
+
+export function appDocuments(): AppDocument[] {
+  const documents: AppDocument[] = [];
+  for (const path of sourceFiles(join(ROOT, "app"))) {
+    const code = readFileSync(path, "utf8");
+    if (!code.includes("`")) continue;
+    const file = relative(ROOT, path);
+    const source = ts.createSourceFile(path, code, ts.ScriptTarget.Latest, true, path.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const known = constants(source);
+    const visit = (node: ts.Node) => {
+      if (isTemplate(node)) {
+        const head = ts.isNoSubstitutionTemplateLiteral(node) ? node.text : node.head.text;
+        if (OPERATION.test(head)) documents.push({ file, text: ts.isNoSubstitutionTemplateLiteral(node) ? node.text : fill(node, known, file) });
+        return;
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return documents;
+}
