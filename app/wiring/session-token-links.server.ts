@@ -38,7 +38,7 @@ export async function sessionTokenShareLinks(
 /** An extension's CORS preflight reaches the action; anything but OPTIONS is not allowed there. */
 export const methodNotAllowed = () => new Response(null, { status: 405, headers: { Allow: "GET, OPTIONS" } });
 
-async function offlineCustomerLookup(shop: string): Promise<CustomerLookup | null> {
+export async function offlineCustomerLookup(shop: string): Promise<CustomerLookup | null> {
   try {
     const { admin } = await unauthenticated.admin(shop);
     return adminCustomerLookup(admin);

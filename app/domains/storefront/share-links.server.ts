@@ -63,7 +63,7 @@ export interface ShareLinksQuery {
   /** null when the shop has no offline session (the app is not installed). */
   lookupCustomer: CustomerLookup | null;
   /** Which surface asked, for the log line. */
-  surface: "app_proxy" | "customer_account" | "checkout";
+  surface: "app_proxy" | "customer_account" | "checkout" | "headless";
 }
 
 export const shareLinksCacheKey = (shop: string, customerId: string) => `${shop}|${customerId}`;
