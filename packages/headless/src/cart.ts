@@ -84,20 +84,23 @@ export async function applyReferralToCart(cart: ReferralCart, landing: Landing, 
   const result: ApplyResult = { cart: null, created: false, attributesWritten: false, discountCodeApplied: null };
   if (!kept && !discount) return result;
 
-  let current = await cart.get();
+  const current = await cart.get();
   if (!current) {
-    current = await cart.create({ attributes: kept ? referralAttributes(kept) : [], discountCodes: discount ? [discount] : [] });
-    return { cart: current, created: true, attributesWritten: !!kept, discountCodeApplied: discount };
+    const created = await cart.create({ attributes: kept ? referralAttributes(kept) : [], discountCodes: discount ? [discount] : [] });
+    return { cart: created, created: true, attributesWritten: !!kept, discountCodeApplied: discount };
   }
+  // Both updates are decided on the cart as read: a mutation's answer may carry
+  // only part of the cart (Hydrogen's default mutation fragment has no attributes).
+  let after: CartState = current;
   if (kept && !inStep(current, kept)) {
     const others = current.attributes.filter((a) => !OURS.has(a.key));
-    current = await cart.updateAttributes(current.id, [...others, ...referralAttributes(kept)]);
+    after = await cart.updateAttributes(current.id, [...others, ...referralAttributes(kept)]);
     result.attributesWritten = true;
   }
   if (discount && !current.discountCodes.some((d) => d.code.toLowerCase() === discount.toLowerCase())) {
-    current = await cart.updateDiscountCodes(current.id, [...current.discountCodes.map((d) => d.code), discount]);
+    after = await cart.updateDiscountCodes(current.id, [...current.discountCodes.map((d) => d.code), discount]);
     result.discountCodeApplied = discount;
   }
-  result.cart = current;
+  result.cart = after;
   return result;
 }
