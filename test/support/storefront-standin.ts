@@ -126,7 +126,8 @@ export async function startStorefrontStandIn(options: { shop: string }): Promise
   }
 
   function send(response: ServerResponse, status: number, body: unknown) {
-    response.writeHead(status, { "Content-Type": "application/json" });
+    // The Storefront API answers any origin: a front end calls it from the visitor's browser.
+    response.writeHead(status, { "Content-Type": "application/json", "Access-Control-Allow-Origin": "*" });
     response.end(JSON.stringify(body));
   }
 
@@ -134,6 +135,10 @@ export async function startStorefrontStandIn(options: { shop: string }): Promise
     try {
       const url = new URL(request.url ?? "/", "http://standin");
       const body = await readBody(request);
+      if (request.method === "OPTIONS") {
+        response.writeHead(204, { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "POST, GET", "Access-Control-Allow-Headers": "Content-Type, X-Shopify-Storefront-Access-Token, Authorization" });
+        return response.end();
+      }
       if (request.method === "POST" && /^\/api\/[^/]+\/graphql\.json$/.test(url.pathname)) {
         return await answerGraphql("storefront", storefrontSchema(), body, storefrontRoot, response);
       }
