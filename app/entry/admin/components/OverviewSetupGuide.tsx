@@ -20,7 +20,7 @@ export interface SetupFacts {
 
 /** What Shopify can't tell the app, said once under the steps. */
 const UNCHECKABLE = [
-  "whether a headless storefront or a custom checkout loads the embed or the pixel;",
+  "whether a headless storefront uses the headless kit, or a custom checkout loads the pixel;",
   "whether a visitor's cookie consent lets the pixel send anything;",
   "whether the theme editor's change has been published to every theme you switch to later.",
 ];
@@ -107,6 +107,15 @@ export function overviewSetupSteps(facts: SetupFacts, placements: ExtensionPlace
       status: placements ? said[placements.profile]("the Referral links block on the Profile page") : uiStatus(undefined, ""),
       done: placements?.profile === "on",
       action: { content: "Open checkout settings", url: links.checkoutEditor, external: true },
+    },
+    {
+      id: "headless",
+      title: "Selling on a headless storefront (Hydrogen or your own)?",
+      optional: true,
+      description:
+        "A headless storefront has no theme, so the tracking embed and the Referral links block don't run there. Your developer adds the app's headless kit instead: it keeps the referrer's code once the visitor accepts cookies, puts it on the cart with the friend's discount, and shows signed-in customers their share links. It needs the storefront's Storefront API token, its customer accounts (Customer Account API) and Shopify's cookie banner (Customer Privacy API). The app's guide, under Headless storefronts, lists the steps.",
+      status: "Shopify can't tell the app whether a headless storefront uses the kit.",
+      done: false,
     },
   ];
 }
