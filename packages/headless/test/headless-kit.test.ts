@@ -15,6 +15,8 @@ import { signedWebhook, TEST_SHOP } from "../../../test/support/shopify-requests
 import { startStorefrontStandIn, type StorefrontStandIn } from "../../../test/support/storefront-standin";
 import { applyReferralToCart, fetchOfferCampaigns, fetchShareLinks, hydrogenCart, memoryStore, SHARE_LINKS_PATH, trackReferral, type ApplyResult, type Landing } from "../src";
 import { privacyWindow } from "./support/privacy-window";
+import { action as referralAction } from "../examples/hydrogen/app/routes/referral";
+import { loader as accountReferralsLoader } from "../examples/hydrogen/app/routes/account.referrals";
 
 const sandbox = useTestSandbox();
 const admin = new ShopifyAdminStandIn();
@@ -165,6 +167,55 @@ describe("a landing from a share link on a Hydrogen storefront", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(view.applied()).toBeNull();
     expect(storefrontApi.calls).toEqual([]);
+  });
+});
+
+describe("the Hydrogen example's routes", () => {
+  /** What a Hydrogen app's context holds for the example (createHydrogenContext makes it). */
+  const hydrogenContext = (cart: ReturnType<typeof hydrogenHandler>, customerToken?: string) => ({
+    cart,
+    customerAccount: { isLoggedIn: async () => !!customerToken, getAccessToken: async () => customerToken },
+    env: { PUBLIC_STORE_DOMAIN: TEST_SHOP, REFERRAL_BRIDGE_APP_URL: app.origin },
+  });
+  type RouteArgs = Parameters<typeof referralAction>[0];
+  const args = (request: Request, context: unknown) => ({ request, context, params: {} }) as unknown as RouteArgs;
+
+  it("/referral writes the posted landing to a new cart with the offer code and sets Hydrogen's cart cookie; a bad body is a 400", async () => {
+    await connectShop(sandbox);
+    await liveOffer();
+    const page = privacyWindow(LANDING, { analytics: true, marketing: true });
+    const posted: Promise<unknown>[] = [];
+    const cart = hydrogenHandler();
+    trackReferral({
+      window: page.window,
+      store: memoryStore(),
+      apply: (landing) => {
+        const request = new Request("https://shop.example/referral", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(landing) });
+        const answer = referralAction(args(request, hydrogenContext(cart)));
+        posted.push(answer);
+        return answer;
+      },
+    });
+    const answer = (await posted[0]) as { data: unknown; init: { headers: Headers } };
+    expect(answer.data).toEqual({ attributesWritten: true, discountCodeApplied: "ALICE10" });
+    const cookie = new Headers(answer.init.headers).get("Set-Cookie") ?? "";
+    expect(cookie).toMatch(/^cart=[0-9a-f]+/);
+    const made = [...storefrontApi.carts.values()].find((c) => cookie.includes(c.id.split("/").pop()!.split("?")[0]!))!;
+    expect(made.attributes.map((a) => a.value)).toEqual(["ALICE10", "1001"]);
+    expect(made.discountCodes).toEqual([{ code: "ALICE10", applicable: true }]);
+
+    const bad = (await referralAction(args(new Request("https://shop.example/referral", { method: "POST", body: '{"kept":{"code":"<script>"}}' }), hydrogenContext(hydrogenHandler())))) as { init: { status: number } };
+    expect(bad.init.status).toBe(400);
+  });
+
+  it("/account/referrals shows the signed-in customer's links, and a signed-out visitor the guest state", async () => {
+    await connectShop(sandbox);
+    const aliceId = admin.customers.add("alice@example.com").id.split("/").pop()!;
+    const token = storefrontApi.issueCustomerToken(TEST_SHOP, aliceId);
+    const loaderArgs = (customerToken?: string) => args(new Request("https://shop.example/account/referrals"), hydrogenContext(hydrogenHandler(), customerToken)) as unknown as Parameters<typeof accountReferralsLoader>[0];
+    const signedIn = await accountReferralsLoader(loaderArgs(token));
+    expect(signedIn.state.kind).toBe("ok");
+    expect(await accountReferralsLoader(loaderArgs())).toEqual({ state: { kind: "guest" } });
   });
 });
 

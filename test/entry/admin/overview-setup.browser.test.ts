@@ -52,7 +52,8 @@ describeInBrowser("the Overview's setup guide and attention banner", () => {
     expect(await step("Connect the referral pixel").getByText(/web pixel is connected/).isVisible()).toBe(true);
     expect(await step("Show the share link after a purchase").getByText("Shopify reports the share link on the Thank you page only.").isVisible()).toBe(true);
     expect(await step("Show share links in customer accounts").getByText(/Referral links block on the Profile page as not placed yet/).isVisible()).toBe(true);
-    expect(await page.getByText("4 of 7 steps done").isVisible()).toBe(true);
+    expect(await step("Selling on a headless storefront (Hydrogen or your own)?").getByText("Shopify can't tell the app whether a headless storefront uses the kit.").isVisible()).toBe(true);
+    expect(await page.getByText("4 of 8 steps done").isVisible()).toBe(true);
 
     // The next step is the links block: the theme editor with the block added (Shopify's addAppBlockId link).
     const addBlock = step("Show customers their share links in your store").getByRole("link", { name: "Add the block in the theme editor" });
