@@ -250,8 +250,16 @@ describe("the share-link endpoint for a headless storefront", () => {
     expect((await ask(null)).status).toBe(401);
     expect((await ask(aliceToken, "shop=not-a-shop.example.com")).status).toBe(400);
 
+    // Another customer's token answers that customer, never Alice.
     const bobToken = storefrontApi.issueCustomerToken(TEST_SHOP, admin.customers.add("bob@example.com").id.split("/").pop()!);
+    const bob = (await (await ask(bobToken)).json()) as { ambassador?: { email: string } };
+    expect(bob.ambassador?.email).toBe("bob@example.com");
+
+    // Signed out everywhere: a session's token Shopify no longer knows is refused. (One the app confirmed
+    // a moment ago is remembered for up to a minute: decision 034.)
+    const otherSession = storefrontApi.issueCustomerToken(TEST_SHOP, admin.customers.add("sam@example.com").id.split("/").pop()!);
     storefrontApi.revokeTokens();
-    expect((await ask(bobToken)).status).toBe(401);
+    expect((await ask(otherSession)).status).toBe(401);
+    expect((await ask(bobToken)).status).toBe(200);
   });
 });
