@@ -27,30 +27,54 @@ function embedSettings(): Record<string, Setting> {
   return Object.fromEntries(schema.settings.filter((s) => s.id).map((s) => [s.id!, s]));
 }
 
+// One VM context for every page view (making one per view was most of the test's time): each view
+// points it at its storage, its URL and its clock, then runs the embed's script in it again.
+const page = {
+  storage: new Map<string, string>(),
+  search: "",
+  now: 0,
+  attribution: "first_touch" as Attribution,
+};
+const never = new Promise(() => undefined);
+const embedContext = createContext({
+  location: {
+    get search() {
+      return page.search;
+    },
+    pathname: "/",
+    protocol: "https:",
+  },
+  localStorage: {
+    getItem: (key: string) => page.storage.get(key) ?? null,
+    setItem: (key: string, value: string) => void page.storage.set(key, value),
+    removeItem: (key: string) => void page.storage.delete(key),
+  },
+  document: {
+    currentScript: {
+      get dataset() {
+        return { attribution: page.attribution, lifetimeDays: "30", offerCampaigns: "none" };
+      },
+    },
+    readyState: "complete",
+    cookie: "",
+    addEventListener() {},
+  },
+  // Without the Customer Privacy API the embed runs at once; the cart is not this test's.
+  window: { addEventListener() {} },
+  fetch: () => never,
+  setTimeout: (run: () => void) => run(),
+  URLSearchParams,
+  JSON,
+  Number,
+  Date: class extends Date {
+    static override now = () => page.now;
+  },
+});
+
 /** One page view of the embed's script, on `storage` (its localStorage), at `now`; its kept record after. */
 function embedView(storage: Map<string, string>, search: string, attribution: Attribution, now: number): KeptReferral | null {
-  const localStorage = {
-    getItem: (key: string) => storage.get(key) ?? null,
-    setItem: (key: string, value: string) => void storage.set(key, value),
-    removeItem: (key: string) => void storage.delete(key),
-  };
-  const never = new Promise(() => undefined);
-  const context = createContext({
-    location: { search, pathname: "/", protocol: "https:" },
-    localStorage,
-    document: { currentScript: { dataset: { attribution, lifetimeDays: "30", offerCampaigns: "none" } }, readyState: "complete", cookie: "", addEventListener() {} },
-    // Without the Customer Privacy API the embed runs at once; the cart is not this test's.
-    window: { addEventListener() {} },
-    fetch: () => never,
-    setTimeout: (run: () => void) => run(),
-    URLSearchParams,
-    JSON,
-    Number,
-    Date: class extends Date {
-      static override now = () => now;
-    },
-  });
-  embedScript.runInContext(context);
+  Object.assign(page, { storage, search, attribution, now });
+  embedScript.runInContext(embedContext);
   const record = JSON.parse(storage.get(STORAGE_KEY) ?? "null") as { c: string; k: string; x: number } | null;
   return record && { code: record.c, campaign: record.k, expiresAt: record.x };
 }
