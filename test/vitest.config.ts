@@ -8,7 +8,9 @@ const onPostgres = process.env.TEST_DATABASE === "postgresql";
 // Vitest's default (one fewer than the cores) runs the files one at a time on a 2-core machine; each
 // file has its own database and ports, and most of a file's time is spent waiting on its servers.
 const maxWorkers = Math.max(2, availableParallelism() - 1);
-const BROWSER = "test/**/*.browser.test.ts";
+const BROWSER = ["test/**/*.browser.test.ts", "packages/*/test/**/*.browser.test.ts"];
+/** The app's tests and the workspace packages' own (packages/headless/test). */
+const TESTS = ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"];
 
 /** What every project has (vitest hands a project none of the root's test options, nor `--exclude`). */
 const common = { root, setupFiles: ["test/support/setup.ts"], testTimeout: 20_000, hookTimeout: 60_000, pool: "forks" as const, maxWorkers };
@@ -30,8 +32,8 @@ export default defineConfig({
     globalSetup: ["test/support/global-setup.ts"],
     maxWorkers,
     projects: [
-      { test: { ...common, name: "database", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, BROWSER, ...databaseFree], sequence: later } },
-      { test: { ...common, name: "browser", include: [BROWSER], exclude: [...configDefaults.exclude, ...databaseFree], sequence: later } },
+      { test: { ...common, name: "database", include: TESTS, exclude: [...configDefaults.exclude, ...BROWSER, ...databaseFree], sequence: later } },
+      { test: { ...common, name: "browser", include: BROWSER, exclude: [...configDefaults.exclude, ...databaseFree], sequence: later } },
       ...(onPostgres ? [] : [{ test: { ...common, name: "database-free", include: databaseFree, isolate: false, sequence: { groupOrder: 0 } } }]),
     ],
   },

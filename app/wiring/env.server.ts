@@ -73,6 +73,12 @@ const schema = z.object({
    */
   SHOPIFY_ADMIN_API_ORIGIN: z.url().optional(),
   /**
+   * Development only: a headless storefront's customer token is checked with the Customer Account API
+   * found at this origin (the local stand-in, test/support/customer-account-standin.ts) instead of
+   * https://<shop>. With NODE_ENV=production the app refuses to start.
+   */
+  SHOPIFY_CUSTOMER_ACCOUNT_API_ORIGIN: z.url().optional(),
+  /**
    * Where merchants reach the app's support: an email address or an https page. Shown in the
    * admin's footer and in its error pages; without it, support@ the app's own host.
    */
@@ -123,6 +129,7 @@ const REQUIRED_IN_PRODUCTION = ["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIF
 export const DEVELOPMENT_ONLY_SWITCHES = {
   ALLOW_LOOPBACK_SERVICE: "it lets the referral service be on this machine, over plain http",
   SHOPIFY_ADMIN_API_ORIGIN: "it sends the Admin API calls to a stand-in instead of the shop",
+  SHOPIFY_CUSTOMER_ACCOUNT_API_ORIGIN: "it asks a stand-in instead of the shop whose a customer's token is",
 } as const;
 
 /** Whether a development-only switch is turned on in an environment ("false" or "0" leaves it off). */

@@ -63,7 +63,7 @@ export interface ShareLinksQuery {
   /** null when the shop has no offline session (the app is not installed). */
   lookupCustomer: CustomerLookup | null;
   /** Which surface asked, for the log line (and where a Flow enrolment says it happened). */
-  surface: "app_proxy" | "customer_account" | "checkout" | "pos";
+  surface: "app_proxy" | "customer_account" | "checkout" | "pos" | "headless";
   /** Staff enrol the customer at the counter (POS), whether or not the shop enrols customers automatically. */
   enrol?: boolean;
 }
@@ -164,7 +164,7 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   };
 }
 
-const ENROLLED_HOW = { app_proxy: "storefront", customer_account: "storefront", checkout: "thank_you", pos: "pos" } as const;
+const ENROLLED_HOW = { app_proxy: "storefront", customer_account: "storefront", checkout: "thank_you", pos: "pos", headless: "storefront" } as const;
 
 /**
  * ambassador/get with auto-create does not say whether it created the

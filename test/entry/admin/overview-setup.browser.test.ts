@@ -53,7 +53,8 @@ describeInBrowser("the Overview's setup guide and attention banner", () => {
     expect(await step("Show the share link after a purchase").getByText("Shopify reports the share link on the Thank you page only.").isVisible()).toBe(true);
     expect(await step("Show share links in customer accounts").getByText(/Referral links block on the Profile page as not placed yet/).isVisible()).toBe(true);
     expect(await step("Take referrals at the counter with Shopify POS").getByText("Shopify reports the Referral tile on the POS home screen as not placed yet.").isVisible()).toBe(true);
-    expect(await page.getByText("4 of 8 steps done").isVisible()).toBe(true);
+    expect(await step("Selling on a headless storefront (Hydrogen or your own)?").getByText("Shopify can't tell the app whether a headless storefront uses the kit.").isVisible()).toBe(true);
+    expect(await page.getByText("4 of 9 steps done").isVisible()).toBe(true);
 
     // The next step is the links block: the theme editor with the block added (Shopify's addAppBlockId link).
     const addBlock = step("Show customers their share links in your store").getByRole("link", { name: "Add the block in the theme editor" });

@@ -20,7 +20,7 @@ export interface SetupFacts {
 
 /** What Shopify can't tell the app, said once under the steps. */
 const UNCHECKABLE = [
-  "whether a headless storefront or a custom checkout loads the embed or the pixel;",
+  "whether a headless storefront uses the headless kit, or a custom checkout loads the pixel;",
   "whether a visitor's cookie consent lets the pixel send anything;",
   "whether the theme editor's change has been published to every theme you switch to later.",
 ];
@@ -116,6 +116,15 @@ export function overviewSetupSteps(facts: SetupFacts, placements: ExtensionPlace
         "In the Shopify POS app, add the Referral tile to the home screen (Edit, then Add tile) and the Referral program block to customer details. Staff scan or enter a friend's code, and the sale is credited like an online order. A sale is credited only when it has a customer or an email: add the customer to the cart.",
       status: placements ? said[placements.posTile]("the Referral tile on the POS home screen") : uiStatus(undefined, ""),
       done: placements?.posTile === "on",
+    },
+    {
+      id: "headless",
+      title: "Selling on a headless storefront (Hydrogen or your own)?",
+      optional: true,
+      description:
+        "A headless storefront has no theme, so the tracking embed and the Referral links block don't run there. Your developer adds the app's headless kit instead: it keeps the referrer's code once the visitor accepts cookies, puts it on the cart with the friend's discount, and shows signed-in customers their share links. It needs the storefront's Storefront API token, its customer accounts (Customer Account API) and Shopify's cookie banner (Customer Privacy API). The app's guide, under Headless storefronts, lists the steps.",
+      status: "Shopify can't tell the app whether a headless storefront uses the kit.",
+      done: false,
     },
   ];
 }

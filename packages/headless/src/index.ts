@@ -1,0 +1,10 @@
+export { CAMPAIGN_ATTRIBUTE, CODE_ATTRIBUTE, DEFAULT_SETTINGS, STORAGE_KEY, trackingSettings, type Attribution, type TrackingSettings } from "./settings";
+export { cleanCode, landOn, type KeptReferral, type Landing } from "./landing";
+export { browserStore, memoryStore, type ReferralStore } from "./storage";
+export { consentGiven, whenConsented, type CustomerPrivacy } from "./consent";
+export { applyReferralToCart, offerCode, referralAttributes, ReferralCartError, type ApplyOptions, type ApplyResult, type CartAttribute, type CartState, type ReferralCart } from "./cart";
+export { hydrogenCart, type HydrogenCartHandler } from "./hydrogen-cart";
+export { storefrontCart, type StorefrontCartOptions } from "./storefront-cart";
+export { STOREFRONT_API_VERSION, STOREFRONT_DOCUMENTS } from "./documents";
+export { trackReferral, type TrackOptions } from "./track";
+export { fetchOfferCampaigns, fetchShareLinks, OFFER_CAMPAIGNS_PATH, SHARE_LINKS_PATH, type ShareLinksState } from "./app-api";
