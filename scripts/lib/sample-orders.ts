@@ -48,6 +48,10 @@ export interface OrderOptions {
   checkoutToken?: string;
   /** When the buyer placed it; by default now, as for an order whose webhook arrives as it is paid. */
   createdAt?: Date;
+  /** The order's source_name; "web" by default (a subscription app's renewal: "subscription_contract_checkout_one"). */
+  sourceName?: string;
+  /** The order's tags, comma-separated as Shopify writes them. */
+  tags?: string;
 }
 
 /** A time as Shopify's payloads write it: to the second, with an offset. */
@@ -97,10 +101,10 @@ export function shopifyOrder(options: OrderOptions = {}) {
     phone: null,
     presentment_currency: "USD",
     referring_site: "https://www.example-search.com/",
-    source_name: "web",
+    source_name: options.sourceName ?? "web",
     subtotal_price: subtotal,
     subtotal_price_set: money(subtotal),
-    tags: "",
+    tags: options.tags ?? "",
     taxes_included: options.taxesIncluded ?? false,
     test: options.test ?? false,
     total_discounts: "10.00",

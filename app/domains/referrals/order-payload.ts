@@ -154,6 +154,10 @@ export interface OrderPayload {
   checkout_token?: string | null;
   created_at?: string | null;
   cancelled_at?: string | null;
+  /** The channel or app that made the order ("web", "pos", "subscription_contract_checkout_one", an app's id…). */
+  source_name?: string | null;
+  /** Comma-separated, as Shopify's REST payload writes them. */
+  tags?: string | null;
 }
 
 export interface ShippingAddress {
@@ -255,6 +259,8 @@ export function readOrderPayload(value: unknown): OrderPayload {
     checkout_token: field(f, "checkout_token", optionalText),
     created_at: field(f, "created_at", optionalText),
     cancelled_at: field(f, "cancelled_at", optionalText),
+    source_name: field(f, "source_name", optionalText),
+    tags: field(f, "tags", optionalText),
   };
 }
 
