@@ -403,7 +403,8 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
       decision.explanation = { signals: repeatSignalNotes(signals), winner: null, guard: [], repeat: [...new Set([...repeats.values()].map((v) => v.reason))], decision: "" };
       await sendRepeats(connection.client, todo, repeats, { ...event.params, shortCode: undefined, couponCode: undefined }, results);
     }
-    if (fresh.length > 0) {
+    // Decided unless every campaign is a repeat one: a retry with nothing left to send checks again what the earlier send left.
+    if (campaigns.some((uid) => !repeats.has(uid))) {
       const order = { shop, orderId, event, placedAt: record?.placedAt ?? ctx.now(), todo: fresh, results };
       const repeat = decision.explanation.repeat;
       ({ decision, release } = await decideAndSend(ctx, connection.client, order, choices, pixel));
