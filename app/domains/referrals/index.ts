@@ -11,3 +11,4 @@ export { PIXEL_SIGNAL_TTL_MS, sweepPixelSignals } from "./pixel-signals.server";
 export { orderReferrers } from "./order-records.server";
 export { resendOrder, resolveReview, SKIPPED_BY_MERCHANT, skipOrder } from "./order-status.server";
 export { needsReview } from "./reversal.server";
+export { DEFAULT_REPEAT_POLICY, policyWords, readRepeatPolicies, REPEAT_POLICIES, type RepeatPolicy } from "./repeat-purchase";
