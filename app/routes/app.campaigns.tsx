@@ -1,4 +1,5 @@
 import { defer, json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useState } from "react";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import {
   Badge,
@@ -12,9 +13,18 @@ import {
   Layout,
   Link,
   Page,
+  Select,
   Text,
+  TextField,
 } from "@shopify/polaris";
-import { campaignTrackingSchema, campaignViews, missingTrackedCampaigns, type CampaignView } from "../entry/admin/campaigns.server";
+import {
+  campaignTrackingSchema,
+  campaignViews,
+  missingTrackedCampaigns,
+  repeatPolicyFormSchema,
+  withRepeatPolicy,
+  type CampaignView,
+} from "../entry/admin/campaigns.server";
 import { appAdminContext } from "../wiring/admin-context.server";
 import { formFields, fieldErrorsOf } from "../entry/admin/form-data";
 import { readSettings, setCampaignTracked } from "../entry/admin/settings.server";
@@ -35,12 +45,13 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const ctx = appAdminContext();
   const settings = await readSettings(ctx, session.shop);
+  const stored = await ctx.db.shop.findUnique({ where: { shop: session.shop }, select: { repeatPolicies: true } });
   const [service, offers] = await Promise.all([
     deferService(ctx, session.shop, async (client) => {
       const company = await client.getCompany();
       return {
         companyName: company.company.companyName,
-        campaigns: campaignViews(company, settings.campaignUids),
+        campaigns: campaignViews(company, settings.campaignUids, stored?.repeatPolicies),
         missing: missingTrackedCampaigns(company, settings.campaignUids),
       };
     }),
@@ -59,6 +70,14 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if (offerIntent) {
     const result = await offerAction(ctx.db, session.shop, offerIntent, formFields(form));
     return json({ offer: result }, { status: result.ok ? 200 : 400 });
+  }
+  if (form.get("intent") === "repeat-policy") {
+    const policy = repeatPolicyFormSchema.safeParse(formFields(form));
+    if (!policy.success) return json({ ok: false as const, fieldErrors: fieldErrorsOf(policy.error.issues) }, { status: 400 });
+    const row = await ctx.db.shop.findUnique({ where: { shop: session.shop }, select: { repeatPolicies: true } });
+    const repeatPolicies = withRepeatPolicy(row?.repeatPolicies, policy.data.campaignUid, policy.data.policy);
+    await ctx.db.shop.upsert({ where: { shop: session.shop }, create: { shop: session.shop, repeatPolicies }, update: { repeatPolicies } });
+    return json({ ok: true as const, intent: "repeat-policy" as const, campaignUid: policy.data.campaignUid, resumedJobs: 0 });
   }
   const parsed = campaignTrackingSchema.safeParse(formFields(form));
   if (!parsed.success) return json({ ok: false as const, fieldErrors: fieldErrorsOf(parsed.error.issues) }, { status: 400 });
@@ -103,6 +122,48 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
       </Text>
       <Text as="p">{children}</Text>
     </BlockStack>
+  );
+}
+
+const POLICY_OPTIONS = [
+  { value: "as_paid", label: "Every later order, as the campaign pays" },
+  { value: "renewals_only", label: "Subscription renewals only" },
+  { value: "first_n", label: "The first N subscription renewals" },
+  { value: "first_only", label: "First order only: nothing later" },
+];
+
+/** What a referred customer's later orders earn in this campaign, on top of its recurring reward. */
+function RepeatPolicyForm({ campaign }: { campaign: CampaignView }) {
+  const [policy, setPolicy] = useState<string>(campaign.repeatPolicy.policy);
+  const [firstN, setFirstN] = useState(String(campaign.repeatPolicy.firstN ?? 3));
+  if (!campaign.paysRecurring) {
+    return (
+      <Text as="p" tone="subdued">
+        Later orders: this campaign pays no recurring reward, so a referred customer&apos;s later orders are not sent.
+      </Text>
+    );
+  }
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="repeat-policy" />
+      <input type="hidden" name="campaignUid" value={campaign.uid} />
+      <BlockStack gap="200">
+        <InlineStack gap="300" blockAlign="end">
+          <Select
+            label="Later orders of a referred customer earn"
+            name="policy"
+            options={POLICY_OPTIONS}
+            value={policy}
+            onChange={setPolicy}
+            helpText="Sent without a code: the referral service credits the first referrer on the campaign's recurring reward."
+          />
+          {policy === "first_n" ? <TextField label="Renewals that earn" name="firstN" type="number" min={1} max={1000} value={firstN} onChange={setFirstN} autoComplete="off" /> : null}
+          <Button submit accessibilityLabel={`Save the later orders policy of ${campaign.name}`}>
+            Save
+          </Button>
+        </InlineStack>
+      </BlockStack>
+    </Form>
   );
 }
 
@@ -161,6 +222,7 @@ function CampaignCard({ campaign, offer, offerResult }: { campaign: CampaignView
             </Text>
           </Box>
         ) : null}
+        <RepeatPolicyForm campaign={campaign} />
         <FriendOfferCard
           campaignUid={campaign.uid}
           campaignName={campaign.name}
@@ -196,9 +258,14 @@ export default function Campaigns() {
         <Layout.Section>
           <BlockStack gap="400">
             {trackingResult?.ok ? (
-              <Banner tone="success" title={trackingResult.intent === "track" ? "Campaign tracked" : "Campaign no longer tracked"}>
+              <Banner
+                tone="success"
+                title={trackingResult.intent === "repeat-policy" ? "Later orders policy saved" : trackingResult.intent === "track" ? "Campaign tracked" : "Campaign no longer tracked"}
+              >
                 <Text as="p">
-                  {trackingResult.intent === "track"
+                  {trackingResult.intent === "repeat-policy"
+                    ? "New orders of referred customers follow it."
+                    : trackingResult.intent === "track"
                     ? "New referred orders are recorded in it."
                     : "New orders aren't recorded in it any more."}
                   {trackingResult.resumedJobs ? ` ${trackingResult.resumedJobs} held orders are being sent now.` : ""}

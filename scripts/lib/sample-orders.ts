@@ -52,6 +52,10 @@ export interface OrderOptions {
   pos?: { locationId: LongId; userId: LongId; deviceId?: LongId };
   /** The customer's phone (a POS customer often has a phone and no email). */
   customerPhone?: string | null;
+  /** The order's source_name; "web" by default (a subscription app's renewal: "subscription_contract_checkout_one"). */
+  sourceName?: string;
+  /** The order's tags, comma-separated as Shopify writes them. */
+  tags?: string;
 }
 
 /** A time as Shopify's payloads write it: to the second, with an offset. */
@@ -101,13 +105,13 @@ export function shopifyOrder(options: OrderOptions = {}) {
     phone: null,
     presentment_currency: "USD",
     referring_site: options.pos ? null : "https://www.example-search.com/",
-    source_name: options.pos ? "pos" : "web",
+    source_name: options.pos ? "pos" : (options.sourceName ?? "web"),
     ...(options.pos
       ? { location_id: jsonId(options.pos.locationId), user_id: jsonId(options.pos.userId), device_id: jsonId(options.pos.deviceId ?? 1_801_237) }
       : { location_id: null, user_id: null, device_id: null }),
     subtotal_price: subtotal,
     subtotal_price_set: money(subtotal),
-    tags: "",
+    tags: options.tags ?? "",
     taxes_included: options.taxesIncluded ?? false,
     test: options.test ?? false,
     total_discounts: "10.00",

@@ -75,6 +75,7 @@ export async function resetDatabase(): Promise<void> {
     prisma.friendOffer.deleteMany(),
     prisma.orderSync.deleteMany(),
     prisma.pixelSignal.deleteMany(),
+    prisma.referredCustomer.deleteMany(),
     prisma.commissionBulkRun.deleteMany(),
     prisma.customerShareLink.deleteMany(),
     prisma.shop.deleteMany(),

@@ -24,7 +24,7 @@ export function startTestSandbox(): Promise<SandboxHandle> {
 /** A shop as install (its offline session, unless `installed: false`) and onboarding leave it. */
 export async function connectShop(
   sandbox: SandboxHandle,
-  options: { shop?: string; token?: string; campaignUids?: string; scope?: string; approval?: string; trigger?: string; installed?: boolean } = {},
+  options: { shop?: string; token?: string; campaignUids?: string; scope?: string; approval?: string; trigger?: string; renewalRule?: string; installed?: boolean } = {},
 ): Promise<void> {
   const { shop = TEST_SHOP, token = sandbox.token, installed = true, ...settings } = options;
   const data = {

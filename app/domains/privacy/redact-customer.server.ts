@@ -78,6 +78,10 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
   if (who.customerId) shareLinkMatch.push({ customerId: `gid://shopify/Customer/${who.customerId}` });
   if (shareLinkMatch.length) await tx.customerShareLink.deleteMany({ where: { shop, OR: shareLinkMatch } });
   await tx.pixelSignal.deleteMany({ where: { shop, orderId: { in: orderIds } } });
+  // Their record as a referred customer: both its keys (customer id, email) were written with the order that referred them.
+  const referredMatch: Prisma.ReferredCustomerWhereInput[] = [{ orderId: { in: orderIds } }];
+  if (who.customerId) referredMatch.push({ customerKey: `c:${who.customerId}` });
+  await tx.referredCustomer.deleteMany({ where: { shop, OR: referredMatch } });
   for (const row of otherOrders) {
     const data: Record<string, string | null> = {};
     for (const column of ["results", "explanation", "statusReason", "lastError"] as const) data[column] = row[column] && pattern ? scrub(row[column]!, pattern) : row[column];

@@ -9,7 +9,7 @@ import { jobsOfShop } from "../../platform/queue/shop-jobs.server";
  */
 export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop: string; webhookId: string | null }) {
   const where = { shop: hook.shop };
-  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs, pixelSignals, commissionBulkRuns, shareLinks, flowActionRuns, pendingDeliveries] = await db.$transaction([
+  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs, pixelSignals, commissionBulkRuns, shareLinks, flowActionRuns, pendingDeliveries, referredCustomers] = await db.$transaction([
     db.job.deleteMany({ where: jobsOfShop(hook.shop) }),
     db.orderRecord.deleteMany({ where }),
     db.serviceEvent.deleteMany({ where }),
@@ -26,6 +26,7 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     db.customerShareLink.deleteMany({ where }),
     db.flowActionRun.deleteMany({ where }),
     db.pendingDelivery.deleteMany({ where }),
+    db.referredCustomer.deleteMany({ where }),
   ]);
   const deleted = {
     jobs: jobs.count,
@@ -44,6 +45,7 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     customerShareLinks: shareLinks.count,
     flowActionRuns: flowActionRuns.count,
     pendingDeliveries: pendingDeliveries.count,
+    referredCustomers: referredCustomers.count,
   };
   logger.info({ shop: hook.shop, topic: "shop/redact", webhookId: hook.webhookId, deleted }, "shop redacted");
   return deleted;

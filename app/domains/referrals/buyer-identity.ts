@@ -22,7 +22,8 @@ export function isCustomerIdEmail(email: string | null | undefined): boolean {
 /** Shopify POS writes "pos" as the order's source. */
 export const isPosOrder = (order: Pick<OrderPayload, "source_name">) => order.source_name === "pos";
 
-function orderEmail(order: OrderPayload): string | undefined {
+/** The order's own email, its contact email, else its customer's. */
+export function orderEmail(order: OrderPayload): string | undefined {
   for (const email of [order.email, order.contact_email, order.customer?.email]) {
     const trimmed = email?.trim();
     if (trimmed) return trimmed;

@@ -43,18 +43,25 @@ const MAX_SHOPS = 100_000;
 
 const keyOf = (shop: string, key: string) => `${shop}|${key}`;
 
+/** What the app uses of a campaign the service lists. */
+interface CampaignFacts {
+  autoApproves: boolean;
+  /** Its recurring reward is not "none" (type D). */
+  paysRecurring: boolean;
+}
+
 export class CodeDirectory {
   private readonly codes: TtlCache<Known>;
   private readonly profiles: TtlCache<OwnerProfile | null>;
-  /** Per shop, whether each campaign approves its commissions by itself (company/get). */
-  private readonly approvals: TtlCache<Record<string, boolean>>;
+  /** Per shop, what the app uses of each campaign (company/get). */
+  private readonly approvals: TtlCache<Record<string, CampaignFacts>>;
   /** Each shop's connection, as its jobs last found it. */
   private readonly connections: TtlCache<string>;
 
   constructor(now?: () => number) {
     this.codes = createTtlCache<Known>({ ttlMs: TTL_MS, maxEntries: MAX_CODES, now });
     this.profiles = createTtlCache<OwnerProfile | null>({ ttlMs: TTL_MS, maxEntries: MAX_PROFILES, now });
-    this.approvals = createTtlCache<Record<string, boolean>>({ ttlMs: TTL_MS, maxEntries: MAX_SHOPS, now });
+    this.approvals = createTtlCache<Record<string, CampaignFacts>>({ ttlMs: TTL_MS, maxEntries: MAX_SHOPS, now });
     this.connections = createTtlCache<string>({ ttlMs: CONNECTION_KEPT_MS, maxEntries: MAX_SHOPS, now });
   }
 
@@ -118,11 +125,24 @@ export class CodeDirectory {
 
   /** Whether the campaign approves its commissions by itself; false for a campaign the service no longer lists. */
   async campaignAutoApproves(client: ReferralClient, shop: string, campaignUid: string): Promise<boolean> {
-    const known = await this.approvals.getOrLoad(shop, async () => {
+    return (await this.campaignFacts(client, shop))[campaignUid]?.autoApproves ?? false;
+  }
+
+  /** Whether the campaign pays a recurring reward for a referred customer's later events; false for one it no longer lists. */
+  async campaignPaysRecurring(client: ReferralClient, shop: string, campaignUid: string): Promise<boolean> {
+    return (await this.campaignFacts(client, shop))[campaignUid]?.paysRecurring ?? false;
+  }
+
+  private campaignFacts(client: ReferralClient, shop: string): Promise<Record<string, CampaignFacts>> {
+    return this.approvals.getOrLoad(shop, async () => {
       const { campaigns } = await client.getCompany();
-      return Object.fromEntries(campaigns.map((c) => [c.campaignUid, c.autoApproveCommissions === true]));
+      return Object.fromEntries(
+        campaigns.map((c) => [
+          c.campaignUid,
+          { autoApproves: c.autoApproveCommissions === true, paysRecurring: c.recurringReward !== null && c.recurringReward.typeCode !== "D" },
+        ]),
+      );
     });
-    return known[campaignUid] ?? false;
   }
 
   /** Forgets what the service said of a shop's codes, their owners and its campaigns (its connection changed). */

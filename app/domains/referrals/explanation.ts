@@ -18,6 +18,8 @@ export interface Explanation {
   signals: SignalNote[];
   winner: { code: string; source: SignalSource; sentAs: "short_code" | "coupon_code"; referrer?: string; why: string } | null;
   guard: RuleVerdict[];
+  /** A later order of a customer the app recorded as referred: what became of it in each such campaign (repeat-purchase.ts). */
+  repeat?: string[];
   decision: string;
 }
 

@@ -14,3 +14,4 @@ export { resendOrder, resolveReview, SKIPPED_BY_MERCHANT, skipOrder } from "./or
 export { needsReview } from "./reversal.server";
 export { checkCounterCode, checkCustomerReferrer, COUNTER_MESSAGES, parseCounterInput } from "./counter-code.server";
 export type { CounterCodeAnswer, CounterCodeDeps } from "./counter-code.server";
+export { DEFAULT_REPEAT_POLICY, policyWords, readRepeatPolicies, REPEAT_POLICIES, type RepeatPolicy } from "./repeat-purchase";

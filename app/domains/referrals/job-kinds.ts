@@ -38,6 +38,10 @@ export const storedEventSchema = z.object({
     .optional(),
   buyer: z.object({ phone: z.string().optional(), address: z.string().optional(), ordersCount: z.number().optional() }).optional(),
   checkoutToken: z.string().optional(),
+  /** What marks the order a subscription renewal (repeat-purchase.ts, renewalSignal); absent when nothing does. */
+  renewal: z.string().optional(),
+  /** Nothing on the order marks it a renewal, but its source or tags suggest a subscription: its line items' selling plan may. */
+  maySubscribe: z.boolean().optional(),
 });
 
 export type StoredEvent = z.infer<typeof storedEventSchema>;

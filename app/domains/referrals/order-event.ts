@@ -4,6 +4,7 @@ import type { StoredEvent } from "./job-kinds";
 import { shopAmount, type OrderPayload } from "./order-payload";
 import type { PipelineSettings } from "./pipeline-settings";
 import { campaignsFor, referralGate, type OrderSignals } from "./referral-decision";
+import { mayBeSubscription, readRenewalRule, renewalSignal } from "./repeat-purchase";
 
 // What the intake reads of an order: its referral signals, its buyer, its
 // revenue and the event/record parameters, stored with the order's job. It
@@ -147,14 +148,23 @@ const APPROVAL_PARAM: Record<PipelineSettings["approval"], boolean | undefined> 
   approved: true,
 };
 
+/** What marks the order a subscription renewal, or that its line items' selling plan may. */
+function renewalFacts(order: OrderPayload, settings: PipelineSettings): { renewal?: string; maySubscribe?: true } {
+  const renewal = renewalSignal(order, readRenewalRule(settings.renewalRule));
+  if (renewal) return { renewal };
+  return mayBeSubscription(order) ? { maySubscribe: true } : {};
+}
+
 /** What the intake knows of the web pixel for an order: its signal, found stored already, or whether one may still come. */
 export interface PixelAtIntake {
   pixel?: { code: string; campaign: string | null } | null;
   signalMayCome?: boolean;
+  /** The app has recorded the customer as referred (ReferredCustomer): an order without a code is sent for its recurring reward. */
+  referred?: boolean;
 }
 
 /** Turns an order into the event the job decides and sends, or a reason not to send it (referralGate's, or a skip rule's). */
-export function readOrderEvent(order: OrderPayload, settings: PipelineSettings, { pixel = null, signalMayCome = false }: PixelAtIntake = {}): OrderReading {
+export function readOrderEvent(order: OrderPayload, settings: PipelineSettings, { pixel = null, signalMayCome = false, referred = false }: PixelAtIntake = {}): OrderReading {
   const signals: OrderSignals = { ...orderSignals(order, settings.codeParams), ...(pixel ? { pixel } : {}) };
   const buyer = buyerIdentity(order);
   const email = buyer.kind === "anonymous" ? undefined : buyer.email;
@@ -165,6 +175,7 @@ export function readOrderEvent(order: OrderPayload, settings: PipelineSettings, 
     signals,
     buyer: buyerFacts(order),
     ...(order.checkout_token ? { checkoutToken: order.checkout_token } : {}),
+    ...renewalFacts(order, settings),
     params: {
       email: email ?? "",
       revenue: orderRevenue(order, settings.revenueBasis),
@@ -181,7 +192,7 @@ export function readOrderEvent(order: OrderPayload, settings: PipelineSettings, 
   if (order.test && settings.testOrders === "skip") {
     return { kind: "skip", reason: "Test order (the shop skips test orders)", event };
   }
-  const gate = referralGate(signals, pixel?.code ?? null, { sendWithoutCode: settings.scope === "all_orders", signalMayCome });
+  const gate = referralGate(signals, pixel?.code ?? null, { sendWithoutCode: settings.scope === "all_orders" || referred, signalMayCome });
   if (gate.next === "await_signal") return { kind: "awaiting_signal", reason: gate.reason, event };
   if (gate.next === "not_referred") return { kind: "not_referred", reason: gate.reason, event };
   if (buyer.kind === "anonymous") return { kind: "skip", reason: buyer.reason, event };

@@ -13,7 +13,9 @@ import {
 } from "../../platform/intake/planner";
 import { timeOf } from "../../platform/db/sql-dialect";
 import { moneyFromCents, moneyToCents } from "../../platform/referral-api/money";
-import { cartCode, readOrderEvent } from "./order-event";
+import { orderEmail } from "./buyer-identity";
+import { cartCode, orderSignals, readOrderEvent } from "./order-event";
+import { customerKeys } from "./repeat-purchase";
 import { leadingLink } from "./referral-decision";
 import { emailKey } from "../../platform/text/email-key";
 import { CANCEL_ORDER_JOB, PIXEL_SWEEP_JOB, RECORD_ORDER_JOB, REFUND_ORDER_JOB, refundSubject } from "./job-kinds";
@@ -36,7 +38,7 @@ import { PIPELINE_DEFAULTS, readPipelineSettings, type PipelineSettings } from "
 // the order planner the intake (app/platform/intake) is handed. The intake
 // reads the shops' state for a whole batch, reads each webhook here (on
 // SQLite before it keeps it), looks up the web pixel signals stored for the
-// batch's orders (one statement, SIGNALS_BY_TOKEN), plans each webhook here,
+// batch's orders (one statement, SIGNALS_AND_REFERRED, with the buyers recorded as referred), plans each webhook here,
 // then stores the batch in one transaction. On SQLite this runs in the
 // intake's thread, so it imports only what planning needs.
 
@@ -142,21 +144,40 @@ interface StoredSignal {
 /** The signals the batch's lookup found, by shop and checkout token (signalKey). */
 export type FoundSignals = ReadonlyMap<string, StoredSignal>;
 
+/** What the batch's lookup found: the web pixel signals stored for its orders, and which of its buyers the app recorded as referred (by shop and customer key). */
+export interface OrderLookupFound {
+  signals: FoundSignals;
+  referred: ReadonlySet<string>;
+}
+
+const NOTHING_FOUND: OrderLookupFound = { signals: new Map(), referred: new Set() };
+
 const signalKey = (shop: string, checkoutToken: string) => `${shop}\n${checkoutToken}`;
 
 /**
  * The stored signals of a batch's orders, by (shop, checkout token): the
- * unique index PixelSignal_shop_checkoutToken_key, one probe per key. The
- * keys come as one parameter on SQLite (a JSON list of pairs; CROSS JOIN
- * keeps the list the outer loop) and as two arrays on PostgreSQL.
+ * unique index PixelSignal_shop_checkoutToken_key, one probe per key; and,
+ * in the same statement, the ReferredCustomer rows of the buyers of orders
+ * without a code, by (shop, customer key): a prefix of the unique index
+ * ReferredCustomer_shop_customerKey_campaignUid_key. The keys come as one
+ * parameter each on SQLite (a JSON list of pairs; CROSS JOIN keeps the list
+ * the outer loop) and as two arrays each on PostgreSQL.
  */
-const SIGNALS_BY_TOKEN = {
-  sqlite: `SELECT p."shop", p."checkoutToken", p."orderId", p."code", p."campaign", p."createdAt"
+const SIGNALS_AND_REFERRED = {
+  sqlite: `SELECT 'signal' AS "kind", p."shop", p."checkoutToken", p."orderId", p."code", p."campaign", p."createdAt"
 FROM json_each(?) AS k CROSS JOIN "PixelSignal" p
-WHERE p."shop" = json_extract(k."value", '$[0]') AND p."checkoutToken" = json_extract(k."value", '$[1]')`,
-  postgresql: `SELECT p."shop", p."checkoutToken", p."orderId", p."code", p."campaign", p."createdAt"
+WHERE p."shop" = json_extract(k."value", '$[0]') AND p."checkoutToken" = json_extract(k."value", '$[1]')
+UNION ALL
+SELECT 'referred', r."shop", r."customerKey", NULL, NULL, NULL, NULL
+FROM json_each(?) AS c CROSS JOIN "ReferredCustomer" r
+WHERE r."shop" = json_extract(c."value", '$[0]') AND r."customerKey" = json_extract(c."value", '$[1]')`,
+  postgresql: `SELECT 'signal' AS "kind", p."shop", p."checkoutToken", p."orderId", p."code", p."campaign", p."createdAt"
 FROM unnest($1::text[], $2::text[]) AS k("shop", "checkoutToken")
-JOIN "PixelSignal" p ON p."shop" = k."shop" AND p."checkoutToken" = k."checkoutToken"`,
+JOIN "PixelSignal" p ON p."shop" = k."shop" AND p."checkoutToken" = k."checkoutToken"
+UNION ALL
+SELECT 'referred', r."shop", r."customerKey", NULL, NULL, NULL, NULL
+FROM unnest($3::text[], $4::text[]) AS c("shop", "customerKey")
+JOIN "ReferredCustomer" r ON r."shop" = c."shop" AND r."customerKey" = c."customerKey"`,
 } as const;
 
 /** The checkout token of an order the web pixel may still credit: one the shop records, with no link in its cart (the cart's comes first). */
@@ -165,19 +186,45 @@ function tokenToLookUp(read: OrderRead, settings: PipelineSettings): string | nu
   return read.order.checkout_token && !cartCode(read.order) ? read.order.checkout_token : null;
 }
 
-const SIGNAL_LOOKUP: BatchLookup<OrderRead, PipelineSettings, FoundSignals> = {
+/**
+ * The keys of the buyer of an order the shop would not send for want of a
+ * code (repeat-purchase.ts): one the shop records, under "only orders with
+ * a referral code", carrying no link or discount code.
+ */
+function buyerKeysToLookUp(read: OrderRead, settings: PipelineSettings): string[] {
+  if (read.kind !== "order" || read.trigger !== settings.trigger || settings.scope !== "with_code") return [];
+  const signals = orderSignals(read.order, settings.codeParams);
+  if (signals.cartAttribute || signals.landingPage || signals.discountCodes.length > 0) return [];
+  return customerKeys(read.order.customer?.id, orderEmail(read.order));
+}
+
+const referredKey = (shop: string, customerKey: string) => `${shop}\n${customerKey}`;
+
+const ORDER_LOOKUP: BatchLookup<OrderRead, PipelineSettings, OrderLookupFound> = {
   query(batch, dialect) {
-    const keys = new Map<string, [string, string]>();
+    const tokens = new Map<string, [string, string]>();
+    const buyers = new Map<string, [string, string]>();
     for (const { delivery, read, settings } of batch) {
       const token = tokenToLookUp(read, settings);
-      if (token) keys.set(signalKey(delivery.shop, token), [delivery.shop, token]);
+      if (token) tokens.set(signalKey(delivery.shop, token), [delivery.shop, token]);
+      for (const key of buyerKeysToLookUp(read, settings)) buyers.set(referredKey(delivery.shop, key), [delivery.shop, key]);
     }
-    if (keys.size === 0) return null;
-    const pairs = [...keys.values()];
-    if (dialect.name === "postgresql") return { sql: SIGNALS_BY_TOKEN.postgresql, params: [pairs.map(([shop]) => shop), pairs.map(([, token]) => token)] };
-    return { sql: SIGNALS_BY_TOKEN.sqlite, params: [JSON.stringify(pairs)] };
+    if (tokens.size === 0 && buyers.size === 0) return null;
+    const [pairs, keys] = [[...tokens.values()], [...buyers.values()]];
+    if (dialect.name === "postgresql") {
+      return { sql: SIGNALS_AND_REFERRED.postgresql, params: [pairs.map(([shop]) => shop), pairs.map(([, token]) => token), keys.map(([shop]) => shop), keys.map(([, key]) => key)] };
+    }
+    return { sql: SIGNALS_AND_REFERRED.sqlite, params: [JSON.stringify(pairs), JSON.stringify(keys)] };
   },
-  found: (rows) => new Map(rows.map((row) => [signalKey(String(row.shop), String(row.checkoutToken)), storedSignal(row)])),
+  found(rows) {
+    const signals = new Map<string, StoredSignal>();
+    const referred = new Set<string>();
+    for (const row of rows) {
+      if (row.kind === "referred") referred.add(referredKey(String(row.shop), String(row.checkoutToken)));
+      else signals.set(signalKey(String(row.shop), String(row.checkoutToken)), storedSignal(row));
+    }
+    return { signals, referred };
+  },
 };
 
 function storedSignal(row: IntakeRowRead): StoredSignal {
@@ -190,10 +237,10 @@ function storedSignal(row: IntakeRowRead): StoredSignal {
 }
 
 /** What a webhook that was read asks to store, for a shop that has the app; `signals`: those stored for the batch's orders. */
-export function planOrderWebhook(hook: Delivery, read: OrderRead, settings: PipelineSettings, signals: FoundSignals = new Map()): IntakePlan {
+export function planOrderWebhook(hook: Delivery, read: OrderRead, settings: PipelineSettings, found: OrderLookupFound = NOTHING_FOUND): IntakePlan {
   switch (read.kind) {
     case "order":
-      return planOrder(hook, read.trigger, read.order, settings, signals);
+      return planOrder(hook, read.trigger, read.order, settings, found);
     case "cancellation":
       return planCancellation(hook, read.cancellation);
     case "refund":
@@ -204,12 +251,12 @@ export function planOrderWebhook(hook: Delivery, read: OrderRead, settings: Pipe
 }
 
 /** The planner the intake is handed (app/wiring/intake-planner.ts). */
-export const ORDER_PLANNER: IntakePlanner<OrderRead, PipelineSettings, FoundSignals> = {
+export const ORDER_PLANNER: IntakePlanner<OrderRead, PipelineSettings, OrderLookupFound> = {
   name: "orders",
   shopColumns: PIPELINE_DEFAULTS,
   shopSettings: readPipelineSettings,
   read: readOrderWebhook,
-  lookup: SIGNAL_LOOKUP,
+  lookup: ORDER_LOOKUP,
   plan: planOrderWebhook,
   tables: ORDER_TABLES,
 };
@@ -232,12 +279,13 @@ function joinedSignal(signals: FoundSignals, shop: string, order: OrderPayload, 
   return { code: signal.code, campaign: signal.campaign };
 }
 
-function planOrder(hook: Delivery, trigger: PipelineSettings["trigger"], order: OrderPayload, settings: PipelineSettings, signals: FoundSignals): IntakePlan {
+function planOrder(hook: Delivery, trigger: PipelineSettings["trigger"], order: OrderPayload, settings: PipelineSettings, found: OrderLookupFound): IntakePlan {
   if (settings.trigger !== trigger) return { outcome: "ignored", detail: `the shop records orders on ${settings.trigger}` };
 
   const placed = placedAt(order.created_at);
-  const pixel = joinedSignal(signals, hook.shop, order, placed);
-  const reading = readOrderEvent(order, settings, { pixel, signalMayCome: signalMayCome({ checkoutToken: order.checkout_token, placedAt: placed }, new Date()) });
+  const pixel = joinedSignal(found.signals, hook.shop, order, placed);
+  const referred = customerKeys(order.customer?.id, orderEmail(order)).some((key) => found.referred.has(referredKey(hook.shop, key)));
+  const reading = readOrderEvent(order, settings, { pixel, referred, signalMayCome: signalMayCome({ checkoutToken: order.checkout_token, placedAt: placed }, new Date()) });
   const event = reading.event;
   // The link code the decision tries first, until the order's job decides which code wins.
   const link = event ? leadingLink(event.signals, pixel?.code) : null;

@@ -156,6 +156,8 @@ export interface OrderPayload {
   cancelled_at?: string | null;
   /** Where the order was placed: "web", "pos" (Shopify POS), an app's id... */
   source_name?: string | null;
+  /** Comma-separated, as Shopify's REST payload writes them. */
+  tags?: string | null;
 }
 
 export interface ShippingAddress {
@@ -227,8 +229,8 @@ const lineItems = maybe(listOf(lineItem));
 const optionalCustomer = maybe(customer);
 const optionalBillingAddress = maybe(billingAddress);
 
-/** Only the skip reason of an order without a buyer reads it: a value that is no text is read as absent, never a refused order. */
-const sourceName: Read<string | null> = (value) => (typeof value === "string" ? value : null);
+/** Source and tags only inform a skip reason or a renewal signal: a value that is no text is read as absent, never a refused order. */
+const lenientText: Read<string | null> = (value) => (typeof value === "string" ? value : null);
 
 /** The order of an orders/* webhook; throws PayloadError naming the first field that is wrong. */
 export function readOrderPayload(value: unknown): OrderPayload {
@@ -260,7 +262,8 @@ export function readOrderPayload(value: unknown): OrderPayload {
     checkout_token: field(f, "checkout_token", optionalText),
     created_at: field(f, "created_at", optionalText),
     cancelled_at: field(f, "cancelled_at", optionalText),
-    source_name: field(f, "source_name", sourceName),
+    source_name: field(f, "source_name", lenientText),
+    tags: field(f, "tags", lenientText),
   };
 }
 

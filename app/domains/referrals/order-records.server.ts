@@ -18,6 +18,8 @@ export interface CampaignResult {
   reversal?: "denied" | "revenue_reduced" | "needs_review" | "nothing_to_reverse";
   /** Sent pending until the guard has checked the coupon's referrer (see holdsCoupons); cleared once released. */
   held?: boolean;
+  /** Sent without a code as a later order of a customer referred in the campaign (repeat-purchase.ts). */
+  repeat?: "repeat" | "renewal";
 }
 
 export type CampaignResults = Record<string, CampaignResult>;

@@ -20,6 +20,8 @@ export const pipelineSettingsSchema = z.object({
   revenueBasis: z.enum(REVENUE_BASES).catch("subtotal_after_discounts"),
   codeParams: list.transform((names) => (names.length > 0 ? names : ["mbsy"])),
   testOrders: z.enum(TEST_ORDER_RULES).catch("skip"),
+  /** The merchant's own renewal signal (repeat-purchase.ts, readRenewalRule). */
+  renewalRule: z.string().catch(""),
 });
 
 export type PipelineSettings = z.infer<typeof pipelineSettingsSchema>;
@@ -33,6 +35,7 @@ export const PIPELINE_DEFAULTS = {
   revenueBasis: "subtotal_after_discounts",
   codeParams: "mbsy",
   testOrders: "skip",
+  renewalRule: "",
 } as const;
 
 /** Reads the stored text columns; an unknown stored value falls back to its default. */

@@ -32,6 +32,9 @@ import {
 import type { ReferralEventParams } from "./referral-event";
 import { releaseHeld, reviseCommissions } from "./reversal.server";
 import { classifyRefusal } from "./service-refusals";
+import { referredCustomerStatements } from "./referred-customers.server";
+import { repeatSignalNotes, repeatVerdicts } from "./repeat-order.server";
+import type { RepeatVerdict } from "./repeat-purchase";
 
 // The order.record job: it gathers the facts the referral decision asks for
 // (referral-decision.ts), sends what the decision says, and stores the
@@ -241,6 +244,33 @@ async function decideAndSend(
   }
 }
 
+/** Sends the order without a code to the campaigns still to do whose verdict says so; a campaign whose verdict does not is settled as not referred. */
+async function sendRepeats(client: ReferralClient, todo: readonly string[], verdicts: ReadonlyMap<string, RepeatVerdict>, params: ReferralEventParams, results: CampaignResults) {
+  const sending = todo.filter((uid) => verdicts.get(uid)?.send);
+  for (const uid of todo) {
+    const verdict = verdicts.get(uid);
+    if (verdict && !verdict.send) results[uid] = { state: "not_referred", detail: verdict.reason };
+  }
+  await send(client, sending, params, results);
+  for (const uid of sending) {
+    const verdict = verdicts.get(uid);
+    if (results[uid]?.state === "recorded" && verdict?.send) results[uid].repeat = verdict.kind;
+  }
+}
+
+/** A renewal when any campaign recorded the order as one, else a repeat purchase when any recorded it as one. */
+function repeatKindOf(results: CampaignResults): "repeat" | "renewal" | null {
+  const kinds = Object.values(results).filter((r) => r.state === "recorded").map((r) => r.repeat);
+  return kinds.includes("renewal") ? "renewal" : kinds.includes("repeat") ? "repeat" : null;
+}
+
+/** The campaigns the order credited a referrer in for the first time: recorded, not as a later order. */
+function creditedFirst(results: CampaignResults, winner: Decision["explanation"]["winner"]) {
+  return Object.entries(results)
+    .filter(([, result]) => result.state === "recorded" && !result.repeat && (result.referrer || winner?.referrer))
+    .map(([campaignUid, result]) => ({ campaignUid, referrerEmail: result.referrer ?? winner?.referrer }));
+}
+
 /** A call to the service that did not get through while the decision was being carried out: the job's outcome says what next. */
 class ServiceInterruption extends Error {
   constructor(readonly outcome: JobOutcome) {
@@ -362,12 +392,25 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
   const results = parseJsonObject<CampaignResults>(record?.results);
   const todo = campaigns.filter((uid) => !SETTLED.has(results[uid]?.state as CampaignResult["state"]));
   let outcome: JobOutcome = done;
+  const signals = { ...storedSignals(event), ...(pixel ? { pixel } : {}) };
   let decision: Decision = { explanation: { signals: [], winner: null, guard: [], decision: "" }, flags: [] };
   let release: Release = null;
   try {
-    const order = { shop, orderId, event, placedAt: record?.placedAt ?? ctx.now(), todo, results };
-    ({ decision, release } = await decideAndSend(ctx, connection.client, order, choices, pixel));
-    if (decision.unsent) for (const uid of todo) results[uid] = { ...decision.unsent };
+    // A customer referred in a campaign already is sent there on its recurring reward, as its policy says; the others are decided.
+    const repeats = await repeatVerdicts(ctx, connection.client, shop, orderId, event, signals, campaigns);
+    const fresh = todo.filter((uid) => !repeats.has(uid));
+    if (repeats.size > 0) {
+      decision.explanation = { signals: repeatSignalNotes(signals), winner: null, guard: [], repeat: [...new Set([...repeats.values()].map((v) => v.reason))], decision: "" };
+      await sendRepeats(connection.client, todo, repeats, { ...event.params, shortCode: undefined, couponCode: undefined }, results);
+    }
+    // Decided unless every campaign is a repeat one: a retry with nothing left to send checks again what the earlier send left.
+    if (campaigns.some((uid) => !repeats.has(uid))) {
+      const order = { shop, orderId, event, placedAt: record?.placedAt ?? ctx.now(), todo: fresh, results };
+      const repeat = decision.explanation.repeat;
+      ({ decision, release } = await decideAndSend(ctx, connection.client, order, choices, pixel));
+      if (repeat) decision.explanation.repeat = repeat;
+      if (decision.unsent) for (const uid of fresh) results[uid] = { ...decision.unsent };
+    }
   } catch (error) {
     outcome = error instanceof ServiceInterruption ? error.outcome : outcomeOfServiceError(error);
   }
@@ -376,7 +419,8 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
   const placedAt = record?.placedAt ?? ctx.now();
   const decided = orderOutcome(results, campaigns, explanation);
   explanation.decision = decisionText(decided, explanation, flags, decision.heldPending);
-  const summary = settledStatus(decided, { pixelWeighed: pixel !== null, signalMayCome: signalMayCome({ checkoutToken: event.checkoutToken, placedAt }, ctx.now()) });
+  // A customer referred already needs no web pixel signal: a code cannot move them to another referrer.
+  const summary = settledStatus(decided, { pixelWeighed: pixel !== null || Boolean(explanation.repeat?.length), signalMayCome: signalMayCome({ checkoutToken: event.checkoutToken, placedAt }, ctx.now()) });
   const settled = outcome.type === "done";
   if (settled && summary.status === "failed") outcome = { type: "fail", reason: summary.reason };
   const winner = explanation.winner;
@@ -401,11 +445,14 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
               ...winnerCodes(winner),
               ...(winner?.source === "discount_code" || winner?.source === "offer_code" || winner?.source === "pixel" ? { codeSource: winner.source } : {}),
               recordedAt: summary.status === "recorded" ? now : null,
+              repeatKind: repeatKindOf(results),
             }
           : {}),
       },
       now,
     ),
+    // The customer, credited a first time in a campaign, is recorded as referred there (a customer recorded already keeps their first referrer).
+    ...(settled && summary.status === "recorded" ? referredCustomerStatements(shop, orderId, { customerId: event.params.uid, email: event.params.email }, creditedFirst(results, winner), placedAt) : []),
     // Read with the shop's row the connection came with: a shop with Flow off costs no statement.
     ...(settled && flowOn ? flowTriggersOfOrder(shop, orderId, event, summary, explanation, results, now) : []),
     // Apart, and conditional: a service event may have moved the commission already.

@@ -307,6 +307,7 @@ export function orderOutcome(results: CampaignResults, campaigns: readonly strin
   if (of("recorded").length > 0) return { status: "recorded", reason: null };
   const blocked = of("blocked");
   if (blocked.length > 0) return { status: "blocked", reason: results[blocked[0]!]!.detail ?? "Blocked" };
+  if (explanation.repeat?.length) return { status: "not_referred", reason: explanation.repeat.join(" ") };
   return { status: "not_referred", reason: notReferredReason(explanation) };
 }
 
@@ -324,6 +325,7 @@ export function settledStatus(outcome: OrderOutcome, { pixelWeighed, signalMayCo
 export function decisionText(outcome: OrderOutcome, explanation: Explanation, flags: readonly string[], heldPending?: string): string {
   if (outcome.status === "recorded") {
     const winner = explanation.winner;
+    if (!winner && explanation.repeat?.length) return explanation.repeat.join(" ");
     const credited = winner ? `Credited${winner.referrer ? ` to ${winner.referrer}` : ""} through ${winner.code}` : "Credited to the customer's earlier referrer";
     if (flags.length > 0) return `${credited}; sent as pending because the guard flagged it`;
     return heldPending ? `${credited}. ${heldPending}` : credited;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { jobRow } from "../../../app/platform/queue/job-row";
 import { RECORD_ORDER_JOB, storedEventSchema } from "../../../app/domains/referrals/job-kinds";
-import { ORDER_PLANNER, type FoundSignals } from "../../../app/domains/referrals/order-intake";
+import { ORDER_PLANNER, type OrderLookupFound } from "../../../app/domains/referrals/order-intake";
 import { RawJson, type Delivery, type IntakeValue } from "../../../app/platform/intake/planner";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../../app/domains/referrals/pipeline-settings";
 import { shopifyOrder, shopifyRefund } from "../../support/orders";
@@ -54,11 +54,11 @@ const settings = readPipelineSettings({ ...PIPELINE_DEFAULTS, campaignUids: "100
 type Values = Readonly<Record<string, IntakeValue>>;
 
 /** What the intake plans for a body as delivered (its long ids read digit for digit): the outcome, and the rows it writes. */
-function plan(topic: string, payload: unknown, signals: FoundSignals = new Map()): { outcome: string; record?: Values; job?: Values } {
+function plan(topic: string, payload: unknown, found?: OrderLookupFound): { outcome: string; record?: Values; job?: Values } {
   const hook: Delivery = { topic, shop: SHOP, payload: new RawJson(Buffer.from(JSON.stringify(payload))), webhookId: "w-1", triggeredAt: new Date() };
   const read = ORDER_PLANNER.read(hook);
   if ("malformed" in read) throw new Error(read.malformed);
-  const planned = ORDER_PLANNER.plan(hook, read.read, settings, signals);
+  const planned = ORDER_PLANNER.plan(hook, read.read, settings, found ?? { signals: new Map(), referred: new Set() });
   const rows = new Map((planned.write ?? []).map((row) => [row.table, row.values]));
   return { outcome: planned.outcome, record: rows.get("OrderRecord"), job: rows.get("Job") };
 }

@@ -119,6 +119,22 @@ describe("campaigns", () => {
     expect((await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).campaignUids).toBe("");
   });
 
+  it("saves a campaign's policy for a referred customer's later orders, and refuses a first N without a number", async () => {
+    await connectShop(sandbox);
+    const saved = await submit(campaignsAction, "/app/campaigns", { intent: "repeat-policy", campaignUid: "1001", policy: "first_n", firstN: "3" });
+    expect(saved.body).toMatchObject({ ok: true, intent: "repeat-policy" });
+    expect((await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).repeatPolicies).toBe(JSON.stringify({ "1001": { policy: "first_n", firstN: 3 } }));
+    const campaigns = expectOk(expectOk(await load(campaignsLoader, "/app/campaigns")).program).value.campaigns;
+    expect(campaigns.find((c) => c.uid === "1001")).toMatchObject({ repeatPolicy: { policy: "first_n", firstN: 3 }, paysRecurring: true });
+    expect(campaigns.find((c) => c.uid === "1002")).toMatchObject({ repeatPolicy: { policy: "as_paid" }, paysRecurring: false });
+
+    const refused = await submit(campaignsAction, "/app/campaigns", { intent: "repeat-policy", campaignUid: "1001", policy: "first_n", firstN: "zero" });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ fieldErrors: { firstN: expect.stringContaining("whole number") } });
+    await submit(campaignsAction, "/app/campaigns", { intent: "repeat-policy", campaignUid: "1001", policy: "as_paid" });
+    expect((await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).repeatPolicies).toBe("");
+  });
+
   it("asks to connect first", async () => {
     const data = await load(campaignsLoader, "/app/campaigns");
     expect(data).toMatchObject({ ok: false, notConnected: true, error: { action: { url: "/app/settings" } } });
