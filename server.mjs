@@ -12,6 +12,9 @@ import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
 
 requireSupportedNode();
+// Production unless development is asked for: React, Remix and the app's own checks (app/wiring/env.server.ts) then agree.
+const productionByDefault = !process.env.NODE_ENV?.trim();
+if (productionByDefault) process.env.NODE_ENV = "production";
 // The start command's --min-semi-space-size sizes this thread's young generation (see docs/setup.md, step 6); V8
 // would apply it to the threads the app starts too, over their own limits: from here on, they keep those.
 v8.setFlagsFromString("--min-semi-space-size=0");
@@ -27,6 +30,14 @@ function requireSupportedNode() {
   process.exit(1);
 }
 
+/** The environment's problems, one a line, instead of a stack trace; then exit 1. Anything else is thrown on. */
+function refuseEnvironment(error) {
+  if (error?.name !== "EnvError") throw error;
+  console.error(error.message);
+  if (productionByDefault) console.error("  (NODE_ENV is not set, so this is a production process; for development with its defaults, set NODE_ENV=development)");
+  process.exit(1);
+}
+
 async function serve() {
   // Node 22's own fetch, Request and Response serve Remix and the app: no
   // polyfill (Remix's installGlobals), whose fetch crashed the process when a
@@ -37,7 +48,7 @@ async function serve() {
     import("express"),
     import("morgan"),
   ]);
-  const build = await import(pathToFileURL(resolve(process.argv[2] ?? "build/index.js")).href);
+  const build = await import(pathToFileURL(resolve(process.argv[2] ?? "build/index.js")).href).catch(refuseEnvironment);
   const { accessLogLine, serveOrderWebhook, startAppProcess, stopAppProcess } = build.entry.module;
 
   const app = express();

@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { startAppProcess } from "./wiring/process.server";
 import { addDocumentResponseHeaders } from "./wiring/shopify.server";
 import { ADMIN_TIMEOUT_MS } from "./entry/admin/service-errors.server";
+import { logger } from "./platform/logger/logger.server";
 
 // For server.mjs: the order webhooks answered before Remix sees them, and the process's start and stop.
 export { serveOrderWebhook } from "./wiring/order-intake.server";
@@ -45,7 +46,8 @@ export default async function handleRequest(
         onShellError: reject,
         onError(error: unknown) {
           responseStatusCode = 500;
-          console.error(error);
+          // Through the redacting logger: a render error's message can carry an email or a customer id.
+          logger.error({ err: error }, "a page could not be rendered");
         },
       },
     );

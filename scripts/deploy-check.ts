@@ -3,7 +3,8 @@
 // The deploy steps of docs/setup.md (which the README points to), run as written against a fresh database (a
 // private PostgreSQL cluster, or a new SQLite file): `npm run setup`,
 // `npm run build`, `npm start` with production settings; then a signed order
-// webhook must be stored and a forged one refused. CI runs it for both.
+// webhook must be stored and a forged one refused (401, for the shop and for
+// one without the app alike). CI runs it for both.
 import "./lib/require-node";
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
@@ -66,18 +67,21 @@ try {
 
   const order = shopifyOrder({ noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
   const raw = JSON.stringify(order);
-  const send = (secret: string) =>
-    fetch(`${url}/webhooks/orders/paid`, { method: "POST", body: raw, headers: shopifyWebhookHeaders({ topic: "orders/paid", shop, raw, secret, webhookId: randomUUID() }) });
+  const send = (secret: string, to = shop) =>
+    fetch(`${url}/webhooks/orders/paid`, { method: "POST", body: raw, headers: shopifyWebhookHeaders({ topic: "orders/paid", shop: to, raw, secret, webhookId: randomUUID() }) });
   const signed = await send(env.SHOPIFY_API_SECRET!);
-  const forged = await send(createHmac("sha256", "x").update("not the secret").digest("hex"));
+  const notTheSecret = createHmac("sha256", "x").update("not the secret").digest("hex");
+  const forged = await send(notTheSecret);
+  // The same answer for a shop without the app: the signature comes first, so forged deliveries cannot tell which shops have it.
+  const forgedElsewhere = await send(notTheSecret, "no-app-here.myshopify.com");
   // On SQLite the webhook is answered once kept and its job is made a moment later (decision 022).
   const storedBy = Date.now() + 5_000;
   let stored = 0;
   while ((stored = await db.job.count({ where: { shop, kind: "order.record" } })) === 0 && Date.now() < storedBy) await new Promise((resolve) => setTimeout(resolve, 50));
   await db.$disconnect();
 
-  console.log(`signed webhook: ${signed.status}; forged webhook: ${forged.status}; jobs stored: ${stored}`);
-  ok = signed.status === 200 && forged.status === 401 && stored === 1;
+  console.log(`signed webhook: ${signed.status}; forged webhook: ${forged.status} (for a shop without the app: ${forgedElsewhere.status}); jobs stored: ${stored}`);
+  ok = signed.status === 200 && forged.status === 401 && forgedElsewhere.status === 401 && stored === 1;
 } finally {
   if (server?.pid && server.exitCode === null) {
     const exited = new Promise((resolve) => server!.once("exit", resolve));

@@ -1,32 +1,33 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
 import prisma from "../wiring/db.server";
 import { logger } from "../platform/logger/logger.server";
 import { turnOffUngrantedFeatures } from "../domains/service-events/feature-scopes.server";
+import { liveGrantedScopes } from "../platform/shopify-admin/access-scopes.server";
+import { shopifyAdminForShop, NOT_INSTALLED } from "../wiring/admin-access.server";
 import { authenticateWebhookAt } from "../wiring/authenticate-webhook.server";
 
-/** app/scopes_update: the scopes the merchant granted now (`current`), after a change in either direction. */
-const payloadSchema = z.object({ current: z.array(z.string().regex(/^[a-z_]+$/)) });
-
 /**
- * Keeps the stored offline session's scope in step with what the merchant
- * granted (as Shopify's app template does), so the library's scope checks see
- * the real grant after a managed-install scope change. A feature whose
- * optional scopes the merchant revoked is turned off (store credit payouts,
- * tagging): the Service events page then shows it off, and turning it on
- * asks for the scopes again.
+ * app/scopes_update: the merchant granted or revoked scopes. Its body names
+ * the shop only by `shop_id`, which the app does not keep, and the shop
+ * header is not signed: a signed body of any kind replayed here with another
+ * shop's header must change nothing. So the body is only the cue; the scopes
+ * are asked of Shopify for that shop with its own token, stored on its
+ * offline session (the library's scope checks read it), and a feature whose
+ * optional scopes are no longer granted is turned off (store credit payouts,
+ * tagging, the share-link metafield): the Service events page then shows it
+ * off, and turning it on asks for the scopes again.
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, session, payload } = await authenticateWebhookAt(request, "app/scopes_update");
-  const parsed = payloadSchema.safeParse(payload);
-  if (!parsed.success) {
-    logger.warn({ shop }, "app/scopes_update without a readable current scope list; ignored");
-    return new Response();
+  const { shop } = await authenticateWebhookAt(request, "app/scopes_update");
+  const granted = await liveGrantedScopes(prisma, shopifyAdminForShop(prisma), shop);
+  if (!granted.ok) {
+    // Without the app installed there is nothing to keep in step. Otherwise Shopify is asked to deliver it again
+    // (it retries a delivery not answered 2xx), by when the shop's token may be refreshed.
+    if (granted.reason === NOT_INSTALLED) return new Response();
+    logger.warn({ shop, reason: granted.reason }, "app/scopes_update: the granted scopes could not be asked of Shopify; answered 503 so that it is delivered again");
+    return new Response("The granted scopes could not be confirmed with Shopify just now", { status: 503 });
   }
-  // From the shop alone: the session may be missing because its token could not be refreshed just now,
-  // and a revoked scope must still turn its feature off (Shopify does not deliver this webhook again).
-  await prisma.session.updateMany({ where: { shop, isOnline: false }, data: { scope: parsed.data.current.join(",") } });
-  const turnedOff = await turnOffUngrantedFeatures(prisma, shop, parsed.data.current);
-  if (turnedOff.length > 0) logger.info({ shop, turnedOff, withSession: Boolean(session) }, "features turned off: their optional scopes were revoked");
+  const turnedOff = await turnOffUngrantedFeatures(prisma, shop, granted.scopes);
+  if (turnedOff.length > 0) logger.info({ shop, turnedOff }, "features turned off: their optional scopes were revoked");
   return new Response();
 };

@@ -44,9 +44,32 @@ export function complianceShopMatches(payload: unknown, shop: string): boolean {
   return typeof domain === "string" && domain.toLowerCase() === shop.toLowerCase() && (typeof id === "number" || typeof id === "string") && SHOP_ID.test(String(id));
 }
 
+/** The answer to a signed body that names another shop than the delivery's header (which the signature does not cover). */
+const OTHER_SHOP_ANSWER = () => new Response("The payload is for another shop", { status: 400 });
+
+/**
+ * The app/uninstalled payload is the shop itself: its `myshopify_domain`
+ * (or, only where that is missing, `domain`, which may be a custom domain)
+ * must be the delivery's shop. Any other signed body (an order, a
+ * compliance request) names no shop this way and is refused.
+ */
+export function uninstallShopMatches(payload: unknown, shop: string): boolean {
+  if (!payload || typeof payload !== "object") return false;
+  const { myshopify_domain: myshopify, domain } = payload as Record<string, unknown>;
+  const named = myshopify ?? domain;
+  return typeof named === "string" && named.toLowerCase() === shop.toLowerCase();
+}
+
+/** authenticateWebhookAt for app/uninstalled, the payload's shop checked against the delivery's before anything changes. */
+export async function authenticateUninstallWebhook(request: Request) {
+  const context = await authenticateWebhookAt(request, "app/uninstalled");
+  if (!uninstallShopMatches(context.payload, context.shop)) throw OTHER_SHOP_ANSWER();
+  return context;
+}
+
 /** authenticateWebhookAt for a compliance topic, the payload's shop checked against the delivery's. */
 export async function authenticateComplianceWebhook(request: Request, topic: "customers/data_request" | "customers/redact" | "shop/redact") {
   const context = await authenticateWebhookAt(request, topic);
-  if (!complianceShopMatches(context.payload, context.shop)) throw new Response("The payload is for another shop", { status: 400 });
+  if (!complianceShopMatches(context.payload, context.shop)) throw OTHER_SHOP_ANSWER();
   return context;
 }

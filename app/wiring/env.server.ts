@@ -25,7 +25,8 @@ const base64Key = z
   });
 
 const schema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** Production unless development (or test) is asked for explicitly: a host that forgets it gets production's checks. */
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   SHOPIFY_API_KEY: z.string().min(1, "must be the app's client id from the Partner Dashboard"),
   SHOPIFY_API_SECRET: z.string().min(1, "must be the app's client secret from the Partner Dashboard"),
   SHOPIFY_APP_URL: z.url({ message: "must be the public https URL the app is served on" }),
@@ -140,8 +141,9 @@ export function switchedOn(source: Record<string, string | undefined>, name: key
 
 /** Checks a whole environment at once and reports every problem, one line each. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const production = source.NODE_ENV === "production";
-  const input: Record<string, string | undefined> = { ...source };
+  const unset = !source.NODE_ENV?.trim();
+  const production = unset || source.NODE_ENV === "production";
+  const input: Record<string, string | undefined> = { ...source, NODE_ENV: unset ? "production" : source.NODE_ENV };
   const problems: string[] = [];
   for (const name of REQUIRED_IN_PRODUCTION) {
     if (input[name]) continue;
@@ -164,7 +166,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       if (!problems.some((p) => p.startsWith(`${name} `))) problems.push(`${name} ${issue.message}`);
     }
   }
-  if (problems.length > 0) throw new EnvError(problems);
+  if (problems.length > 0) {
+    if (unset && production) problems.push("NODE_ENV is not set, so this is a production process; for development with its defaults, set NODE_ENV=development");
+    throw new EnvError(problems);
+  }
   return result.data!;
 }
 

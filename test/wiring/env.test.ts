@@ -22,8 +22,21 @@ function problemsOf(source: Record<string, string | undefined>): string[] {
 }
 
 describe("parseEnv", () => {
-  it("gives development safe defaults", () => {
-    const env = parseEnv({});
+  it("is production when NODE_ENV is not set: the development key and switches are refused, saying how to ask for development", () => {
+    for (const NODE_ENV of [undefined, ""]) {
+      const problems = problemsOf({ ...production, NODE_ENV, CREDENTIALS_KEY: DEVELOPMENT_DEFAULTS.CREDENTIALS_KEY, SHOPIFY_ADMIN_API_ORIGIN: "http://127.0.0.1:4020" });
+      expect(problems).toEqual([
+        "CREDENTIALS_KEY is the development key; production needs its own secret key",
+        expect.stringMatching(/^SHOPIFY_ADMIN_API_ORIGIN is for development only/),
+        "NODE_ENV is not set, so this is a production process; for development with its defaults, set NODE_ENV=development",
+      ]);
+      expect(parseEnv({ ...production, NODE_ENV }).NODE_ENV).toBe("production");
+    }
+    expect(problemsOf({})).toContain("SHOPIFY_API_KEY is missing; production needs a real value");
+  });
+
+  it("gives development safe defaults when asked for", () => {
+    const env = parseEnv({ NODE_ENV: "development" });
     expect(env.NODE_ENV).toBe("development");
     expect(env.SHOPIFY_API_KEY).toBe(DEVELOPMENT_DEFAULTS.SHOPIFY_API_KEY);
     expect(env.DATABASE_URL).toBe("file:./data/referral-bridge.sqlite");
@@ -80,6 +93,7 @@ describe("parseEnv", () => {
 
   it("gives each malformed variable its own message", () => {
     const problems = problemsOf({
+      NODE_ENV: "development",
       SHOPIFY_APP_URL: "not a url",
       CREDENTIALS_KEY: "c2hvcnQ=",
       DATABASE_URL: "mysql://db/x",

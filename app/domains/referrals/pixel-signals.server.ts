@@ -60,8 +60,18 @@ async function joinRecord(db: PrismaClient, shop: string, record: RecordForSigna
   return (await reopenForSignal(db, shop, record, now)) ? "reopened" : "settled";
 }
 
+/**
+ * The most signals one shop keeps (they live PIXEL_SIGNAL_TTL_MS, 6 h): far
+ * above a real shop's checkouts in that time. Past it the oldest go first
+ * (decision 030): the endpoint is open to anyone naming the shop, so a
+ * refusal once full would lose every real buyer's signal until the oldest
+ * expire, where pruning loses only the oldest, mostly joined with their
+ * orders already, and the answers stay the same for every shop.
+ */
+export const MAX_PIXEL_SIGNALS_PER_SHOP = 50_000;
+
 /** Stores a signal from the endpoint and joins it with its order if that is here already. */
-export async function acceptPixelSignal(db: PrismaClient, signal: PixelSignalInput, now: Date): Promise<SignalOutcome> {
+export async function acceptPixelSignal(db: PrismaClient, signal: PixelSignalInput, now: Date, maxPerShop = MAX_PIXEL_SIGNALS_PER_SHOP): Promise<SignalOutcome> {
   const shop = await db.shop.findUnique({ where: { shop: signal.shop }, select: { uninstalledAt: true } });
   if (!shop || shop.uninstalledAt) return "unknown_shop";
   try {
@@ -73,10 +83,19 @@ export async function acceptPixelSignal(db: PrismaClient, signal: PixelSignalInp
     if (isUniqueViolation(error)) return "repeat";
     throw error;
   }
+  await pruneOldestSignals(db, signal.shop, maxPerShop);
   const joined = await joinPixelSignal(db, signal.shop, { checkoutToken: signal.checkoutToken, orderId: signal.orderId, receivedAt: now }, now);
   // The order not here yet, or its job perhaps deciding without the signal (it then waits for one): the shop's sweep joins them.
   if (joined === "no_order_yet" || joined === "deciding") await scheduleSweep(db, signal.shop, now);
   return "stored";
+}
+
+/** Deletes the shop's oldest signals past `maxPerShop`. */
+async function pruneOldestSignals(db: PrismaClient, shop: string, maxPerShop: number): Promise<void> {
+  const excess = (await db.pixelSignal.count({ where: { shop } })) - maxPerShop;
+  if (excess <= 0) return;
+  const oldest = await db.pixelSignal.findMany({ where: { shop }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: excess, select: { id: true } });
+  await db.pixelSignal.deleteMany({ where: { id: { in: oldest.map((row) => row.id) } } });
 }
 
 /** The shop's sweep at the end of this minute; one per shop and minute, however many signals ask for it. */

@@ -13,6 +13,9 @@ import { addressGroup, type RateLimiter } from "../../domains/storefront/rate-li
 // shop, and across shops; never per shop alone, which anyone could use up
 // for a shop's real buyers by naming it.
 
+/** The pixel's body is a few hundred bytes, sent at once: a client that trickles it is let go. */
+export const PIXEL_BODY_DEADLINE_MS = 5_000;
+
 export interface PixelEndpointDeps {
   db: PrismaClient;
   logger: Logger;
@@ -21,6 +24,8 @@ export interface PixelEndpointDeps {
   perShopAddress: RateLimiter;
   /** Per client address, whichever shops it names. */
   perAddress: RateLimiter;
+  /** The most signals one shop keeps, the oldest pruned past it (default MAX_PIXEL_SIGNALS_PER_SHOP). */
+  maxSignalsPerShop?: number;
   /** Looks at the first requests' X-Forwarded-For (see proxy-hops.ts). */
   checkProxy?(forwardedFor: string | undefined): void;
 }
@@ -48,13 +53,13 @@ export async function handlePixelRequest(request: Request, clientAddress: string
   const slowDown = { "Retry-After": "60" };
   const address = addressGroup(clientAddress);
   if (!deps.perAddress.allow(address)) return answer(429, "Too many requests.", slowDown);
-  const read = await readBodyWithin(request, PIXEL_BODY_LIMIT);
-  if (!read.ok) return answer(413, "The body is too large.", { Connection: "close" });
+  const read = await readBodyWithin(request, PIXEL_BODY_LIMIT, { deadlineMs: PIXEL_BODY_DEADLINE_MS });
+  if (!read.ok) return read.status === 408 ? answer(408, "The body did not arrive in time.", { Connection: "close" }) : answer(413, "The body is too large.", { Connection: "close" });
   const parsed = readPixelSignal(read.body.toString("utf8"));
   if (!parsed.ok) return answer(400, parsed.problem);
   if (!deps.perShopAddress.allow(`${parsed.signal.shop}|${address}`)) return answer(429, "Too many requests.", slowDown);
   try {
-    const outcome = await acceptPixelSignal(deps.db, parsed.signal, deps.now());
+    const outcome = await acceptPixelSignal(deps.db, parsed.signal, deps.now(), deps.maxSignalsPerShop);
     deps.logger.debug({ shop: parsed.signal.shop, outcome }, "pixel signal");
   } catch (error) {
     deps.logger.error({ err: error, shop: parsed.signal.shop }, "pixel signal not stored");

@@ -8,8 +8,8 @@ import { checkUnsignedHeaders, verifyShopifyWebhook, type HeaderReader } from ".
 
 // The order webhooks, the app's hot path, in four steps: check what the
 // headers alone say (answered before the body is read: a missing or repeated
-// signature, another topic, a shop without the app), serve (read the body,
-// within a size and a deadline), verify (its signature), store (the order's
+// signature, another topic), serve (read the body, within a size and a
+// deadline), verify (its signature, then a shop without the app), store (the order's
 // record and job, in the intake's group commit); then answer. Served two
 // ways with the same code: by the production server before Remix sees the
 // request (server.mjs: no Fetch Request, no route matching), and by the
@@ -80,7 +80,16 @@ export function createOrderWebhooks(deps: OrderWebhookDeps): OrderWebhooks {
       deps.logger.debug({ reason: refusal.reason }, "order webhook refused");
       return { status: refusal.status };
     }
-    const shop = header("X-Shopify-Shop-Domain")!;
+    return null;
+  }
+
+  /**
+   * A signed delivery for a shop without the app: 403, so that Shopify
+   * delivers it again should the shop have installed a moment ago. Asked only
+   * after the signature, so a forged delivery gets the same 401 for every
+   * shop and the app's merchants cannot be listed by it.
+   */
+  async function answerUninstalled(shop: string): Promise<WebhookAnswer | null> {
     try {
       if (await deps.shopHasSession(shop)) return null;
     } catch {
@@ -100,6 +109,8 @@ export function createOrderWebhooks(deps: OrderWebhookDeps): OrderWebhooks {
         return { status: verification.status };
       }
       const { shop, topic, webhookId, triggeredAt } = verification.webhook;
+      const uninstalled = await answerUninstalled(shop);
+      if (uninstalled) return uninstalled;
       try {
         const result = await deps.store({ shop, topic, payload: new RawJson(delivery.rawBody), webhookId, triggeredAt });
         if (result.outcome === "malformed") return { status: 400, body: `Malformed payload: ${result.detail}` };

@@ -32,6 +32,11 @@ const SECRET_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`
 /** Anything shaped like an address, even one a service would refuse (no dot in its domain): better one hash too many. */
 const EMAIL = /[^\s@"'<>(),;:[\]\\/]+@[^\s@"'<>(),;:[\]\\/]+/gu;
 const CUSTOMER_GID = /(gid:\/\/shopify\/Customer\/)(\d+)/g;
+/**
+ * A person's key followed by a bare number inside a string: the Shopify library's lines put their context as
+ * "message | {logged_in_customer_id: 7210000000441, ...}", and a query string carries "logged_in_customer_id=...".
+ */
+const CUSTOMER_ID_IN_TEXT = /\b(logged_in_customer_id|customer_id|customerId)(["']?\s*[:=]\s*["']?)(\d+)/g;
 /** Keys whose value is a person: hashed whatever the value's type. */
 const PERSON_KEYS = new Set(["email", "customerId", "customer_id", "logged_in_customer_id", "customerEmail", "buyerEmail", "referrerEmail"]);
 
@@ -51,7 +56,8 @@ export function logPseudonyms(credentialsKey: string | undefined = process.env.C
 function scrubText(text: string, hash: Pseudonymise): string {
   return redactServiceUrl(text)
     .replace(EMAIL, (email) => hash("email", email))
-    .replace(CUSTOMER_GID, (_, prefix: string, id: string) => `${prefix}${hash("customer", id)}`);
+    .replace(CUSTOMER_GID, (_, prefix: string, id: string) => `${prefix}${hash("customer", id)}`)
+    .replace(CUSTOMER_ID_IN_TEXT, (_, key: string, between: string, id: string) => `${key}${between}${hash("customer", id)}`);
 }
 
 /** Token segments of referral-service URLs, emails and customer ids can hide inside any string. */

@@ -9,18 +9,18 @@ import { parseEnv } from "../../../app/wiring/env.server";
 
 describe("the app's support contact", () => {
   it("comes from SUPPORT_CONTACT, an email address or an https page", () => {
-    const env = parseEnv({ SUPPORT_CONTACT: "help@referral-bridge.example" });
+    const env = parseEnv({ NODE_ENV: "development", SUPPORT_CONTACT: "help@referral-bridge.example" });
     expect(supportContact(env.SUPPORT_CONTACT, env.SHOPIFY_APP_URL)).toEqual({ label: "help@referral-bridge.example", href: "mailto:help@referral-bridge.example" });
     expect(supportContact("https://help.referral-bridge.example/contact", "https://app.example")).toEqual({
       label: "help.referral-bridge.example",
       href: "https://help.referral-bridge.example/contact",
     });
-    expect(() => parseEnv({ SUPPORT_CONTACT: "call us" })).toThrow(/SUPPORT_CONTACT.*email address or an https/);
-    expect(() => parseEnv({ SUPPORT_CONTACT: "http://help.example" })).toThrow(/SUPPORT_CONTACT/);
+    expect(() => parseEnv({ NODE_ENV: "development", SUPPORT_CONTACT: "call us" })).toThrow(/SUPPORT_CONTACT.*email address or an https/);
+    expect(() => parseEnv({ NODE_ENV: "development", SUPPORT_CONTACT: "http://help.example" })).toThrow(/SUPPORT_CONTACT/);
   });
 
   it("is support@ the app's own host when none is configured", () => {
-    const env = parseEnv({ SHOPIFY_APP_URL: "https://referrals.merchant-tools.example" });
+    const env = parseEnv({ NODE_ENV: "development", SHOPIFY_APP_URL: "https://referrals.merchant-tools.example" });
     expect(supportContact(env.SUPPORT_CONTACT, env.SHOPIFY_APP_URL)).toEqual({
       label: "support@referrals.merchant-tools.example",
       href: "mailto:support@referrals.merchant-tools.example",

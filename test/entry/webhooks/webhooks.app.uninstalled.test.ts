@@ -22,7 +22,7 @@ describe("webhooks/app/uninstalled", () => {
     await installShop("other-shop.myshopify.com");
     await prisma.shop.create({ data: { shop: TEST_SHOP, companyName: "Demo Outfitters" } });
 
-    const response = await respond(signedWebhook({ topic: "app/uninstalled", body: { id: 1, domain: TEST_SHOP } }));
+    const response = await respond(signedWebhook({ topic: "app/uninstalled", body: { id: 1, domain: TEST_SHOP, myshopify_domain: TEST_SHOP } }));
 
     expect(response.status).toBe(200);
     expect(await prisma.session.count({ where: { shop: TEST_SHOP } })).toBe(0);
@@ -44,7 +44,16 @@ describe("webhooks/app/uninstalled", () => {
   });
 
   it("answers 200 to a repeated delivery after the sessions are gone", async () => {
-    const response = await respond(signedWebhook({ topic: "app/uninstalled", body: { id: 1 } }));
+    const response = await respond(signedWebhook({ topic: "app/uninstalled", body: { id: 1, myshopify_domain: TEST_SHOP } }));
     expect(response.status).toBe(200);
+  });
+
+  it("refuses with 400, before anything changes, a signed body that names another shop or none", async () => {
+    await installShop();
+    for (const body of [{ id: 1, myshopify_domain: "other-shop.myshopify.com", domain: TEST_SHOP }, { id: 1 }, { id: 1, shop_domain: TEST_SHOP }]) {
+      const response = await respond(signedWebhook({ topic: "app/uninstalled", body }));
+      expect(response.status).toBe(400);
+    }
+    expect(await prisma.session.count({ where: { shop: TEST_SHOP } })).toBe(1);
   });
 });
