@@ -39,7 +39,21 @@ export function watchServedOutput(source: string, streams: { stdout?: Readable |
     streams[name]?.on("data", (chunk: Buffer | string) => {
       const lines = (partial + chunk.toString()).split("\n");
       partial = lines.pop()!;
-      for (const line of lines) if (isErrorLine(line, name)) unclaimed.push({ source, line });
+      // Text on stderr written at once (an error with its stack) is one entry, matched as a whole.
+      let block: string[] = [];
+      const endBlock = () => {
+        if (block.length > 0) unclaimed.push({ source, line: block.join("\n") });
+        block = [];
+      };
+      for (const line of lines) {
+        if (!isErrorLine(line, name)) continue;
+        if (name === "stderr" && !line.startsWith("{")) block.push(line);
+        else {
+          endBlock();
+          unclaimed.push({ source, line });
+        }
+      }
+      endBlock();
     });
     streams[name]?.on("end", () => {
       if (isErrorLine(partial, name)) unclaimed.push({ source, line: partial });
