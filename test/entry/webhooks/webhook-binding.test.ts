@@ -7,6 +7,7 @@ import { getEnv } from "../../../app/wiring/env.server";
 import { ensureInboundEndpoint } from "../../../app/domains/service-events/endpoint.server";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
 import { resetDatabase } from "../../support/database";
+import { expectServedError } from "../../support/served-output";
 import { shopifyOrder } from "../../support/orders";
 import { installShop } from "../../support/sessions";
 import { signedWebhook, TEST_SHOP } from "../../support/shopify-requests";
@@ -318,6 +319,7 @@ describe("cart attributes anyone can set", () => {
 
 describe("one bad webhook in a batch", () => {
   it("answers each bad one on its own (never a 5xx for the batch) and stores the good ones delivered with it", async () => {
+    expectServedError(/"msg":"malformed webhook payload"/);
     const good = Array.from({ length: 6 }, (_, i) => order(44_000 + i));
     const bad = [
       { ...order(44_100), id: "1,000.00" },
