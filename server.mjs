@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { setTimeout } from "node:timers";
 import v8 from "node:v8";
 
 requireSupportedNode();
@@ -36,6 +37,20 @@ function refuseEnvironment(error) {
   console.error(error.message);
   if (productionByDefault) console.error("  (NODE_ENV is not set, so this is a production process; for development with its defaults, set NODE_ENV=development)");
   process.exit(1);
+}
+
+/**
+ * Node closes a connection after a "Connection: close" answer (a body refused
+ * unread: 404, 408, 413) by sending FIN and destroying the socket at once; with
+ * the client's body still arriving, that sends a reset, and the client's side
+ * drops the answer it had not read yet. Here the socket half-closes and goes
+ * when the client closes its side, or after a grace period.
+ */
+function closeAfterAnswerRead(socket) {
+  socket.destroySoon = function lingeringClose() {
+    if (this.writable) this.end();
+    setTimeout(() => this.destroy(), 10_000).unref();
+  };
 }
 
 async function serve() {
@@ -66,6 +81,7 @@ async function serve() {
     if (req.method === "POST" && serveOrderWebhook(req, res)) return;
     app(req, res);
   });
+  server.on("connection", closeAfterAnswerRead);
 
   // The order intake is warm and the in-process worker runs before the first request.
   await startAppProcess();

@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startAppProcess } from "./wiring/process.server";
@@ -22,6 +22,18 @@ const RENDER_TIMEOUT_MS = ADMIN_TIMEOUT_MS + 2_000;
 
 // Under any server (remix dev too); server.mjs also waits for it before it listens.
 void startAppProcess();
+
+/**
+ * Remix's own handler writes every error to stderr with its stack, a request
+ * for a page that does not exist (a bot, a typo) included. Here an address
+ * nobody serves is only its 404 in the access log; a real failure is one of
+ * our error lines, its URL's query and any email left out like every line's.
+ */
+export function handleError(error: unknown, { request }: { request: Request }): void {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status === 404) return;
+  logger.error({ err: error, method: request.method, path: new URL(request.url).pathname }, "request failed");
+}
 
 export default async function handleRequest(
   request: Request,

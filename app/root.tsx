@@ -1,4 +1,4 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
 
 /** Shopify's App Bridge (the same address @shopify/shopify-app-remix's AppProvider uses). */
 const APP_BRIDGE_URL = "https://cdn.shopify.com/shopifycloud/app-bridge.js";
@@ -39,6 +39,35 @@ export default function App() {
         <Outlet />
         <div id={PAGE_END_ID} hidden />
         <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+/**
+ * What a visitor sees when no route below answers for itself: a short page
+ * that names no file, module or stack. Remix's own page would also write the
+ * error to stderr from the browser's and the server's render alike; the
+ * server's failures are logged once by handleError (entry.server.tsx).
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title>{notFound ? "Page not found" : "Something went wrong"} · Referral Bridge</title>
+      </head>
+      <body style={{ fontFamily: "system-ui, sans-serif", margin: "3rem auto", maxWidth: "32rem", padding: "0 1rem" }}>
+        <h1>{notFound ? "Page not found" : "Something went wrong"}</h1>
+        <p>
+          {notFound
+            ? "There is no page at this address. Open Referral Bridge from the Apps section of your Shopify admin."
+            : "Referral Bridge could not answer this request. Try again in a minute; if it keeps happening, contact the app's support."}
+        </p>
         <Scripts />
       </body>
     </html>

@@ -127,18 +127,28 @@ export function spawnWorkerProcess(options: { env: NodeJS.ProcessEnv; stdio: Std
  * Serves a build with server.mjs on a free loopback port, as production does,
  * and waits until it answers. SHOPIFY_APP_URL is set to its address.
  */
-export async function serveBuild(options: { buildIndex: string; cwd?: string; env: Record<string, string>; port?: number }): Promise<ServedBuild> {
+export async function serveBuild(options: {
+  buildIndex: string;
+  cwd?: string;
+  env: Record<string, string>;
+  port?: number;
+  /** Given the process as soon as it is spawned (a test reads its output from its first line). */
+  spawned?: (child: ChildProcess) => void;
+  /** Extra flags for node (a test's --import); package.json's start flags come first. */
+  nodeArgs?: string[];
+}): Promise<ServedBuild> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let output = "";
   const start = startCommand(options.cwd);
-  const child = spawn(process.execPath, [...start.nodeArgs, join(options.cwd ?? process.cwd(), "server.mjs"), options.buildIndex], {
+  const child = spawn(process.execPath, [...start.nodeArgs, ...(options.nodeArgs ?? []), join(options.cwd ?? process.cwd(), "server.mjs"), options.buildIndex], {
     cwd: options.cwd,
     env: { ...inheritedEnv(), ...start.env, ...options.env, PORT: String(port), HOST: "127.0.0.1", SHOPIFY_APP_URL: url } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
+  options.spawned?.(child);
   try {
     // An app that crashes is reported at once (gaveUp); one that is slow to start is waited for. Its start
     // costs about 3 s of CPU, which took over 30 s on a 2-core machine running two test files and browsers.

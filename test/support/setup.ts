@@ -1,8 +1,9 @@
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, expect, inject, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, expect, inject, vi } from "vitest";
 import { isDatabaseFree, NO_DATABASE_URL } from "./database-free";
 import { takeDeprecatedUses } from "./deprecated-fields";
+import { describeServedErrors, takeUnexpectedServedErrors } from "./served-output";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -57,3 +58,13 @@ afterEach(() => {
     throw new Error(`Unexpected console.error: ${calls.map((call: unknown[]) => call.map(String).join(" ")).join("\n")}`);
   }
 });
+
+// A served build's error lines fail the test during which they came (served-output.ts). Lines that
+// come after a test's end are judged by its patterns when the next test starts, or when the file ends.
+function failOnServedErrors(forget: boolean): void {
+  const lines = takeUnexpectedServedErrors({ forget });
+  if (lines.length > 0) throw new Error(describeServedErrors(lines));
+}
+beforeEach(() => failOnServedErrors(true));
+afterEach(() => failOnServedErrors(false));
+afterAll(() => failOnServedErrors(true));

@@ -95,7 +95,10 @@ describe("reinstall through the app's own authentication", () => {
     // THEN nothing of the shop runs
     expect((await links(app, alice.id)).status).toBe("unavailable");
     expect(await pixelKept(app)).toBe(false);
-    expect((await scheduled()).every((job) => job.status === "done" && job.lastError === STOPPED_BY_UNINSTALL)).toBe(true);
+    const stopped = await scheduled();
+    expect(stopped.map((job) => job.key)).toEqual(expect.arrayContaining(installed.map((job) => job.key)));
+    expect(stopped.length).toBeGreaterThan(0);
+    expect(stopped.every((job) => job.status === "done" && job.lastError === STOPPED_BY_UNINSTALL)).toBe(true);
 
     // WHEN the merchant installs it again, within the same reconciliation interval
     expect((await openApp(app)).status).toBe(200);

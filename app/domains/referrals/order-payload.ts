@@ -92,10 +92,19 @@ const id: Read<string> = (value) => {
 
 const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
 
-/** A price: "12.50" or 12.5, kept as text. Text that is no decimal is refused here, where the answer can name the field. */
+/**
+ * At most 15 digits before the point: what a double (the referral service's amounts) holds exactly, and
+ * far past any order Shopify takes. A longer amount, or a JSON number too large for a double (1e400 reads
+ * as Infinity), is no price.
+ */
+const AMOUNT_RANGE = /^-?0*[0-9]{1,15}(\.|$)/;
+
+/** A price: "12.50" or 12.5, kept as text. Text that is no decimal, or one past the range, is refused here, where the answer can name the field. */
 const amount: Read<string> = (value) => {
-  if (typeof value === "number" || (typeof value === "string" && DECIMAL.test(value))) return String(value);
-  throw wrong("an amount", value);
+  const text = typeof value === "number" && Number.isFinite(value) ? String(value) : typeof value === "string" && DECIMAL.test(value) ? value : null;
+  if (text === null && !(typeof value === "number")) throw wrong("an amount", value);
+  if (text === null || !(AMOUNT_RANGE.test(text) || /e-/.test(text))) throw wrong("an amount of at most 15 digits before the point", value);
+  return text;
 };
 
 export interface MoneySet {

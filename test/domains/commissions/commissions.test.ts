@@ -57,6 +57,7 @@ describe("commissions page", () => {
     const pending = await list("?status=pending");
     expect(pending.rows.map((r) => r.uid).sort()).toEqual([bobPending.commission_uid, alicePointsPending.commission_uid]);
     const alice = await list("?email=alice@example.com&welcome=exclude");
+    expect(alice.rows.map((r) => r.uid)).toContain(alicePointsPending.commission_uid);
     expect(alice.rows.every((r) => r.ambassadorEmail === "alice@example.com")).toBe(true);
 
     const bad = await list("?email=not-an-email&from=2024-13-45&status=maybe");

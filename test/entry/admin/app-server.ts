@@ -13,6 +13,7 @@ import { DEVELOPMENT_ONLY_SWITCHES, switchedOn } from "../../../app/wiring/env.s
 import { nextReconcile } from "../../../app/domains/order-sync/reconcile.server";
 import { serveBuild } from "../../../scripts/lib/app-process";
 import { TEST_SHOP } from "../../support/shopify-requests";
+import { watchServedOutput } from "../../support/served-output";
 
 export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -100,7 +101,12 @@ export async function startAppServer(env: Record<string, string>, from = repoRoo
   }
   symlinkSync(path.join(repoRoot, "node_modules"), path.join(root, "node_modules"), "dir");
 
-  const served = await serveBuild({ buildIndex: path.join(root, "build/index.js"), cwd: root, env: { ...env, NODE_ENV: nodeEnvFor(env) } });
+  const served = await serveBuild({
+    buildIndex: path.join(root, "build/index.js"),
+    cwd: root,
+    env: { ...env, NODE_ENV: nodeEnvFor(env) },
+    spawned: (child) => watchServedOutput(`served app ${child.pid}`, child),
+  });
   return {
     origin: served.url,
     pid: served.process.pid!,

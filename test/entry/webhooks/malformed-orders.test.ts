@@ -3,6 +3,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import prisma from "../../../app/wiring/db.server";
 import { startAppServer, testAppEnv, type AppServer } from "../admin/app-server";
 import { resetDatabase } from "../../support/database";
+import { expectServedError } from "../../support/served-output";
 import { deliveriesPlanned } from "../../support/kept-deliveries";
 import { shopifyOrder, shopifyRefund } from "../../support/orders";
 import { installShop } from "../../support/sessions";
@@ -43,6 +44,7 @@ it.each([
   { intake: "in a thread of its own", WORKER_IN_PROCESS: "false" },
   { intake: "in the job worker's thread", WORKER_IN_PROCESS: "true" },
 ])("answers each malformed order 400 naming the field, keeps none of them, and stores the good one: the intake $intake", async ({ WORKER_IN_PROCESS }) => {
+  expectServedError(/"msg":"malformed webhook payload"/);
   server = await startAppServer({ ...testAppEnv(), WORKER_IN_PROCESS });
   const origin = server.origin;
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../../app/wiring/db.server";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
 import { resetDatabase } from "../../support/database";
+import { expectServedError } from "../../support/served-output";
 import { shopifyOrder } from "../../support/orders";
 import { installShop } from "../../support/sessions";
 import { signedWebhook, TEST_SHOP } from "../../support/shopify-requests";
@@ -49,6 +50,7 @@ describe("order webhooks on the production server", () => {
   });
 
   it("refuses a payload it cannot read, saying why, and stores nothing", async () => {
+    expectServedError(/"msg":"malformed webhook payload"/);
     const response = await deliver({ topic: "orders/paid", body: { ...referred(31_002), note_attributes: [{ name: 7 }] } });
     await expectUnreadable(response, /note_attributes\.0\.name: expected text/);
     expect(await prisma.job.count()).toBe(0);

@@ -1,3 +1,4 @@
+import { expectServedError } from "../../support/served-output";
 import "../../entry/admin/browser-env";
 import Database from "better-sqlite3";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -52,6 +53,7 @@ const keptRow = (topic: string, body: string, webhookId: string) =>
   prisma.pendingDelivery.create({ data: { shop: TEST_SHOP, topic, webhookId, triggeredAt: TRIGGERED_AT, body: Buffer.from(body) } });
 
 it.runIf(onSqlite)("plans what a killed process kept when the next one starts, once, and logs what it could not read", async () => {
+  expectServedError(/"msg":"malformed webhook payload"/);
   await keptRow("ORDERS_PAID", JSON.stringify(referred), "wh-kept-1");
   await keptRow("ORDERS_PAID", "{not json", "wh-kept-2");
 
@@ -74,6 +76,7 @@ it.runIf(onSqlite)("plans what a killed process kept when the next one starts, o
 }, 60_000);
 
 it.runIf(onSqlite)("sets aside a kept delivery whose planning fails on it alone, plans the ones after it, and plans it again at the next start", async () => {
+  expectServedError(/could not be planned; set aside|"msg":"malformed webhook payload"/);
   const other = shopifyOrder({ id: ORDER + 1n, email: "friend@example.com", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
   const bad = await keptRow("ORDERS_PAID", JSON.stringify(referred), "wh-kept-bad");
   await keptRow("ORDERS_PAID", JSON.stringify(other), "wh-kept-good");
@@ -99,6 +102,7 @@ it.runIf(onSqlite)("sets aside a kept delivery whose planning fails on it alone,
 }, 90_000);
 
 it.runIf(onSqlite)("sets none aside when every kept delivery fails the same way, and starts all the same", async () => {
+  expectServedError(/could not plan the order webhooks kept for later|"msg":"malformed webhook payload"/);
   // A failure no delivery of the chunk escapes is not one delivery's (a bug every payload meets): planning waits and tries again.
   for (const webhookId of ["wh-kept-bad-1", "wh-kept-bad-2"]) {
     const row = await keptRow("ORDERS_PAID", JSON.stringify(referred), webhookId);

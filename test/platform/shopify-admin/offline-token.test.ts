@@ -66,7 +66,8 @@ describe("readyOfflineToken", () => {
   it("a non-expiring token is exchanged for an expiring pair; when that fails it is used as it is, and tried again only after a while", async () => {
     const { ready, calls, rows } = setUp({ accessToken: "shpat_legacy" });
     expect(await ready(SHOP, ID)).toMatchObject({ ok: true, renewed: "migrated", session: { accessToken: "shpat_new1" } });
-    expect(rows.get(ID)!.expires).toBeDefined();
+    // The pair's expiry is stored with it (an hour from the exchange), not left out.
+    expect(rows.get(ID)!.expires).toEqual(new Date(T0 + 3_600_000));
     expect(calls).toEqual(["migrate:shpat_legacy"]);
 
     const failing = setUp({ accessToken: "shpat_legacy" }, { migrate: async () => Promise.reject(httpError(503)) });
