@@ -127,7 +127,7 @@ export type PayoutAnswer = "approvePayout" | "recheckPayout" | "closePayout";
 /** What each answer moves a held payout from and to. */
 const ANSWERS: Record<PayoutAnswer, { from: readonly PayoutState[]; detail: string }> = {
   approvePayout: { from: ["awaiting_approval"], detail: "Approved: crediting it now." },
-  recheckPayout: { from: ["wrong_currency", "needs_review"], detail: "Checking it again." },
+  recheckPayout: { from: ["wrong_currency", "unverified_email", "needs_review"], detail: "Checking it again." },
   closePayout: { from: HELD_STATES, detail: "Closed by you: the app will not credit this payout." },
 };
 

@@ -10,7 +10,8 @@ import { held, ignored, processed, unsettled, type EventResult } from "./event-r
 import { afterMove, moveCredit, UNSETTLED_STATES, type CreditChange, type PayoutState } from "./payout-credits.server";
 import { CLOCK_SKEW_MS, didCreditLand, type Landed } from "./payout-landed";
 import { readPayoutSettings, settlePayoutCurrency } from "./payout-settings.server";
-import { creditStoreCredit, findCustomerByEmail, shopCurrencyOf, storeCreditsSince } from "./shopify-customers.server";
+import { creditStoreCredit, findAmbassadorCustomer, shopCurrencyOf, storeCreditsSince } from "./shopify-customers.server";
+import { serviceCustomerGid } from "../../platform/shopify-admin/customer-identity";
 import { payoutDataSchema } from "./webhook-envelope";
 
 export interface PayoutDeps {
@@ -41,9 +42,11 @@ type Claim = { credit: PayoutCredit } | { result: EventResult };
  * called: a second delivery, a replay under another event_id or a retry all
  * find the row and never credit twice.
  */
-async function claim(db: PrismaClient, shop: string, serviceEventId: string, payoutId: string, email: string, amount: string): Promise<Claim> {
+async function claim(db: PrismaClient, shop: string, serviceEventId: string, payout: { id: string; email: string; amount: string; namedCustomerId: string | null }): Promise<Claim> {
+  const { id: payoutId, email, amount } = payout;
   try {
-    return { credit: await db.payoutCredit.create({ data: { shop, payoutId, serviceEventId, email, amount } }) };
+    // The customer the service names by id (its uid) is kept as the one to credit; checkAndSend checks it still has the email.
+    return { credit: await db.payoutCredit.create({ data: { shop, payoutId, serviceEventId, email, amount, customerId: payout.namedCustomerId } }) };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
@@ -132,7 +135,7 @@ function send(run: Run, credit: PayoutCredit, customerId: string, currency: stri
   });
 }
 
-/** The checks before a credit is sent: the program's currency is the shop's, the amount within the ceiling (or approved), the customer exists. */
+/** The checks before a credit is sent: the program's currency is the shop's, the amount within the ceiling (or approved), the customer is the ambassador. */
 async function checkAndSend(run: Run, credit: PayoutCredit): Promise<EventResult> {
   const { db } = run.deps;
   const settings = await readPayoutSettings(db, run.shop);
@@ -149,13 +152,19 @@ async function checkAndSend(run: Run, credit: PayoutCredit): Promise<EventResult
     const reason = `${nameOf(credit)} is ${money}, above your ceiling of ${settings.ceiling} ${currency}. Choose Approve and credit to credit it to ${credit.email}, or close it.`;
     return hold(run, credit, "awaiting_approval", reason, { currency });
   }
-  const customer = await findCustomerByEmail(run.admin, credit.email);
-  if (!customer) {
+  const customer = await findAmbassadorCustomer(run.admin, credit.email, credit.customerId);
+  if (!customer.ok && customer.why === "unverified") {
+    const reason =
+      `${nameOf(credit)} (${money}) is for ${credit.email}, and the Shopify customer with that email has not verified it, so it may not be the ambassador: anyone can open an account with an email. ` +
+      `Once the customer has verified their email (or you have checked it is theirs and verified it in Shopify), choose Check again; otherwise close it.`;
+    return hold(run, credit, "unverified_email", reason, { currency });
+  }
+  if (!customer.ok) {
     const reason = `No Shopify customer has the email ${credit.email}; create the customer, then retry.`;
     if (!(await moveCredit(db, credit, { state: "failed", lastError: reason }))) return lookAgain(credit);
     return unsettled({ type: "fail", reason });
   }
-  return send(run, credit, customer.id, currency);
+  return send(run, credit, customer.customer.id, currency);
 }
 
 function unclearReason(credit: PayoutCredit, currency: string, why: Extract<Landed, { landed: "unclear" }>["why"]): string {
@@ -187,7 +196,8 @@ async function settleAttempt(run: Run, credit: PayoutCredit): Promise<EventResul
     const reason = `The store credit of ${nameOf(credit)} was sent and Shopify's answer has not come; the app looks at ${credit.email}'s store credit in a few minutes, once the credit has had time to land.`;
     return unsettled({ type: "wait", reason, afterMs: settleMs - age });
   }
-  const customerId = credit.customerId ?? (await findCustomerByEmail(run.admin, credit.email))?.id;
+  const found = credit.customerId ? null : await findAmbassadorCustomer(run.admin, credit.email);
+  const customerId = credit.customerId ?? (found?.ok ? found.customer.id : null);
   if (!customerId) {
     const reason =
       `Shopify's answer to the store credit of ${nameOf(credit)} was lost, and no Shopify customer has the email ${credit.email} now, so the app cannot see whether it landed. ` +
@@ -230,6 +240,7 @@ async function advance(deps: PayoutDeps, shop: string, credit: PayoutCredit): Pr
       return processed(`${nameOf(credit)} was closed without a store credit from the app.`);
     case "awaiting_approval":
     case "wrong_currency":
+    case "unverified_email":
     case "needs_review":
       return held(credit.lastError ?? `${nameOf(credit)} waits for you on the Service events page.`);
   }
@@ -269,7 +280,7 @@ export async function applyPayoutEvent(deps: PayoutDeps, shop: string, serviceEv
   const email = emailKey(contact?.email);
   if (!email) return unsettled({ type: "fail", reason: `Payout ${payout.id} names no ambassador email.` });
 
-  const claimed = await claim(deps.db, shop, serviceEventId, payout.id, email, amount);
+  const claimed = await claim(deps.db, shop, serviceEventId, { id: payout.id, email, amount, namedCustomerId: serviceCustomerGid(contact?.internal_id) });
   if ("result" in claimed) return claimed.result;
   return advance(deps, shop, claimed.credit);
 }

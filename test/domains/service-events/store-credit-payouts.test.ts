@@ -47,14 +47,14 @@ beforeEach(async () => {
 
 let nextEvent = 71_000;
 /** The service's payout-created webhook, signed with the shop's secret, delivered to the app's receiving route. */
-async function deliverPayout(payout: { id: number; email?: string; amount: number | string }): Promise<void> {
+async function deliverPayout(payout: { id: number; email?: string; amount: number | string; internalId?: string }): Promise<void> {
   const body = JSON.stringify({
     webhook_version: 0.4,
     created_at: "2026-11-26T10:00:00",
     event_id: nextEvent++,
     event_type: "payout-created",
     event_data: {
-      contact: { id: 101, first_name: "Alice", last_name: "Archer", email: payout.email ?? "alice@example.com", internal_id: "" },
+      contact: { id: 101, first_name: "Alice", last_name: "Archer", email: payout.email ?? "alice@example.com", internal_id: payout.internalId ?? "" },
       payout: { id: payout.id, created_at: "2026-11-26T10:00:00", amount: payout.amount, unit: "money", payment_method: "storeplatform", gift_card_sku: null, voucher_code: null, transaction_id: null },
     },
   });
@@ -210,6 +210,63 @@ describe("the ceiling", () => {
     expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ storeCreditPayouts: true, tagContacts: false, payoutCurrency: "USD", payoutCeiling: "100.00" });
     expect(await pageAction({ intent: "options", storeCreditPayouts: "true", tagContacts: "false", payoutCurrency: " jpy ", payoutCeiling: "15,000" })).toMatchObject({ ok: true });
     expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ payoutCurrency: "JPY", payoutCeiling: "15000.00" });
+  });
+});
+
+describe("the ambassador's customer", () => {
+  it("holds a payout whose email only an unverified customer has, showing why, and credits it once Shopify has verified the email and the merchant checks again", async () => {
+    // GIVEN someone signed up with the ambassador's email in a shop with classic accounts and never verified it
+    const impostor = shopify.customers.add("alice@example.com", { verifiedEmail: false });
+
+    // WHEN the service pays the ambassador 5
+    await deliverPayout({ id: 9401, amount: 5 });
+    await drainWithRetries();
+
+    // THEN nothing is credited to anyone; the payout waits for the merchant, with the reason on the page
+    expect(creditCalls()).toEqual([]);
+    expect(shopify.customers.allCredits()).toEqual([]);
+    expect(await credit()).toMatchObject({ state: "unverified_email", currency: "USD" });
+    expect(await payoutEvent()).toMatchObject({ state: "held", detail: expect.stringMatching(/has not verified it/) });
+    const page = await load(eventsLoader, "/app/events");
+    expect(page.payouts.held).toMatchObject([{ payoutId: "9401", state: "unverified_email", reason: expect.stringMatching(/alice@example\.com.*has not verified it.*Check again/) }]);
+    const html = renderToString(createElement(AppProvider, { i18n: en }, createElement(PayoutsWaitingCard, { payouts: page.payouts.held, onAnswer: () => {} })));
+    expect(html).toContain("Email not verified");
+    expect(html).toContain("Check again");
+    expect(html).not.toContain("Approve and credit");
+
+    // WHEN the customer verifies their email and the merchant checks again
+    impostor.verifiedEmail = true;
+    expect(await pageAction({ intent: "recheckPayout", id: page.payouts.held[0]!.id })).toMatchObject({ ok: true });
+    await drainWithRetries();
+
+    // THEN it is credited once, to them
+    expect(creditsTo(impostor)).toEqual(["5.00 USD"]);
+    expect(await credit()).toMatchObject({ state: "credited", customerId: impostor.id });
+  });
+
+  it("credits the verified customer with the email, not an unverified one that has it too", async () => {
+    shopify.customers.add("alice@example.com", { verifiedEmail: false });
+    const alice = shopify.customers.add("Alice@Example.com");
+    await deliverPayout({ id: 9402, amount: 5 });
+    await drainWithRetries();
+    expect(creditsTo(alice)).toEqual(["5.00 USD"]);
+    expect(shopify.customers.allCredits()).toHaveLength(1);
+  });
+
+  it("credits the customer the service names by id (its uid) when it has the email, verified or not; one with another email is not named", async () => {
+    const alice = shopify.customers.add("alice@example.com", { verifiedEmail: false });
+    const numeric = alice.id.split("/").at(-1)!;
+    await deliverPayout({ id: 9403, amount: 5, internalId: numeric });
+    await drainWithRetries();
+    expect(creditsTo(alice)).toEqual(["5.00 USD"]);
+
+    // A uid that names someone else: the email decides, and alice's is not verified, so it waits.
+    const bob = shopify.customers.add("bob@example.com");
+    await deliverPayout({ id: 9404, amount: 6, internalId: bob.id });
+    await drainWithRetries();
+    expect(await prisma.payoutCredit.findFirstOrThrow({ where: { payoutId: "9404" } })).toMatchObject({ state: "unverified_email" });
+    expect(shopify.customers.creditsOf(bob)).toEqual([]);
+    expect(creditCalls()).toHaveLength(1);
   });
 });
 
