@@ -2,7 +2,7 @@ import { queueFlowTriggerIfOn } from "../flow-triggers";
 import { payoutStoreCredit } from "../flow-triggers";
 import type { PayoutCredit, PrismaClient } from "@prisma/client";
 import { isUniqueViolation } from "../../platform/queue/enqueue.server";
-import { compareMoney, tryParseMoney } from "../../platform/referral-api/money";
+import { compareMoney, toMinorUnit, tryParseMoney } from "../../platform/referral-api/money";
 import { emailKey } from "../../platform/text/email-key";
 import type { AdminForShop } from "../../platform/shopify-admin/admin-access";
 import { AdminCallError, type AdminGraphql } from "../../platform/shopify-admin/admin-graphql.server";
@@ -120,7 +120,7 @@ function send(run: Run, credit: PayoutCredit, customerId: string, currency: stri
     const sending = afterMove(credit, change);
     let transactionId: string;
     try {
-      transactionId = await creditStoreCredit(run.admin, { customerId, amount: credit.amount, currency });
+      transactionId = await creditStoreCredit(run.admin, { customerId, amount: toMinorUnit(credit.amount, currency), currency });
     } catch (error) {
       if (!(error instanceof AdminCallError)) throw error;
       // Refused: surely nothing credited. Answer lost: it stays "sending", and the next attempt reads the account first.
@@ -131,7 +131,7 @@ function send(run: Run, credit: PayoutCredit, customerId: string, currency: stri
       );
       return unsettled({ type: "retry", reason: error.message });
     }
-    return answeredCredited(run, sending, transactionId, `${nameOf(credit)}: ${credit.amount} ${currency} store credit given to ${credit.email}.`);
+    return answeredCredited(run, sending, transactionId, `${nameOf(credit)}: ${toMinorUnit(credit.amount, currency)} ${currency} store credit given to ${credit.email}.`);
   });
 }
 
@@ -148,7 +148,14 @@ async function checkAndSend(run: Run, credit: PayoutCredit): Promise<EventResult
       `If the program really pays in ${shopCurrency}, change the program's currency and choose Check again; if not, pay it another way and close it.`;
     return hold(run, credit, "wrong_currency", reason, { currency });
   }
-  if (!credit.approvedAt && compareMoney(credit.amount, settings.ceiling) > 0) {
+  // What Shopify is sent: the amount in the currency's minor unit.
+  const amount = toMinorUnit(credit.amount, currency);
+  if (compareMoney(amount, "0") <= 0) {
+    const reason = `${nameOf(credit)} is ${money}, which is nothing once rounded to what ${currency} can pay (${amount}); the app credited nothing. Pay it another way if it is owed.`;
+    if (!(await moveCredit(db, credit, { state: "failed", lastError: reason, currency }))) return lookAgain(credit);
+    return unsettled({ type: "fail", reason });
+  }
+  if (!credit.approvedAt && compareMoney(amount, settings.ceiling) > 0) {
     const reason = `${nameOf(credit)} is ${money}, above your ceiling of ${settings.ceiling} ${currency}. Choose Approve and credit to credit it to ${credit.email}, or close it.`;
     return hold(run, credit, "awaiting_approval", reason, { currency });
   }
@@ -215,7 +222,7 @@ async function settleAttempt(run: Run, credit: PayoutCredit): Promise<EventResul
     select: { transactionId: true, state: true },
   });
   const verdict = didCreditLand({
-    amount: credit.amount,
+    amount: toMinorUnit(credit.amount, currency),
     credits,
     complete,
     matched: new Set(others.flatMap((o) => (o.transactionId ? [o.transactionId] : []))),

@@ -113,9 +113,9 @@ describe("the program's currency", () => {
 
     // THEN it is credited once, in KWD
     expect(creditsTo(alice, "KWD")).toEqual(["5.00 KWD"]);
-    expect(creditCalls("ok")[0]!.variables).toMatchObject({ creditInput: { creditAmount: { amount: "5.00", currencyCode: "KWD" } } });
+    expect(creditCalls("ok")[0]!.variables).toMatchObject({ creditInput: { creditAmount: { amount: "5.000", currencyCode: "KWD" } } });
     expect(await credit()).toMatchObject({ state: "credited", currency: "KWD" });
-    expect(await payoutEvent()).toMatchObject({ state: "processed", detail: expect.stringContaining("5.00 KWD store credit given") });
+    expect(await payoutEvent()).toMatchObject({ state: "processed", detail: expect.stringContaining("5.000 KWD store credit given") });
     expect((await load(eventsLoader, "/app/events")).payouts.held).toEqual([]);
     expect(shopify.refused).toEqual([]);
   });
@@ -150,6 +150,34 @@ describe("the program's currency", () => {
     expect(await recordPayoutCurrency(prisma, TEST_SHOP, shopify.access(), 50)).toBeNull();
     slow.drop();
     expect((await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).payoutCurrency).toBeNull();
+  });
+});
+
+describe("amounts in the currency's minor unit", () => {
+  it("sends Shopify each amount rounded to its currency's decimals (yen none, dinars three, dollars two) and credits nothing for an amount that rounds to nothing", async () => {
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { payoutCeiling: "100000.00" } });
+    const alice = shopify.customers.add("alice@example.com");
+    const cases = [
+      { currency: "JPY", amount: "1500.5", sent: "1501" },
+      { currency: "KWD", amount: "5.1256", sent: "5.126" },
+      { currency: "USD", amount: "7.125", sent: "7.13" },
+    ];
+    let id = 9501;
+    for (const { currency, amount } of cases) {
+      shopify.shopCurrency = currency;
+      await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { payoutCurrency: currency } });
+      await deliverPayout({ id: id++, amount });
+      await pipeline.drain();
+    }
+    expect(creditCalls("ok").map((c) => (c.variables as { creditInput: { creditAmount: unknown } }).creditInput.creditAmount)).toEqual(
+      cases.map(({ currency, sent }) => ({ amount: sent, currencyCode: currency })),
+    );
+    expect(creditsTo(alice, "JPY")).toEqual(["1501.00 JPY"]);
+
+    await deliverPayout({ id: 9599, amount: "0.004" });
+    await pipeline.drain();
+    expect(creditCalls()).toHaveLength(3);
+    expect(await prisma.payoutCredit.findFirstOrThrow({ where: { payoutId: "9599" } })).toMatchObject({ state: "failed", lastError: expect.stringMatching(/nothing once rounded/) });
   });
 });
 
