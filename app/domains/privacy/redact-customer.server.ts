@@ -89,7 +89,8 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
   if (who.customerId) flowMatch.push({ customerId: who.customerId });
   if (orderIds.length > 0) flowMatch.push({ orderId: { in: orderIds } });
   if (who.email) flowMatch.push({ detail: { contains: who.email } });
-  const flowActionRuns = flowMatch.length > 0 ? await tx.flowActionRun.deleteMany({ where: { shop, OR: flowMatch } }) : { count: 0 };
+  // Emptied, not deleted: the row is the action_run_id's key, so Flow delivering that run again is still a repeat and never runs it.
+  const flowActionRuns = { count: flowMatch.length > 0 ? await eraseFlowActionRuns(tx, shop, flowMatch) : 0 };
   const dataRequests = await tx.dataRequest.deleteMany({ where: { id: { in: [...requests] } } });
   for (const row of otherRequests) {
     await tx.dataRequest.update({
@@ -114,6 +115,15 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
     flowActionRuns: flowActionRuns.count,
     mentionsRemoved: otherOrders.length + otherRequests.length + jobsNamingThem.length - jobsCarrying.length,
   };
+}
+
+async function eraseFlowActionRuns(tx: Prisma.TransactionClient, shop: string, match: Prisma.FlowActionRunWhereInput[]) {
+  const runs = await tx.flowActionRun.findMany({ where: { shop, OR: match }, select: { id: true, state: true } });
+  const erased = { request: "Erased (customers/redact)", payload: "{}", customerId: null, orderId: null, detail: null };
+  const waiting = runs.filter((run) => run.state === "queued").map((run) => run.id);
+  await tx.flowActionRun.updateMany({ where: { id: { in: waiting } }, data: { ...erased, state: "failed", detail: "Not run: the customer's data was erased first (customers/redact)." } });
+  await tx.flowActionRun.updateMany({ where: { id: { in: runs.map((run) => run.id).filter((id) => !waiting.includes(id)) } }, data: erased });
+  return runs.length;
 }
 
 type ServicePlan = { state: "pending"; sealedEmail: string } | { state: "not_requested" | "not_connected" | "no_email" };
