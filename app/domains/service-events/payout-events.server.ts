@@ -2,14 +2,14 @@ import { queueFlowTriggerIfOn } from "../flow-triggers";
 import { payoutStoreCredit } from "../flow-triggers";
 import type { PayoutCredit, PrismaClient } from "@prisma/client";
 import { isUniqueViolation } from "../../platform/queue/enqueue.server";
-import { compareMoney, toMinorUnit, tryParseMoney } from "../../platform/referral-api/money";
+import { addMoney, compareMoney, toMinorUnit, tryParseMoney } from "../../platform/referral-api/money";
 import { emailKey } from "../../platform/text/email-key";
 import type { AdminForShop } from "../../platform/shopify-admin/admin-access";
 import { AdminCallError, type AdminGraphql } from "../../platform/shopify-admin/admin-graphql.server";
 import { held, ignored, processed, unsettled, type EventResult } from "./event-result";
 import { afterMove, moveCredit, UNSETTLED_STATES, type CreditChange, type PayoutState } from "./payout-credits.server";
 import { CLOCK_SKEW_MS, didCreditLand, type Landed } from "./payout-landed";
-import { readPayoutSettings, settlePayoutCurrency } from "./payout-settings.server";
+import { PAYOUT_PERIOD_DAYS, readPayoutSettings, settlePayoutCurrency } from "./payout-settings.server";
 import { creditStoreCredit, findAmbassadorCustomer, shopCurrencyOf, storeCreditsSince } from "./shopify-customers.server";
 import { serviceCustomerGid } from "../../platform/shopify-admin/customer-identity";
 import { payoutDataSchema } from "./webhook-envelope";
@@ -135,7 +135,7 @@ function send(run: Run, credit: PayoutCredit, customerId: string, currency: stri
   });
 }
 
-/** The checks before a credit is sent: the program's currency is the shop's, the amount within the ceiling (or approved), the customer is the ambassador. */
+/** The checks before a credit is sent: the program's currency is the shop's, the amount within the ceiling and the ambassador's total within the period's (or approved), the customer is the ambassador. */
 async function checkAndSend(run: Run, credit: PayoutCredit): Promise<EventResult> {
   const { db } = run.deps;
   const settings = await readPayoutSettings(db, run.shop);
@@ -159,6 +159,16 @@ async function checkAndSend(run: Run, credit: PayoutCredit): Promise<EventResult
     const reason = `${nameOf(credit)} is ${money}, above your ceiling of ${settings.ceiling} ${currency}. Choose Approve and credit to credit it to ${credit.email}, or close it.`;
     return hold(run, credit, "awaiting_approval", reason, { currency });
   }
+  if (!credit.approvedAt) {
+    const earlier = await creditedInPeriod(run, credit);
+    const total = addMoney(earlier, amount);
+    if (compareMoney(total, settings.periodTotal) > 0) {
+      const reason =
+        `${nameOf(credit)} is ${money}; with the ${earlier} ${currency} credited to ${credit.email} in the last ${PAYOUT_PERIOD_DAYS} days it comes to ${total} ${currency}, ` +
+        `above your total of ${settings.periodTotal} ${currency} per ambassador. Choose Approve and credit to credit it, or close it.`;
+      return hold(run, credit, "awaiting_approval", reason, { currency });
+    }
+  }
   const customer = await findAmbassadorCustomer(run.admin, credit.email, credit.customerId);
   if (!customer.ok && customer.why === "unverified") {
     const reason =
@@ -172,6 +182,16 @@ async function checkAndSend(run: Run, credit: PayoutCredit): Promise<EventResult
     return unsettled({ type: "fail", reason });
   }
   return send(run, credit, customer.customer.id, currency);
+}
+
+/** What the app credited (or may have: an attempt without its answer) to the payout's ambassador in the period, other payouts only. */
+async function creditedInPeriod(run: Run, credit: PayoutCredit): Promise<string> {
+  const since = new Date(run.deps.now().getTime() - PAYOUT_PERIOD_DAYS * 86_400_000);
+  const others = await run.deps.db.payoutCredit.findMany({
+    where: { shop: run.shop, email: credit.email, id: { not: credit.id }, state: { in: ["credited", ...UNSETTLED_STATES] }, createdAt: { gte: since } },
+    select: { amount: true },
+  });
+  return others.reduce<string>((sum, row) => addMoney(sum, row.amount), "0.00");
 }
 
 function unclearReason(credit: PayoutCredit, currency: string, why: Extract<Landed, { landed: "unclear" }>["why"]): string {
