@@ -26,6 +26,7 @@ import {
 } from "../../../app/domains/flow-triggers/triggers";
 import { applyCommissionEvent } from "../../../app/domains/service-events/commission-events.server";
 import { applyContactCreated } from "../../../app/domains/service-events/contact-events.server";
+import { redactCustomer } from "../../../app/domains/privacy/redact-customer.server";
 import { loadShareLinks } from "../../../app/domains/storefront/share-links.server";
 import { connectShop, shopServiceClient, testPipeline, useTestSandbox } from "../../support/pipeline";
 import { cancelOrder, receiveOrder, recordOf } from "../../entry/admin/fixtures";
@@ -314,6 +315,12 @@ describe("where each event is learnt", () => {
         payload: { customer_id: Number(annId), "Ambassador email": "ann@example.com", "Share link": "https://refer.example/ann", How: "service_webhook" },
       },
     ]);
+
+    // customers/redact for ann takes the enrolment's key with her; another ambassador's stays
+    await applyContactCreated(deps, TEST_SHOP, { contact: { id: 57, email: "bea@example.com" } });
+    const who = { email: "ann@example.com", customerId: annId, orderIds: [] };
+    await redactCustomer(prisma, createLogger({ level: "silent" }), { shop: TEST_SHOP, who, webhookId: null }, { credentialsKey: getEnv().CREDENTIALS_KEY, serviceEventJobKind: "service-event.process" });
+    expect((await flowJobs()).map((j) => j.key)).toEqual([`${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("bea@example.com")}`]);
   });
 
   it("Ambassador enrolled: an internal_id that names a customer with another email names nobody; the verified customer with the email is named", async () => {
