@@ -69,8 +69,8 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
   const parsed = serviceEventActionSchema.safeParse(form);
   if (!parsed.success) return { ok: false, message: "That request could not be understood. Reload the page and try again." };
   if (parsed.data.intent === "options") {
-    const { storeCreditPayouts, tagContacts, payoutCurrency, payoutCeiling } = parsed.data;
-    const payout = parsePayoutSettingsForm({ payoutCurrency, payoutCeiling });
+    const { storeCreditPayouts, tagContacts, payoutCurrency, payoutCeiling, payoutPeriodTotal } = parsed.data;
+    const payout = parsePayoutSettingsForm({ payoutCurrency, payoutCeiling, payoutPeriodTotal });
     if (!payout.ok) return { ok: false, message: "Nothing was saved: check the fields marked below.", fieldErrors: payout.fieldErrors };
     const current = await readServiceEventOptions(db, session.shop);
     const next = { storeCreditPayouts, tagContacts, shareLinkMetafield: parsed.data.shareLinkMetafield ?? current.shareLinkMetafield };
@@ -118,12 +118,12 @@ function OptionsCard({
   tagContacts: boolean;
   shareLinkMetafield: boolean;
   shareLinks: ShareLinkStatus;
-  payouts: { currency: string | null; ceiling: string };
+  payouts: { currency: string | null; ceiling: string; periodTotal: string };
   fieldErrors?: OptionsResult["fieldErrors"];
 }) {
   const submit = useSubmit();
   const navigation = useNavigation();
-  const stored = { credit: storeCreditPayouts, tag: tagContacts, link: shareLinkMetafield, payoutCurrency: payouts.currency ?? "", payoutCeiling: payouts.ceiling };
+  const stored = { credit: storeCreditPayouts, tag: tagContacts, link: shareLinkMetafield, payoutCurrency: payouts.currency ?? "", payoutCeiling: payouts.ceiling, payoutPeriodTotal: payouts.periodTotal };
   const storedKey = JSON.stringify(stored);
   const [values, setValues] = useState(stored);
   // After a save (the page's data read again) the form shows what is stored.
@@ -156,6 +156,7 @@ function OptionsCard({
       tagContacts: String(values.tag),
       shareLinkMetafield: String(values.link),
       payoutCeiling: values.payoutCeiling,
+      payoutPeriodTotal: values.payoutPeriodTotal,
     };
     // An empty currency keeps what is stored (the shop's, once read).
     if (values.payoutCurrency.trim()) form.payoutCurrency = values.payoutCurrency;
@@ -181,7 +182,7 @@ function OptionsCard({
           onChange={toggle("storeCreditPayouts", "credit")}
         />
         <PayoutSettingsFields
-          values={{ payoutCurrency: values.payoutCurrency, payoutCeiling: values.payoutCeiling }}
+          values={{ payoutCurrency: values.payoutCurrency, payoutCeiling: values.payoutCeiling, payoutPeriodTotal: values.payoutPeriodTotal }}
           onChange={(payout: PayoutSettingsValues) => setValues((v) => ({ ...v, ...payout }))}
           errors={fieldErrors}
           recorded={payouts.currency !== null}

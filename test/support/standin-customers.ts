@@ -31,6 +31,8 @@ export interface StandInAccount {
 export interface StandInCustomer {
   id: string;
   email: string;
+  /** Shopify's verifiedEmail: true for a customer the merchant or an app made; false for a classic account not yet confirmed. */
+  verifiedEmail: boolean;
   tags: string[];
   /** By currency. */
   accounts: Map<string, StandInAccount>;
@@ -69,9 +71,9 @@ export class StandInCustomers {
     private readonly shopCurrency: () => string,
   ) {}
 
-  /** A customer; with a balance, that much was credited to them a month ago (in the shop's currency). */
-  add(email: string, options: { balance?: string } = {}): StandInCustomer {
-    const customer: StandInCustomer = { id: this.gid("Customer"), email, tags: [], accounts: new Map() };
+  /** A customer; with a balance, that much was credited to them a month ago (in the shop's currency); `verifiedEmail: false` for one who signed up and has not confirmed their email. */
+  add(email: string, options: { balance?: string; verifiedEmail?: boolean } = {}): StandInCustomer {
+    const customer: StandInCustomer = { id: this.gid("Customer"), email, verifiedEmail: options.verifiedEmail ?? true, tags: [], accounts: new Map() };
     this.byId.set(customer.id, customer);
     if (options.balance && compareMoney(options.balance, "0") > 0) {
       this.record(customer, "credit", options.balance, this.shopCurrency(), new Date(this.now().getTime() - 30 * 86_400_000));
@@ -179,6 +181,7 @@ export class StandInCustomers {
       id: customer.id,
       email: customer.email,
       defaultEmailAddress: { emailAddress: customer.email },
+      verifiedEmail: customer.verifiedEmail,
       tags: customer.tags,
       metafield: (args: Args) => this.metafieldOf(customer.id, args),
       storeCreditAccounts: (args: Args) => {

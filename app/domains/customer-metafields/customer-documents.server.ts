@@ -1,7 +1,8 @@
 import { adminCall, type AdminCallDeps } from "../../platform/shopify-admin/admin-call.server";
 import { AdminCallError } from "../../platform/shopify-admin/admin-graphql.server";
 import { SHARE_LINK_FIELDS, SHARE_LINK_NAMESPACE, type ShareLinkValues } from "./share-link-fields";
-import { customerEmailQuery, sameCustomerEmail } from "../../platform/shopify-admin/customer-search";
+import { customerEmailQuery } from "../../platform/shopify-admin/customer-search";
+import { chooseCustomer, CUSTOMER_IDENTITY_FIELDS, type CustomerChoice, type CustomerIdentity } from "../../platform/shopify-admin/customer-identity";
 
 // The Admin GraphQL documents of the share link metafields: the customer with
 // what it carries now, writing both fields (metafieldsSet) and removing them
@@ -16,8 +17,7 @@ export interface CustomerShareLinkState {
 }
 
 const CUSTOMER_FIELDS = `
-    id
-    defaultEmailAddress { emailAddress }
+    ${CUSTOMER_IDENTITY_FIELDS}
     shareLink: metafield(namespace: "${SHARE_LINK_NAMESPACE}", key: "${SHARE_LINK_FIELDS.link.key}") { value }
     shareCode: metafield(namespace: "${SHARE_LINK_NAMESPACE}", key: "${SHARE_LINK_FIELDS.code.key}") { value }`;
 
@@ -35,9 +35,7 @@ query ReferralBridgeShareLinkCustomers($query: String!) {
   }
 }`;
 
-interface CustomerNode {
-  id: string;
-  defaultEmailAddress: { emailAddress: string | null } | null;
+interface CustomerNode extends CustomerIdentity {
   shareLink: { value: string } | null;
   shareCode: { value: string } | null;
 }
@@ -49,19 +47,20 @@ const stateOf = (node: CustomerNode): CustomerShareLinkState => ({
 });
 
 /**
- * The ambassador's Shopify customer: the one with this id when it still has
- * this email, else the one with exactly this email (any case); null when
- * the shop has none.
+ * The ambassador's Shopify customer (chooseCustomer): the one with this id
+ * (a signed-in customer the storefront saw) when it has this email and
+ * Shopify verified it, else the one with this email Shopify verified.
+ * "unverified" when customers have the email and none verified it.
  */
-export async function findShareLinkCustomer(deps: AdminCallDeps, email: string, customerId?: string): Promise<CustomerShareLinkState | null> {
-  const sameEmail = (node: CustomerNode) => sameCustomerEmail(node.defaultEmailAddress?.emailAddress, email);
+export async function findShareLinkCustomer(deps: AdminCallDeps, email: string, customerId?: string): Promise<CustomerChoice<CustomerShareLinkState>> {
   if (customerId) {
     const { customer } = await adminCall<{ customer: CustomerNode | null }>(deps, CUSTOMER_BY_ID, { id: customerId });
-    if (customer && sameEmail(customer)) return stateOf(customer);
+    const byId = chooseCustomer(email, customer ? [customer] : []);
+    if (byId.ok) return { ok: true, customer: stateOf(byId.customer) };
   }
   const { customers } = await adminCall<{ customers: { nodes: CustomerNode[] } }>(deps, CUSTOMERS_BY_EMAIL, { query: customerEmailQuery(email) });
-  const match = customers.nodes.find(sameEmail);
-  return match ? stateOf(match) : null;
+  const choice = chooseCustomer(email, customers.nodes);
+  return choice.ok ? { ok: true, customer: stateOf(choice.customer) } : choice;
 }
 
 interface UserError {

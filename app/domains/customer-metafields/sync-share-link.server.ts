@@ -42,11 +42,16 @@ const trackedOf = (campaignUids: string) =>
 export async function syncShareLink(deps: ShareLinkSyncDeps, shop: string, email: string, customerId?: string): Promise<ShareLinkSyncResult> {
   const settings = await deps.db.shop.findUnique({ where: { shop }, select: { campaignUids: true } });
   const values = await valuesAtService(deps.client, email, trackedOf(settings?.campaignUids ?? ""));
-  const customer = await findShareLinkCustomer(deps.admin, email, customerId);
-  if (!customer) {
-    await keep(deps.db, shop, email, { customerId: null, values: null, changed: false, detail: "No Shopify customer has this email." });
+  const choice = await findShareLinkCustomer(deps.admin, email, customerId);
+  if (!choice.ok) {
+    const detail =
+      choice.why === "unverified"
+        ? "The Shopify customer with this email has not verified it, so it may not be the ambassador; the share link is not written to it."
+        : "No Shopify customer has this email.";
+    await keep(deps.db, shop, email, { customerId: null, values: null, changed: false, detail });
     return { kind: "no_customer", values };
   }
+  const customer = choice.customer;
   const { current } = customer;
   let kind: "written" | "removed" | "unchanged" = "unchanged";
   if (values && (current.link !== values.link || current.code !== values.code)) {

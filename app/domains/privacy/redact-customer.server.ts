@@ -7,6 +7,7 @@ import type { Logger } from "../../platform/logger/logger.server";
 import { derivedKey, openToken, sealToken, type SealContext } from "../../platform/crypto/sealing.server";
 import { enqueueJob } from "../../platform/queue/enqueue.server";
 import { customerIdEmail, keysOfOrderJobs } from "../referrals";
+import { enrolmentKey, FLOW_TRIGGER_JOB } from "../flow-triggers";
 import { readCustomerRedact, type CustomerIdentity } from "./compliance-payloads";
 import { customerOrderRecordsWhere, serviceEventIdsByEmail } from "./customer-rows.server";
 import { type FoundRow, type PersonalTable, rowsMentioning } from "./person-sweep.server";
@@ -64,6 +65,8 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
   const orderIds = [...new Set([...who.orderIds, ...ownOrders.map((r) => r.orderId)])];
 
   const jobsOfTheirs = await tx.job.deleteMany({ where: customerJobsWhere(shop, orderIds, { ids: events, jobKind: eventJobKind }, [...requests]) });
+  // Their enrolment's Flow trigger, kept past the purge as the key of the enrolment: it goes with them.
+  const enrolment = who.email ? await tx.job.deleteMany({ where: { shop, kind: FLOW_TRIGGER_JOB.name, key: { endsWith: `:${enrolmentKey(who.email)}` } } }) : { count: 0 };
   const jobsNamingThem = await found("Job");
   const jobsCarrying = jobsNamingThem.filter((job) => pattern && mentions(job.payload, pattern)).map((job) => job.id);
   await tx.job.deleteMany({ where: { id: { in: jobsCarrying } } });
@@ -93,7 +96,8 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
   if (who.customerId) flowMatch.push({ customerId: who.customerId });
   if (orderIds.length > 0) flowMatch.push({ orderId: { in: orderIds } });
   if (who.email) flowMatch.push({ detail: { contains: who.email } });
-  const flowActionRuns = flowMatch.length > 0 ? await tx.flowActionRun.deleteMany({ where: { shop, OR: flowMatch } }) : { count: 0 };
+  // Emptied, not deleted: the row is the action_run_id's key, so Flow delivering that run again is still a repeat and never runs it.
+  const flowActionRuns = { count: flowMatch.length > 0 ? await eraseFlowActionRuns(tx, shop, flowMatch) : 0 };
   const dataRequests = await tx.dataRequest.deleteMany({ where: { id: { in: [...requests] } } });
   for (const row of otherRequests) {
     await tx.dataRequest.update({
@@ -113,11 +117,20 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
     orderRecords: orderRecords.count,
     serviceEvents: serviceEvents.count,
     dataRequests: dataRequests.count,
-    jobs: jobsOfTheirs.count + jobsCarrying.length,
+    jobs: jobsOfTheirs.count + jobsCarrying.length + enrolment.count,
     storeCredits: credits.length,
     flowActionRuns: flowActionRuns.count,
     mentionsRemoved: otherOrders.length + otherRequests.length + jobsNamingThem.length - jobsCarrying.length,
   };
+}
+
+async function eraseFlowActionRuns(tx: Prisma.TransactionClient, shop: string, match: Prisma.FlowActionRunWhereInput[]) {
+  const runs = await tx.flowActionRun.findMany({ where: { shop, OR: match }, select: { id: true, state: true } });
+  const erased = { request: "Erased (customers/redact)", payload: "{}", customerId: null, orderId: null, detail: null };
+  const waiting = runs.filter((run) => run.state === "queued").map((run) => run.id);
+  await tx.flowActionRun.updateMany({ where: { id: { in: waiting } }, data: { ...erased, state: "failed", detail: "Not run: the customer's data was erased first (customers/redact)." } });
+  await tx.flowActionRun.updateMany({ where: { id: { in: runs.map((run) => run.id).filter((id) => !waiting.includes(id)) } }, data: erased });
+  return runs.length;
 }
 
 type ServicePlan = { state: "pending"; sealedEmail: string } | { state: "not_requested" | "not_connected" | "no_email" };

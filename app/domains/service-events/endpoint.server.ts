@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { PrismaClient } from "@prisma/client";
+import type { Prisma, PrismaClient } from "@prisma/client";
 import { openToken, sealToken, type SealContext } from "../../platform/crypto/sealing.server";
 
 /** Where a shop receives the service's webhooks, and the secret that signs them. */
@@ -133,6 +133,19 @@ export async function readInboundEndpoint(db: PrismaClient, shop: string, option
   const { row, made } = await endpointRow(db, shop, options);
   const secret = made ? openToken(row.inboundWebhookSecretSealed!, options.credentialsKey, current(shop)) : null;
   return stateOf(row, options.now?.() ?? new Date(), secret);
+}
+
+/**
+ * The merchant disconnected the service: its secrets (the current one, and
+ * one still in its overlap) stop verifying at once, so whoever holds them can
+ * send nothing more. The endpoint id stays; the next need (connecting again,
+ * the Settings page) makes a new secret, shown once.
+ */
+export async function retireInboundSecrets(db: PrismaClient | Prisma.TransactionClient, shop: string): Promise<void> {
+  await db.shop.updateMany({
+    where: { shop },
+    data: { inboundWebhookSecretSealed: null, inboundWebhookSecretCreatedAt: null, inboundWebhookPreviousSecretSealed: null, inboundWebhookPreviousSecretExpiresAt: null },
+  });
 }
 
 export type RotateResult = { ok: true; endpoint: EndpointState } | { ok: false; reason: "rotated_meanwhile" };

@@ -29,6 +29,7 @@ export const serviceEventActionSchema = z.discriminatedUnion("intent", [
     shareLinkMetafield: flag.optional(),
     payoutCurrency: z.string().max(10).optional(),
     payoutCeiling: z.string().max(30).optional(),
+    payoutPeriodTotal: z.string().max(30).optional(),
   }),
   z.object({ intent: z.literal("retry"), id: rowId }),
   z.object({ intent: z.enum(["approvePayout", "recheckPayout", "closePayout"]), id: rowId }),
@@ -127,7 +128,7 @@ export type PayoutAnswer = "approvePayout" | "recheckPayout" | "closePayout";
 /** What each answer moves a held payout from and to. */
 const ANSWERS: Record<PayoutAnswer, { from: readonly PayoutState[]; detail: string }> = {
   approvePayout: { from: ["awaiting_approval"], detail: "Approved: crediting it now." },
-  recheckPayout: { from: ["wrong_currency", "needs_review"], detail: "Checking it again." },
+  recheckPayout: { from: ["wrong_currency", "unverified_email", "needs_review"], detail: "Checking it again." },
   closePayout: { from: HELD_STATES, detail: "Closed by you: the app will not credit this payout." },
 };
 
@@ -180,7 +181,7 @@ export async function readServiceEventOptions(db: PrismaClient, shop: string): P
 export async function saveServiceEventOptions(
   db: PrismaClient,
   shop: string,
-  options: ServiceEventOptions & { payoutCurrency?: string; payoutCeiling?: string },
+  options: ServiceEventOptions & { payoutCurrency?: string; payoutCeiling?: string; payoutPeriodTotal?: string },
 ): Promise<void> {
   await db.shop.upsert({ where: { shop }, create: { shop, ...options }, update: options });
 }
@@ -189,6 +190,7 @@ export interface PayoutsPart {
   /** The program's currency; null until first needed. */
   currency: string | null;
   ceiling: string;
+  periodTotal: string;
   held: HeldPayout[];
 }
 
@@ -200,7 +202,7 @@ export interface PayoutsPart {
 export async function readPayoutsPart(db: PrismaClient, shop: string, adminForShop: AdminForShop): Promise<PayoutsPart> {
   const [settings, held] = await Promise.all([readPayoutSettings(db, shop), listHeldPayouts(db, shop)]);
   const currency = settings.currency ?? (settings.storeCreditPayouts ? await recordPayoutCurrency(db, shop, adminForShop) : null);
-  return { currency, ceiling: settings.ceiling, held };
+  return { currency, ceiling: settings.ceiling, periodTotal: settings.periodTotal, held };
 }
 
 /** The shop's events not acted on yet will not be (the app was uninstalled); the merchant can retry each. */

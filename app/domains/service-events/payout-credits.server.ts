@@ -14,13 +14,17 @@ import type { Prisma, PayoutCredit, PrismaClient } from "@prisma/client";
 //                    -> sending on the job's retry, claimed on the merchant's.
 // wrong_currency,    held for the merchant (HELD_STATES): -> claimed (Check
 // awaiting_approval, again, or Approve and credit), -> sending (Check again of
-// needs_review       an unclear credit: the account is read first), -> closed.
+// unverified_email,  an unclear credit: the account is read first), -> closed.
+// needs_review       unverified_email: the customer with the email has not
+//                    verified it (the ambassador may be someone else).
 // credited, closed   final.
 
-export type PayoutState = "claimed" | "sending" | "credited" | "failed" | "needs_review" | "awaiting_approval" | "wrong_currency" | "closed";
+export type PayoutState = "claimed" | "sending" | "credited" | "failed" | HeldState | "closed";
+
+type HeldState = "awaiting_approval" | "wrong_currency" | "unverified_email" | "needs_review";
 
 /** Waiting for the merchant: the Service events page lists them with what to do. */
-export const HELD_STATES: readonly PayoutState[] = ["awaiting_approval", "wrong_currency", "needs_review"];
+export const HELD_STATES: readonly HeldState[] = ["awaiting_approval", "wrong_currency", "unverified_email", "needs_review"];
 
 /** A credit whose call may have landed and whose answer the app has not had. */
 export const UNSETTLED_STATES: readonly PayoutState[] = ["sending", "needs_review"];
@@ -47,7 +51,7 @@ export interface HeldPayout {
   email: string;
   amount: string;
   currency: string | null;
-  state: "awaiting_approval" | "wrong_currency" | "needs_review";
+  state: HeldState;
   /** Why it waits, and what the merchant can do. */
   reason: string | null;
   /** ISO time the payout arrived. */

@@ -2,15 +2,16 @@ import { queueFlowTriggerIfOn } from "../flow-triggers";
 import { payoutStoreCredit } from "../flow-triggers";
 import type { PayoutCredit, PrismaClient } from "@prisma/client";
 import { isUniqueViolation } from "../../platform/queue/enqueue.server";
-import { compareMoney, tryParseMoney } from "../../platform/referral-api/money";
+import { addMoney, compareMoney, toMinorUnit, tryParseMoney } from "../../platform/referral-api/money";
 import { emailKey } from "../../platform/text/email-key";
 import type { AdminForShop } from "../../platform/shopify-admin/admin-access";
 import { AdminCallError, type AdminGraphql } from "../../platform/shopify-admin/admin-graphql.server";
 import { held, ignored, processed, unsettled, type EventResult } from "./event-result";
 import { afterMove, moveCredit, UNSETTLED_STATES, type CreditChange, type PayoutState } from "./payout-credits.server";
 import { CLOCK_SKEW_MS, didCreditLand, type Landed } from "./payout-landed";
-import { readPayoutSettings, settlePayoutCurrency } from "./payout-settings.server";
-import { creditStoreCredit, findCustomerByEmail, shopCurrencyOf, storeCreditsSince } from "./shopify-customers.server";
+import { PAYOUT_PERIOD_DAYS, readPayoutSettings, settlePayoutCurrency } from "./payout-settings.server";
+import { creditStoreCredit, findAmbassadorCustomer, shopCurrencyOf, storeCreditsSince } from "./shopify-customers.server";
+import { serviceCustomerGid } from "../../platform/shopify-admin/customer-identity";
 import { payoutDataSchema } from "./webhook-envelope";
 
 export interface PayoutDeps {
@@ -41,9 +42,11 @@ type Claim = { credit: PayoutCredit } | { result: EventResult };
  * called: a second delivery, a replay under another event_id or a retry all
  * find the row and never credit twice.
  */
-async function claim(db: PrismaClient, shop: string, serviceEventId: string, payoutId: string, email: string, amount: string): Promise<Claim> {
+async function claim(db: PrismaClient, shop: string, serviceEventId: string, payout: { id: string; email: string; amount: string; namedCustomerId: string | null }): Promise<Claim> {
+  const { id: payoutId, email, amount } = payout;
   try {
-    return { credit: await db.payoutCredit.create({ data: { shop, payoutId, serviceEventId, email, amount } }) };
+    // The customer the service names by id (its uid) is kept as the one to credit; checkAndSend checks it still has the email.
+    return { credit: await db.payoutCredit.create({ data: { shop, payoutId, serviceEventId, email, amount, customerId: payout.namedCustomerId } }) };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
@@ -117,7 +120,7 @@ function send(run: Run, credit: PayoutCredit, customerId: string, currency: stri
     const sending = afterMove(credit, change);
     let transactionId: string;
     try {
-      transactionId = await creditStoreCredit(run.admin, { customerId, amount: credit.amount, currency });
+      transactionId = await creditStoreCredit(run.admin, { customerId, amount: toMinorUnit(credit.amount, currency), currency });
     } catch (error) {
       if (!(error instanceof AdminCallError)) throw error;
       // Refused: surely nothing credited. Answer lost: it stays "sending", and the next attempt reads the account first.
@@ -128,11 +131,11 @@ function send(run: Run, credit: PayoutCredit, customerId: string, currency: stri
       );
       return unsettled({ type: "retry", reason: error.message });
     }
-    return answeredCredited(run, sending, transactionId, `${nameOf(credit)}: ${credit.amount} ${currency} store credit given to ${credit.email}.`);
+    return answeredCredited(run, sending, transactionId, `${nameOf(credit)}: ${toMinorUnit(credit.amount, currency)} ${currency} store credit given to ${credit.email}.`);
   });
 }
 
-/** The checks before a credit is sent: the program's currency is the shop's, the amount within the ceiling (or approved), the customer exists. */
+/** The checks before a credit is sent: the program's currency is the shop's, the amount within the ceiling and the ambassador's total within the period's (or approved), the customer is the ambassador. */
 async function checkAndSend(run: Run, credit: PayoutCredit): Promise<EventResult> {
   const { db } = run.deps;
   const settings = await readPayoutSettings(db, run.shop);
@@ -145,17 +148,50 @@ async function checkAndSend(run: Run, credit: PayoutCredit): Promise<EventResult
       `If the program really pays in ${shopCurrency}, change the program's currency and choose Check again; if not, pay it another way and close it.`;
     return hold(run, credit, "wrong_currency", reason, { currency });
   }
-  if (!credit.approvedAt && compareMoney(credit.amount, settings.ceiling) > 0) {
+  // What Shopify is sent: the amount in the currency's minor unit.
+  const amount = toMinorUnit(credit.amount, currency);
+  if (compareMoney(amount, "0") <= 0) {
+    const reason = `${nameOf(credit)} is ${money}, which is nothing once rounded to what ${currency} can pay (${amount}); the app credited nothing. Pay it another way if it is owed.`;
+    if (!(await moveCredit(db, credit, { state: "failed", lastError: reason, currency }))) return lookAgain(credit);
+    return unsettled({ type: "fail", reason });
+  }
+  if (!credit.approvedAt && compareMoney(amount, settings.ceiling) > 0) {
     const reason = `${nameOf(credit)} is ${money}, above your ceiling of ${settings.ceiling} ${currency}. Choose Approve and credit to credit it to ${credit.email}, or close it.`;
     return hold(run, credit, "awaiting_approval", reason, { currency });
   }
-  const customer = await findCustomerByEmail(run.admin, credit.email);
-  if (!customer) {
+  if (!credit.approvedAt) {
+    const earlier = await creditedInPeriod(run, credit);
+    const total = addMoney(earlier, amount);
+    if (compareMoney(total, settings.periodTotal) > 0) {
+      const reason =
+        `${nameOf(credit)} is ${money}; with the ${earlier} ${currency} credited to ${credit.email} in the last ${PAYOUT_PERIOD_DAYS} days it comes to ${total} ${currency}, ` +
+        `above your total of ${settings.periodTotal} ${currency} per ambassador. Choose Approve and credit to credit it, or close it.`;
+      return hold(run, credit, "awaiting_approval", reason, { currency });
+    }
+  }
+  const customer = await findAmbassadorCustomer(run.admin, credit.email, credit.customerId);
+  if (!customer.ok && customer.why === "unverified") {
+    const reason =
+      `${nameOf(credit)} (${money}) is for ${credit.email}, and the Shopify customer with that email has not verified it, so it may not be the ambassador: anyone can open an account with an email. ` +
+      `Once the customer has verified their email (or you have checked it is theirs and verified it in Shopify), choose Check again; otherwise close it.`;
+    return hold(run, credit, "unverified_email", reason, { currency });
+  }
+  if (!customer.ok) {
     const reason = `No Shopify customer has the email ${credit.email}; create the customer, then retry.`;
     if (!(await moveCredit(db, credit, { state: "failed", lastError: reason }))) return lookAgain(credit);
     return unsettled({ type: "fail", reason });
   }
-  return send(run, credit, customer.id, currency);
+  return send(run, credit, customer.customer.id, currency);
+}
+
+/** What the app credited (or may have: an attempt without its answer) to the payout's ambassador in the period, other payouts only. */
+async function creditedInPeriod(run: Run, credit: PayoutCredit): Promise<string> {
+  const since = new Date(run.deps.now().getTime() - PAYOUT_PERIOD_DAYS * 86_400_000);
+  const others = await run.deps.db.payoutCredit.findMany({
+    where: { shop: run.shop, email: credit.email, id: { not: credit.id }, state: { in: ["credited", ...UNSETTLED_STATES] }, createdAt: { gte: since } },
+    select: { amount: true },
+  });
+  return others.reduce<string>((sum, row) => addMoney(sum, row.amount), "0.00");
 }
 
 function unclearReason(credit: PayoutCredit, currency: string, why: Extract<Landed, { landed: "unclear" }>["why"]): string {
@@ -187,7 +223,8 @@ async function settleAttempt(run: Run, credit: PayoutCredit): Promise<EventResul
     const reason = `The store credit of ${nameOf(credit)} was sent and Shopify's answer has not come; the app looks at ${credit.email}'s store credit in a few minutes, once the credit has had time to land.`;
     return unsettled({ type: "wait", reason, afterMs: settleMs - age });
   }
-  const customerId = credit.customerId ?? (await findCustomerByEmail(run.admin, credit.email))?.id;
+  const found = credit.customerId ? null : await findAmbassadorCustomer(run.admin, credit.email);
+  const customerId = credit.customerId ?? (found?.ok ? found.customer.id : null);
   if (!customerId) {
     const reason =
       `Shopify's answer to the store credit of ${nameOf(credit)} was lost, and no Shopify customer has the email ${credit.email} now, so the app cannot see whether it landed. ` +
@@ -205,7 +242,7 @@ async function settleAttempt(run: Run, credit: PayoutCredit): Promise<EventResul
     select: { transactionId: true, state: true },
   });
   const verdict = didCreditLand({
-    amount: credit.amount,
+    amount: toMinorUnit(credit.amount, currency),
     credits,
     complete,
     matched: new Set(others.flatMap((o) => (o.transactionId ? [o.transactionId] : []))),
@@ -230,6 +267,7 @@ async function advance(deps: PayoutDeps, shop: string, credit: PayoutCredit): Pr
       return processed(`${nameOf(credit)} was closed without a store credit from the app.`);
     case "awaiting_approval":
     case "wrong_currency":
+    case "unverified_email":
     case "needs_review":
       return held(credit.lastError ?? `${nameOf(credit)} waits for you on the Service events page.`);
   }
@@ -269,7 +307,7 @@ export async function applyPayoutEvent(deps: PayoutDeps, shop: string, serviceEv
   const email = emailKey(contact?.email);
   if (!email) return unsettled({ type: "fail", reason: `Payout ${payout.id} names no ambassador email.` });
 
-  const claimed = await claim(deps.db, shop, serviceEventId, payout.id, email, amount);
+  const claimed = await claim(deps.db, shop, serviceEventId, { id: payout.id, email, amount, namedCustomerId: serviceCustomerGid(contact?.internal_id) });
   if ("result" in claimed) return claimed.result;
   return advance(deps, shop, claimed.credit);
 }

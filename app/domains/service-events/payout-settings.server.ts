@@ -22,6 +22,14 @@ import { shopCurrencyOf } from "./shopify-customers.server";
 // the safe side.
 
 export const DEFAULT_PAYOUT_CEILING = "100.00";
+
+// The total per ambassador: whoever holds the service's webhook secret (or a
+// program set up wrong) could send many payouts each under the ceiling. Store
+// credit payouts to one ambassador adding up to more than this in 30 days
+// wait for the merchant. Its default, three ceilings, leaves room for a busy
+// month of referral rewards and stops a stream of them.
+export const DEFAULT_PAYOUT_PERIOD_TOTAL = "300.00";
+export const PAYOUT_PERIOD_DAYS = 30;
 /** No ceiling above this: a larger number is a typing slip. */
 const MAX_CEILING = "1000000.00";
 
@@ -30,14 +38,17 @@ export interface PayoutSettings {
   /** Null until first needed (see above). */
   currency: string | null;
   ceiling: string;
+  /** Store credit to one ambassador in PAYOUT_PERIOD_DAYS above this waits for the merchant. */
+  periodTotal: string;
 }
 
 export async function readPayoutSettings(db: PrismaClient, shop: string): Promise<PayoutSettings> {
-  const row = await db.shop.findUnique({ where: { shop }, select: { storeCreditPayouts: true, payoutCurrency: true, payoutCeiling: true } });
+  const row = await db.shop.findUnique({ where: { shop }, select: { storeCreditPayouts: true, payoutCurrency: true, payoutCeiling: true, payoutPeriodTotal: true } });
   return {
     storeCreditPayouts: row?.storeCreditPayouts ?? false,
     currency: row?.payoutCurrency ?? null,
     ceiling: row?.payoutCeiling ?? DEFAULT_PAYOUT_CEILING,
+    periodTotal: row?.payoutPeriodTotal ?? DEFAULT_PAYOUT_PERIOD_TOTAL,
   };
 }
 
@@ -76,24 +87,26 @@ export async function recordPayoutCurrency(db: PrismaClient, shop: string, admin
 
 const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
 
-export type PayoutSettingsField = "payoutCurrency" | "payoutCeiling";
+export type PayoutSettingsField = "payoutCurrency" | "payoutCeiling" | "payoutPeriodTotal";
 
 /** The page's currency and ceiling fields, checked: an absent field keeps what is stored. */
-export function parsePayoutSettingsForm(form: { payoutCurrency?: string; payoutCeiling?: string }):
-  | { ok: true; change: { payoutCurrency?: string; payoutCeiling?: string } }
+export function parsePayoutSettingsForm(form: { payoutCurrency?: string; payoutCeiling?: string; payoutPeriodTotal?: string }):
+  | { ok: true; change: { payoutCurrency?: string; payoutCeiling?: string; payoutPeriodTotal?: string } }
   | { ok: false; fieldErrors: Partial<Record<PayoutSettingsField, string>> } {
-  const change: { payoutCurrency?: string; payoutCeiling?: string } = {};
+  const change: { payoutCurrency?: string; payoutCeiling?: string; payoutPeriodTotal?: string } = {};
   const fieldErrors: Partial<Record<PayoutSettingsField, string>> = {};
   if (form.payoutCurrency !== undefined) {
     const code = form.payoutCurrency.trim().toUpperCase();
     if (CURRENCIES.has(code)) change.payoutCurrency = code;
     else fieldErrors.payoutCurrency = "Enter the currency as its three-letter code, for example USD or EUR.";
   }
-  if (form.payoutCeiling !== undefined) {
-    const text = form.payoutCeiling.trim().replace(/,/g, "");
+  for (const [field, example] of [["payoutCeiling", "100.00"], ["payoutPeriodTotal", "300.00"]] as const) {
+    const given = form[field];
+    if (given === undefined) continue;
+    const text = given.trim().replace(/,/g, "");
     const amount = /^\d+(\.\d{1,3})?$/.test(text) ? tryParseMoney(text) : null;
-    if (amount && compareMoney(amount, "0") > 0 && compareMoney(amount, MAX_CEILING) <= 0) change.payoutCeiling = amount;
-    else fieldErrors.payoutCeiling = "Enter an amount above 0 and at most 1,000,000, for example 100.00.";
+    if (amount && compareMoney(amount, "0") > 0 && compareMoney(amount, MAX_CEILING) <= 0) change[field] = amount;
+    else fieldErrors[field] = `Enter an amount above 0 and at most 1,000,000, for example ${example}.`;
   }
   return Object.keys(fieldErrors).length > 0 ? { ok: false, fieldErrors } : { ok: true, change };
 }

@@ -1,10 +1,11 @@
 import { realSleep } from "../../platform/http/sleep";
 import { adminCall } from "../../platform/shopify-admin/admin-call.server";
 import { AdminCallError, type AdminGraphql } from "../../platform/shopify-admin/admin-graphql.server";
-import { customerEmailQuery, sameCustomerEmail } from "../../platform/shopify-admin/customer-search";
+import { customerEmailQuery } from "../../platform/shopify-admin/customer-search";
+import { chooseCustomer, CUSTOMER_IDENTITY_FIELDS, type CustomerChoice, type CustomerIdentity } from "../../platform/shopify-admin/customer-identity";
 
 // The Shopify Admin GraphQL operations the service's events lead to: finding
-// a customer by email, the shop's currency, a customer's store credits,
+// the ambassador's customer, the shop's currency, a customer's store credits,
 // crediting them, tagging them.
 
 /** Calls paced by the shop's query cost, as every Admin call of the app is. */
@@ -18,22 +19,31 @@ function userErrorText(errors: UserError[] | undefined): string | null {
   return errors && errors.length > 0 ? errors.map((e) => e.message).join("; ") : null;
 }
 
-const FIND_CUSTOMER = `#graphql
+const FIND_CUSTOMERS = `#graphql
 query ReferralBridgeFindCustomer($query: String!) {
   customers(first: 5, query: $query) {
-    nodes { id defaultEmailAddress { emailAddress } }
+    nodes { ${CUSTOMER_IDENTITY_FIELDS} }
   }
 }`;
 
-/** The Shopify customer with exactly this email (any case), or null. */
-export async function findCustomerByEmail(admin: AdminGraphql, email: string): Promise<{ id: string } | null> {
-  const data = await call<{ customers: { nodes: { id: string; defaultEmailAddress: { emailAddress: string | null } | null }[] } }>(
-    admin,
-    FIND_CUSTOMER,
-    { query: customerEmailQuery(email) },
-  );
-  const match = data.customers.nodes.find((c) => sameCustomerEmail(c.defaultEmailAddress?.emailAddress, email));
-  return match ? { id: match.id } : null;
+const CUSTOMER_BY_ID = `#graphql
+query ReferralBridgeCustomerById($id: ID!) {
+  customer(id: $id) { ${CUSTOMER_IDENTITY_FIELDS} }
+}`;
+
+/**
+ * The ambassador's Shopify customer (see chooseCustomer): the one the
+ * service names by id (`namedId`, a gid) when it has this email, else the one
+ * with this email that Shopify verified.
+ */
+export async function findAmbassadorCustomer(admin: AdminGraphql, email: string, namedId?: string | null): Promise<CustomerChoice<CustomerIdentity>> {
+  if (namedId) {
+    const { customer } = await call<{ customer: CustomerIdentity | null }>(admin, CUSTOMER_BY_ID, { id: namedId });
+    const byId = chooseCustomer(email, [], customer);
+    if (byId.ok) return byId;
+  }
+  const data = await call<{ customers: { nodes: CustomerIdentity[] } }>(admin, FIND_CUSTOMERS, { query: customerEmailQuery(email) });
+  return chooseCustomer(email, data.customers.nodes);
 }
 
 const SHOP_CURRENCY = `#graphql

@@ -20,6 +20,7 @@ import { ADMIN_TIMEOUT_MS } from "./service-errors.server";
 import { enqueueShopOfferSyncs } from "../../domains/offers/enqueue-offer.server";
 import { DEFAULT_RECONCILE_INTERVAL_MS } from "../../domains/order-sync/job-kinds";
 import { scheduleReconcile } from "../../domains/order-sync/reconcile.server";
+import { retireInboundSecrets } from "../../domains/service-events";
 
 export type { ConnectionStatus } from "../../domains/connection/connection-state.server";
 
@@ -228,8 +229,8 @@ export const DISCONNECTED_REASON = "Waiting: the referral service was disconnect
 export type DisconnectResult = { ok: true; pausedJobs: number } | { ok: false; fieldErrors: { form: string } };
 
 /**
- * The merchant disconnects the referral service: the token is forgotten and
- * the shop's waiting jobs that call the service are held (paused, not
+ * The merchant disconnects the referral service: the token is forgotten, the
+ * service's webhook secret retired (retireInboundSecrets), and the shop's waiting jobs that call the service are held (paused, not
  * failed), in one transaction; connectShop lets them run again. A job
  * already running finishes its attempt; if it must try again it finds no
  * connection and waits like the others.
@@ -241,6 +242,7 @@ export async function disconnectShop(ctx: AdminContext, shop: string): Promise<D
   }
   const pausedJobs = await ctx.db.$transaction(async (tx) => {
     await forgetConnection(tx, shop, nowOf(ctx));
+    await retireInboundSecrets(tx, shop);
     // Without the registry's list every waiting job is held: none is lost, and connecting again resumes them all.
     return pauseShopJobs(tx, shop, DISCONNECTED_REASON, { only: ctx.serviceJobKinds });
   });

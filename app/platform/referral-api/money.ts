@@ -112,3 +112,38 @@ export function moneyFromCents(cents: bigint | number): Money {
   }
   return fromScaled({ units: BigInt(cents), scale: 2 });
 }
+
+/**
+ * How many decimals a currency's amounts have (ISO 4217's minor unit, as the
+ * runtime's ICU data knows it): 0 for JPY and KRW, 3 for KWD, BHD and OMR, 2
+ * for most. The one place the app learns it.
+ */
+export function minorUnitsOf(currency: string): number {
+  try {
+    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    throw new RangeError(`Not a currency code: ${JSON.stringify(currency)}`);
+  }
+}
+
+/**
+ * An amount as Shopify takes it in `currency`: rounded half away from zero to
+ * the currency's minor unit, with exactly that many decimals ("1501" yen,
+ * "5.126" dinars, "7.13" dollars).
+ */
+export function toMinorUnit(value: Money | string | number, currency: string): string {
+  const digits = minorUnitsOf(currency);
+  const { units, scale } = scaledOf(value);
+  const negative = units < 0n;
+  let magnitude = negative ? -units : units;
+  if (scale > digits) {
+    const divisor = 10n ** BigInt(scale - digits);
+    const rounded = magnitude / divisor + ((magnitude % divisor) * 2n >= divisor ? 1n : 0n);
+    magnitude = rounded;
+  } else {
+    magnitude *= 10n ** BigInt(digits - scale);
+  }
+  const text = magnitude.toString().padStart(digits + 1, "0");
+  const whole = digits === 0 ? text : `${text.slice(0, -digits)}.${text.slice(-digits)}`;
+  return negative && magnitude !== 0n ? `-${whole}` : whole;
+}

@@ -31,6 +31,14 @@ interface GraphqlBody<T> {
 
 const MAX_THROTTLED = 6;
 const MAX_WAIT_MS = 30_000;
+/**
+ * At most this long waiting out THROTTLED answers in one call: with each
+ * request bounded (bounded-admin.ts), a call's last request starts within
+ * this and ends within ADMIN_CALL_TIMEOUT_MS more, well inside a payout's
+ * two-minute settle window. A throttled request was not run, so giving up
+ * changes nothing at Shopify.
+ */
+export const MAX_THROTTLED_WAIT_MS = 60_000;
 
 /** How long until the bucket holds `needed` points again. */
 export function refillWaitMs(cost: Cost | undefined, needed: number): number {
@@ -63,13 +71,16 @@ async function answerOf<T>(admin: AdminGraphql, query: string, variables: Record
 }
 
 export async function adminCall<T>(deps: AdminCallDeps, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  let waited = 0;
   for (let throttled = 0; ; throttled += 1) {
     const body = await answerOf<T>(deps.admin, query, variables);
     const cost = body.extensions?.cost;
     if (isThrottled(body.errors)) {
-      if (throttled >= MAX_THROTTLED) throw new AdminCallError("Shopify kept asking the app to slow down", false);
       // Exponential on top of the refill time, for buckets shared with other work.
-      await deps.sleep(Math.max(refillWaitMs(cost, cost?.requestedQueryCost ?? 50), 250) * 2 ** throttled);
+      const wait = Math.max(refillWaitMs(cost, cost?.requestedQueryCost ?? 50), 250) * 2 ** throttled;
+      if (throttled >= MAX_THROTTLED || waited + wait > MAX_THROTTLED_WAIT_MS) throw new AdminCallError("Shopify kept asking the app to slow down", false);
+      waited += wait;
+      await deps.sleep(wait);
       continue;
     }
     if (body.errors?.length) throw new AdminCallError(`Shopify refused the request: ${errorText(body.errors)}`, false);

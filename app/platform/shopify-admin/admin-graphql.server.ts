@@ -3,7 +3,7 @@
 // local stand-in), and the one error every call throws.
 
 export interface AdminGraphql {
-  graphql(query: string, options?: { variables?: Record<string, unknown> }): Promise<{ json(): Promise<unknown> }>;
+  graphql(query: string, options?: { variables?: Record<string, unknown>; signal?: AbortSignal }): Promise<{ json(): Promise<unknown> }>;
 }
 
 /**
@@ -29,6 +29,7 @@ function statusOf(thrown: unknown): number | undefined {
 
 /** What a call that threw (a lost answer, an HTTP error, a refused query) means for whether it happened. */
 export function describeThrown(thrown: unknown): AdminCallError {
+  if (thrown instanceof AdminCallError) return thrown;
   const status = statusOf(thrown);
   if (status !== undefined) {
     // Shopify did not run a request it answered with 4xx; a 5xx may have been half-way through.

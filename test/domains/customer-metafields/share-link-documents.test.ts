@@ -22,10 +22,10 @@ describe("the share link documents", () => {
   it("find the customer (by id, else by email), write both fields, read them back, remove them; all valid against 2026-10", async () => {
     const { shopify, deps } = world();
     const nina = shopify.customers.add("Nina@Example.com");
-    expect(await findShareLinkCustomer(deps, "nina@example.com")).toEqual({ id: nina.id, email: "Nina@Example.com", current: { link: null, code: null } });
+    expect(await findShareLinkCustomer(deps, "nina@example.com")).toEqual({ ok: true, customer: { id: nina.id, email: "Nina@Example.com", current: { link: null, code: null } } });
 
     await setShareLinkMetafields(deps, nina.id, LINK);
-    expect(await findShareLinkCustomer(deps, "nina@example.com", nina.id)).toMatchObject({ id: nina.id, current: LINK });
+    expect(await findShareLinkCustomer(deps, "nina@example.com", nina.id)).toMatchObject({ ok: true, customer: { id: nina.id, current: LINK } });
     // Stored in the app's reserved namespace, with the definition's types.
     expect(shopify.customerMetafields.list(nina.id).map(({ namespace, key, type, value }) => ({ namespace, key, type, value }))).toEqual([
       { namespace: `app--${process.env.SHOPIFY_API_KEY}`, key: "share_link", type: "url", value: LINK.link },
@@ -38,8 +38,11 @@ describe("the share link documents", () => {
     await deleteShareLinkMetafields(deps, nina.id);
     // A customer id that no longer has this email: found by email instead.
     const other = shopify.customers.add("someone@example.com");
-    expect((await findShareLinkCustomer(deps, "nina@example.com", other.id))?.id).toBe(nina.id);
-    expect(await findShareLinkCustomer(deps, "nobody@example.com")).toBeNull();
+    expect(await findShareLinkCustomer(deps, "nina@example.com", other.id)).toMatchObject({ ok: true, customer: { id: nina.id } });
+    expect(await findShareLinkCustomer(deps, "nobody@example.com")).toEqual({ ok: false, why: "none" });
+    // Someone who signed up with an ambassador's email and never verified it is not the ambassador, even when the storefront saw them signed in.
+    const signedUp = shopify.customers.add("omar@example.com", { verifiedEmail: false });
+    expect(await findShareLinkCustomer(deps, "omar@example.com", signedUp.id)).toEqual({ ok: false, why: "unverified" });
 
     expect(shopify.refused).toEqual([]);
     expect(new Set(shopify.calls.map((c) => c.operation))).toEqual(

@@ -154,14 +154,29 @@ describe("Enrol a customer as an ambassador", () => {
   it("forgets the runs about a customer when Shopify asks for their erasure (customers/redact)", async () => {
     const customer = shopify.customers.add("erase.me@example.com");
     const id = numericId(customer.id);
-    expect((await callAction(JSON.stringify(flowBody("enrol-ambassador", { customer_id: id }, "run-erase")))).status).toBe(200);
+    const delivery = JSON.stringify(flowBody("enrol-ambassador", { customer_id: id }, "run-erase"));
+    expect((await callAction(delivery)).status).toBe(200);
     await pipeline.drain();
     expect(await runs()).toHaveLength(1);
     const redact = { shop_id: 60_241_035_329, shop_domain: TEST_SHOP, customer: { id: Number(id), email: "erase.me@example.com", phone: null }, orders_to_redact: [] };
     const response = await fetch(signedWebhook({ topic: "customers/redact", body: redact, url: `${server.origin}/webhooks/customers/redact` }));
     expect(response.status).toBe(200);
     await pipeline.drain();
-    expect(await runs()).toEqual([]);
+    // Nothing about them is left; the run's action_run_id stays, as the key that keeps the run from running twice.
+    const [erased] = await runs();
+    expect(erased).toMatchObject({ actionRunId: "run-erase", request: "Erased (customers/redact)", payload: "{}", customerId: null, orderId: null, detail: null });
+    expect(JSON.stringify(await runs())).not.toContain("erase.me");
+
+    // WHEN Flow delivers the old run again, after its job is gone too (the purge)
+    await prisma.job.deleteMany({ where: { kind: "flow.action" } });
+    const enrolledBefore = (await ambassadorsAtService()).length;
+    expect(await callAction(delivery)).toEqual({ status: 200, text: "OK" });
+    await pipeline.drain();
+
+    // THEN it is a repeat: no job, no second enrolment, no row naming them again
+    expect(await prisma.job.count({ where: { kind: "flow.action" } })).toBe(0);
+    expect(await ambassadorsAtService()).toHaveLength(enrolledBefore);
+    expect(await runs()).toMatchObject([{ actionRunId: "run-erase", customerId: null }]);
   });
 
   it("shows an empty state on the Service events page before any run", async () => {

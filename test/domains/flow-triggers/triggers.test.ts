@@ -26,6 +26,7 @@ import {
 } from "../../../app/domains/flow-triggers/triggers";
 import { applyCommissionEvent } from "../../../app/domains/service-events/commission-events.server";
 import { applyContactCreated } from "../../../app/domains/service-events/contact-events.server";
+import { redactCustomer } from "../../../app/domains/privacy/redact-customer.server";
 import { loadShareLinks } from "../../../app/domains/storefront/share-links.server";
 import { connectShop, shopServiceClient, testPipeline, useTestSandbox } from "../../support/pipeline";
 import { cancelOrder, receiveOrder, recordOf } from "../../entry/admin/fixtures";
@@ -297,8 +298,11 @@ describe("where each event is learnt", () => {
 
   it("Ambassador enrolled: from the service's contact-created webhook", async () => {
     await flowOn();
-    const event = { contact: { id: 55, email: "Ann@Example.com", internal_id: "7012345678901", memorable_url: "https://refer.example/ann" } };
-    const deps = { db: prisma, adminForShop: new ShopifyAdminStandIn().access() };
+    const shopify = new ShopifyAdminStandIn();
+    const ann = shopify.customers.add("ann@example.com");
+    const annId = ann.id.split("/").at(-1)!;
+    const event = { contact: { id: 55, email: "Ann@Example.com", internal_id: annId, memorable_url: "https://refer.example/ann" } };
+    const deps = { db: prisma, adminForShop: shopify.access() };
     await applyContactCreated(deps, TEST_SHOP, event);
     await applyContactCreated(deps, TEST_SHOP, event);
     // The key outlives the payload (the purge empties it and keeps the job): it names nobody.
@@ -308,8 +312,34 @@ describe("where each event is learnt", () => {
       {
         key: `${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("Ann@Example.com")}`,
         handle: "ambassador-enrolled",
-        payload: { customer_id: 7012345678901, "Ambassador email": "ann@example.com", "Share link": "https://refer.example/ann", How: "service_webhook" },
+        payload: { customer_id: Number(annId), "Ambassador email": "ann@example.com", "Share link": "https://refer.example/ann", How: "service_webhook" },
       },
+    ]);
+
+    // customers/redact for ann, once the purge has emptied the sent triggers' payloads, takes the enrolment's key with her; another ambassador's stays
+    await applyContactCreated(deps, TEST_SHOP, { contact: { id: 57, email: "bea@example.com" } });
+    await prisma.job.updateMany({ where: { kind: "flow.trigger" }, data: { status: "done", payload: "{}" } });
+    const who = { email: "ann@example.com", customerId: annId, orderIds: [] };
+    await redactCustomer(prisma, createLogger({ level: "silent" }), { shop: TEST_SHOP, who, webhookId: null }, { credentialsKey: getEnv().CREDENTIALS_KEY, serviceEventJobKind: "service-event.process" });
+    expect((await flowJobs()).map((j) => j.key)).toEqual([`${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("bea@example.com")}`]);
+  });
+
+  it("Ambassador enrolled: an internal_id that names a customer with another email names nobody; the verified customer with the email is named", async () => {
+    await flowOn();
+    const shopify = new ShopifyAdminStandIn();
+    const bob = shopify.customers.add("bob@example.com");
+    const deps = { db: prisma, adminForShop: shopify.access() };
+    // GIVEN the service names bob by id for carol, whom the shop does not know, and for dora, whom it knows (verified) and erin (not verified)
+    const dora = shopify.customers.add("dora@example.com");
+    shopify.customers.add("erin@example.com", { verifiedEmail: false });
+    for (const email of ["carol@example.com", "dora@example.com", "erin@example.com"]) {
+      await applyContactCreated(deps, TEST_SHOP, { contact: { id: 56, email, internal_id: bob.id.split("/").at(-1) } });
+    }
+    const payloads = (await flowJobs()).map((j) => j.payload);
+    expect(payloads.map((p) => [p["Ambassador email"], p.customer_id]).sort()).toEqual([
+      ["carol@example.com", undefined],
+      ["dora@example.com", Number(dora.id.split("/").at(-1))],
+      ["erin@example.com", undefined],
     ]);
   });
 

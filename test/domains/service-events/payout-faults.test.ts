@@ -6,6 +6,7 @@ import { claimNextJob } from "../../../app/platform/queue/claim.server";
 import { ensureInboundEndpoint } from "../../../app/domains/service-events/endpoint.server";
 import { SIGNATURE_HEADER, signServiceBody } from "../../../app/domains/service-events/signature.server";
 import { appWorker } from "../../../app/wiring/jobs.server";
+import { boundAdminCalls } from "../../../app/platform/shopify-admin/bounded-admin";
 import { startAppServer, testAppEnv, type AppServer } from "../../entry/admin/app-server";
 import { resetDatabase, testDatabaseKind } from "../../support/database";
 import { testPipeline, type TestPipeline } from "../../support/pipeline";
@@ -207,6 +208,39 @@ describe("a payout job taken over during its Shopify call", () => {
 
     expect(creditsToAlice()).toEqual(["5.00"]);
     expect(shopify.callsOf(CREDIT)).toHaveLength(1);
+    expect(await credit()).toMatchObject({ state: "credited", transactionId: shopify.customers.creditsOf(alice).at(-1)!.id });
+  });
+
+  it.each([
+    { acted: true, what: "it had landed" },
+    { acted: false, what: "it had not" },
+  ])("a store credit call that hangs ($what): the worker gives up within the Admin bound, loses the lease, and the next worker credits it exactly once", async ({ acted }) => {
+    // GIVEN the app's Admin calls bounded as the wiring bounds them (here 200 ms instead of 20 s)
+    const access = shopify.access();
+    pipeline.ctx.adminForShop = async (shop) => {
+      const open = await access(shop);
+      return open.ok ? { ok: true, admin: boundAdminCalls(open.admin, 200) } : open;
+    };
+    await deliverPayoutInProcess(9601, 5);
+    const hung = shopify.holdNext(CREDIT, { acted });
+
+    // WHEN the credit call never answers, on a worker whose short lease is not renewed
+    const stalled = appWorker(pipeline.ctx, { workerId: "stalled", leaseMs: 150, heartbeatMs: 60_000 });
+    const run = stalled.drain();
+    await hung.arrived;
+    // THEN the worker stops waiting by itself (unbounded, this would wait for the library's five minutes)
+    await run;
+    expect(await credit()).toMatchObject({ state: "sending", attempts: 1, lastError: expect.stringMatching(/^No answer from Shopify within 200 ms/) });
+    // The abort cut the connection: the call ends there, landed or not.
+    hung.drop();
+
+    // WHEN the next worker takes the job over once the lease and the settle window have passed
+    await nextWorkerRuns();
+
+    // THEN the customer was credited exactly once: the landed credit found in the account, or the one that never landed sent once
+    expect(creditsToAlice()).toEqual(["5.00"]);
+    // One call that landed and was found; or one lost and one sent again.
+    expect(shopify.callsOf(CREDIT).map((c) => c.outcome)).toEqual(acted ? ["ok"] : ["lost", "ok"]);
     expect(await credit()).toMatchObject({ state: "credited", transactionId: shopify.customers.creditsOf(alice).at(-1)!.id });
   });
 

@@ -19,7 +19,8 @@ import { action as receiveAction } from "../../../app/routes/referral-webhooks.$
 import { ensureInboundEndpoint } from "../../../app/domains/service-events/endpoint.server";
 import { recordPayoutCurrency } from "../../../app/domains/service-events/payout-settings.server";
 import { SIGNATURE_HEADER, signServiceBody } from "../../../app/domains/service-events/signature.server";
-import { adminRequest, callRoute, load } from "../../entry/admin/admin-requests";
+import { adminRequest, callRoute, load, submit } from "../../entry/admin/admin-requests";
+import { action as settingsAction } from "../../../app/routes/app.settings";
 import { resetDatabase } from "../../support/database";
 import { testPipeline, type TestPipeline } from "../../support/pipeline";
 import { installShop } from "../../support/sessions";
@@ -47,24 +48,29 @@ beforeEach(async () => {
 
 let nextEvent = 71_000;
 /** The service's payout-created webhook, signed with the shop's secret, delivered to the app's receiving route. */
-async function deliverPayout(payout: { id: number; email?: string; amount: number | string }): Promise<void> {
+async function deliverPayout(payout: { id: number; email?: string; amount: number | string; internalId?: string }): Promise<void> {
+  const response = await postPayout(payout, endpoint.secret);
+  expect(response.status).toBe(200);
+}
+
+/** The same webhook signed with `secret`, and the route's answer. */
+async function postPayout(payout: { id: number; email?: string; amount: number | string; internalId?: string }, secret: string): Promise<Response> {
   const body = JSON.stringify({
     webhook_version: 0.4,
     created_at: "2026-11-26T10:00:00",
     event_id: nextEvent++,
     event_type: "payout-created",
     event_data: {
-      contact: { id: 101, first_name: "Alice", last_name: "Archer", email: payout.email ?? "alice@example.com", internal_id: "" },
+      contact: { id: 101, first_name: "Alice", last_name: "Archer", email: payout.email ?? "alice@example.com", internal_id: payout.internalId ?? "" },
       payout: { id: payout.id, created_at: "2026-11-26T10:00:00", amount: payout.amount, unit: "money", payment_method: "storeplatform", gift_card_sku: null, voucher_code: null, transaction_id: null },
     },
   });
   const request = new Request(`https://referral-bridge.test/referral-webhooks/${endpoint.endpointId}`, {
     method: "POST",
-    headers: { "content-type": "application/json", [SIGNATURE_HEADER]: signServiceBody(endpoint.secret, body) },
+    headers: { "content-type": "application/json", [SIGNATURE_HEADER]: signServiceBody(secret, body) },
     body,
   });
-  const response = await receiveAction({ request, params: { endpointId: endpoint.endpointId }, context: {} });
-  expect(response.status).toBe(200);
+  return receiveAction({ request, params: { endpointId: endpoint.endpointId }, context: {} });
 }
 
 /** The Service events page's action, as the merchant's browser posts it. */
@@ -113,9 +119,9 @@ describe("the program's currency", () => {
 
     // THEN it is credited once, in KWD
     expect(creditsTo(alice, "KWD")).toEqual(["5.00 KWD"]);
-    expect(creditCalls("ok")[0]!.variables).toMatchObject({ creditInput: { creditAmount: { amount: "5.00", currencyCode: "KWD" } } });
+    expect(creditCalls("ok")[0]!.variables).toMatchObject({ creditInput: { creditAmount: { amount: "5.000", currencyCode: "KWD" } } });
     expect(await credit()).toMatchObject({ state: "credited", currency: "KWD" });
-    expect(await payoutEvent()).toMatchObject({ state: "processed", detail: expect.stringContaining("5.00 KWD store credit given") });
+    expect(await payoutEvent()).toMatchObject({ state: "processed", detail: expect.stringContaining("5.000 KWD store credit given") });
     expect((await load(eventsLoader, "/app/events")).payouts.held).toEqual([]);
     expect(shopify.refused).toEqual([]);
   });
@@ -150,6 +156,34 @@ describe("the program's currency", () => {
     expect(await recordPayoutCurrency(prisma, TEST_SHOP, shopify.access(), 50)).toBeNull();
     slow.drop();
     expect((await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).payoutCurrency).toBeNull();
+  });
+});
+
+describe("amounts in the currency's minor unit", () => {
+  it("sends Shopify each amount rounded to its currency's decimals (yen none, dinars three, dollars two) and credits nothing for an amount that rounds to nothing", async () => {
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { payoutCeiling: "100000.00", payoutPeriodTotal: "100000.00" } });
+    const alice = shopify.customers.add("alice@example.com");
+    const cases = [
+      { currency: "JPY", amount: "1500.5", sent: "1501" },
+      { currency: "KWD", amount: "5.1256", sent: "5.126" },
+      { currency: "USD", amount: "7.125", sent: "7.13" },
+    ];
+    let id = 9501;
+    for (const { currency, amount } of cases) {
+      shopify.shopCurrency = currency;
+      await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { payoutCurrency: currency } });
+      await deliverPayout({ id: id++, amount });
+      await pipeline.drain();
+    }
+    expect(creditCalls("ok").map((c) => (c.variables as { creditInput: { creditAmount: unknown } }).creditInput.creditAmount)).toEqual(
+      cases.map(({ currency, sent }) => ({ amount: sent, currencyCode: currency })),
+    );
+    expect(creditsTo(alice, "JPY")).toEqual(["1501.00 JPY"]);
+
+    await deliverPayout({ id: 9599, amount: "0.004" });
+    await pipeline.drain();
+    expect(creditCalls()).toHaveLength(3);
+    expect(await prisma.payoutCredit.findFirstOrThrow({ where: { payoutId: "9599" } })).toMatchObject({ state: "failed", lastError: expect.stringMatching(/nothing once rounded/) });
   });
 });
 
@@ -210,6 +244,130 @@ describe("the ceiling", () => {
     expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ storeCreditPayouts: true, tagContacts: false, payoutCurrency: "USD", payoutCeiling: "100.00" });
     expect(await pageAction({ intent: "options", storeCreditPayouts: "true", tagContacts: "false", payoutCurrency: " jpy ", payoutCeiling: "15,000" })).toMatchObject({ ok: true });
     expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ payoutCurrency: "JPY", payoutCeiling: "15000.00" });
+  });
+});
+
+describe("the ambassador's customer", () => {
+  it("holds a payout whose email only an unverified customer has, showing why, and credits it once Shopify has verified the email and the merchant checks again", async () => {
+    // GIVEN someone signed up with the ambassador's email in a shop with classic accounts and never verified it
+    const impostor = shopify.customers.add("alice@example.com", { verifiedEmail: false });
+
+    // WHEN the service pays the ambassador 5
+    await deliverPayout({ id: 9401, amount: 5 });
+    await drainWithRetries();
+
+    // THEN nothing is credited to anyone; the payout waits for the merchant, with the reason on the page
+    expect(creditCalls()).toEqual([]);
+    expect(shopify.customers.allCredits()).toEqual([]);
+    expect(await credit()).toMatchObject({ state: "unverified_email", currency: "USD" });
+    expect(await payoutEvent()).toMatchObject({ state: "held", detail: expect.stringMatching(/has not verified it/) });
+    const page = await load(eventsLoader, "/app/events");
+    expect(page.payouts.held).toMatchObject([{ payoutId: "9401", state: "unverified_email", reason: expect.stringMatching(/alice@example\.com.*has not verified it.*Check again/) }]);
+    const html = renderToString(createElement(AppProvider, { i18n: en }, createElement(PayoutsWaitingCard, { payouts: page.payouts.held, onAnswer: () => {} })));
+    expect(html).toContain("Email not verified");
+    expect(html).toContain("Check again");
+    expect(html).not.toContain("Approve and credit");
+
+    // WHEN the customer verifies their email and the merchant checks again
+    impostor.verifiedEmail = true;
+    expect(await pageAction({ intent: "recheckPayout", id: page.payouts.held[0]!.id })).toMatchObject({ ok: true });
+    await drainWithRetries();
+
+    // THEN it is credited once, to them
+    expect(creditsTo(impostor)).toEqual(["5.00 USD"]);
+    expect(await credit()).toMatchObject({ state: "credited", customerId: impostor.id });
+  });
+
+  it("credits the verified customer with the email, not an unverified one that has it too", async () => {
+    shopify.customers.add("alice@example.com", { verifiedEmail: false });
+    const alice = shopify.customers.add("Alice@Example.com");
+    await deliverPayout({ id: 9402, amount: 5 });
+    await drainWithRetries();
+    expect(creditsTo(alice)).toEqual(["5.00 USD"]);
+    expect(shopify.customers.allCredits()).toHaveLength(1);
+  });
+
+  it("credits the customer the service names by id (its uid) when it has the email, verified or not; one with another email is not named", async () => {
+    const alice = shopify.customers.add("alice@example.com", { verifiedEmail: false });
+    const numeric = alice.id.split("/").at(-1)!;
+    await deliverPayout({ id: 9403, amount: 5, internalId: numeric });
+    await drainWithRetries();
+    expect(creditsTo(alice)).toEqual(["5.00 USD"]);
+
+    // A uid that names someone else: the email decides, and alice's is not verified, so it waits.
+    const bob = shopify.customers.add("bob@example.com");
+    await deliverPayout({ id: 9404, amount: 6, internalId: bob.id });
+    await drainWithRetries();
+    expect(await prisma.payoutCredit.findFirstOrThrow({ where: { payoutId: "9404" } })).toMatchObject({ state: "unverified_email" });
+    expect(shopify.customers.creditsOf(bob)).toEqual([]);
+    expect(creditCalls()).toHaveLength(1);
+  });
+});
+
+describe("the total per ambassador", () => {
+  it("holds the payout that would take one ambassador past the 30-day total, with the reason on the page; others and a later month go through; approval credits it", async () => {
+    const alice = shopify.customers.add("alice@example.com");
+    const bob = shopify.customers.add("bob@example.com");
+    // GIVEN the merchant's total of 120.00 (each payout under the 100.00 ceiling)
+    expect(await pageAction({ intent: "options", storeCreditPayouts: "true", tagContacts: "false", payoutCeiling: "100", payoutPeriodTotal: "120" })).toMatchObject({ ok: true });
+    expect((await load(eventsLoader, "/app/events")).payouts).toMatchObject({ ceiling: "100.00", periodTotal: "120.00" });
+
+    // WHEN the service sends alice 60, 50 and then 20, and bob 90
+    await deliverPayout({ id: 9701, amount: 60 });
+    await deliverPayout({ id: 9702, amount: 50 });
+    await drainWithRetries(1);
+    await deliverPayout({ id: 9703, amount: 20 });
+    await deliverPayout({ id: 9704, amount: 90, email: "bob@example.com" });
+    await drainWithRetries(1);
+
+    // THEN 110.00 reaches alice, the 20 that would make 130.00 waits, bob's is paid
+    expect(creditsTo(alice)).toEqual(["60.00 USD", "50.00 USD"]);
+    expect(creditsTo(bob)).toEqual(["90.00 USD"]);
+    const held = (await load(eventsLoader, "/app/events")).payouts.held;
+    expect(held).toMatchObject([{ payoutId: "9703", state: "awaiting_approval", reason: expect.stringMatching(/110\.00 USD credited to alice@example\.com in the last 30 days.*130\.00 USD, above your total of 120\.00 USD/) }]);
+
+    // WHEN the merchant approves it, it is credited once
+    expect(await pageAction({ intent: "approvePayout", id: held[0]!.id })).toMatchObject({ ok: true });
+    await drainWithRetries(1);
+    expect(creditsTo(alice)).toEqual(["60.00 USD", "50.00 USD", "20.00 USD"]);
+
+    // AND 31 days on, the period has moved: a new payout goes through
+    pipeline.advance(31 * 86_400_000);
+    await deliverPayout({ id: 9705, amount: 60 });
+    await drainWithRetries(1);
+    expect(creditsTo(alice)).toHaveLength(4);
+  });
+
+  it("refuses a total it cannot read, naming the field", async () => {
+    expect((await pageAction({ intent: "options", storeCreditPayouts: "true", tagContacts: "false", payoutPeriodTotal: "lots" })).fieldErrors).toEqual({ payoutPeriodTotal: expect.stringMatching(/above 0/) });
+    expect(await prisma.shop.findUniqueOrThrow({ where: { shop: TEST_SHOP } })).toMatchObject({ payoutPeriodTotal: "300.00" });
+  });
+});
+
+describe("disconnecting the service", () => {
+  it("retires its webhook secret: a payout-created signed with the old secret is refused and credits nothing", async () => {
+    shopify.customers.add("alice@example.com");
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { connectionStatus: "connected" } });
+    const oldSecret = endpoint.secret;
+
+    // WHEN the merchant disconnects the service in Settings
+    const { status, body } = await submit(settingsAction, "/app/settings", { intent: "disconnect" });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ ok: true });
+
+    // THEN a payout signed with the old secret is refused, and nothing is stored or credited
+    const response = await postPayout({ id: 9801, amount: 5 }, oldSecret);
+    expect(response.status).not.toBe(200);
+    expect(await prisma.serviceEvent.count()).toBe(0);
+    await drainWithRetries(1);
+    expect(shopify.customers.allCredits().filter((t) => t.createdAt >= began)).toEqual([]);
+
+    // AND connecting again makes a new secret, which verifies; the old one still does not
+    const fresh = await ensureInboundEndpoint(prisma, TEST_SHOP, { credentialsKey: getEnv().CREDENTIALS_KEY });
+    expect(fresh.endpointId).toBe(endpoint.endpointId);
+    expect(fresh.secret).not.toBe(oldSecret);
+    expect((await postPayout({ id: 9802, amount: 5 }, fresh.secret)).status).toBe(200);
+    expect((await postPayout({ id: 9803, amount: 5 }, oldSecret)).status).not.toBe(200);
   });
 });
 
@@ -321,7 +479,7 @@ describe("the page's payouts part", () => {
 
   it("says when no currency is recorded yet that the shop's is taken", () => {
     const fields = (recorded: boolean) =>
-      render(createElement(PayoutSettingsFields, { values: { payoutCurrency: recorded ? "USD" : "", payoutCeiling: "100.00" }, onChange: () => {}, recorded }));
+      render(createElement(PayoutSettingsFields, { values: { payoutCurrency: recorded ? "USD" : "", payoutCeiling: "100.00", payoutPeriodTotal: "300.00" }, onChange: () => {}, recorded }));
     expect(fields(false)).toContain("Not set yet: the app takes your store&#x27;s currency");
     expect(fields(true)).toContain("the app never converts");
   });

@@ -8,6 +8,7 @@ import {
   subtractMoney,
   tryParseMoney,
 } from "../../../app/platform/referral-api";
+import { minorUnitsOf, toMinorUnit } from "../../../app/platform/referral-api/money";
 
 describe("money", () => {
   it.each([
@@ -82,5 +83,19 @@ describe("money", () => {
     expect(tryParseMoney(Number.NaN)).toBeNull();
     expect(tryParseMoney(Infinity)).toBeNull();
     expect(() => addMoney("x", "1")).toThrow(RangeError);
+  });
+
+  it("rounds to a currency's minor unit, half away from zero, with exactly its decimals", () => {
+    expect(["JPY", "KRW", "USD", "EUR", "KWD", "BHD"].map(minorUnitsOf)).toEqual([0, 0, 2, 2, 3, 3]);
+    expect(toMinorUnit("1500.5", "JPY")).toBe("1501");
+    expect(toMinorUnit("1500.49", "JPY")).toBe("1500");
+    expect(toMinorUnit("12", "JPY")).toBe("12");
+    expect(toMinorUnit("5.1256", "KWD")).toBe("5.126");
+    expect(toMinorUnit("5", "KWD")).toBe("5.000");
+    expect(toMinorUnit("7.125", "USD")).toBe("7.13");
+    expect(toMinorUnit(19.99, "USD")).toBe("19.99");
+    expect(toMinorUnit("-2.675", "USD")).toBe("-2.68");
+    expect(toMinorUnit("0.004", "USD")).toBe("0.00");
+    expect(() => toMinorUnit("1", "DOLLARS")).toThrow(RangeError);
   });
 });

@@ -3,9 +3,10 @@ import { BlockStack, InlineGrid, TextField } from "@shopify/polaris";
 export interface PayoutSettingsValues {
   payoutCurrency: string;
   payoutCeiling: string;
+  payoutPeriodTotal: string;
 }
 
-/** The program's currency and the ceiling, in the Service events page's options form. */
+/** The program's currency, the ceiling and the total per ambassador, in the Service events page's options form. */
 export function PayoutSettingsFields({
   values,
   onChange,
@@ -45,6 +46,16 @@ export function PayoutSettingsFields({
           onChange={(payoutCeiling) => onChange({ ...values, payoutCeiling })}
           error={errors.payoutCeiling}
           helpText="A larger payout waits on this page for your approval before it is credited. Most referral rewards are well under 100.00, the default; a larger one is worth a look."
+        />
+        <TextField
+          label="Approve when one ambassador's payouts in 30 days pass"
+          autoComplete="off"
+          inputMode="decimal"
+          suffix={currency || undefined}
+          value={values.payoutPeriodTotal}
+          onChange={(payoutPeriodTotal) => onChange({ ...values, payoutPeriodTotal })}
+          error={errors.payoutPeriodTotal}
+          helpText="A payout that would take one ambassador's store credit from the app past this total in 30 days waits for your approval; 300.00 by default. It stops a stream of small payouts nobody looked at."
         />
       </InlineGrid>
     </BlockStack>

@@ -5,6 +5,7 @@ import { formatDateTime } from "./format";
 const HOLDS: Record<HeldPayout["state"], { label: string; tone: BadgeProps["tone"] }> = {
   awaiting_approval: { label: "Above your ceiling", tone: "attention" },
   wrong_currency: { label: "Another currency", tone: "warning" },
+  unverified_email: { label: "Email not verified", tone: "warning" },
   needs_review: { label: "Credit unclear", tone: "critical" },
 };
 

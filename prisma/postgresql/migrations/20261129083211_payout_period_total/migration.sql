@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Shop" ADD COLUMN     "payoutPeriodTotal" TEXT NOT NULL DEFAULT '300.00';
