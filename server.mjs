@@ -27,7 +27,7 @@ function requireSupportedNode() {
   const [major, minor] = process.versions.node.split(".").map(Number);
   const [wantMajor, wantMinor] = wanted.replace(/^>=\s*/, "").split(".").map(Number);
   if (major > wantMajor || (major === wantMajor && minor >= wantMinor)) return;
-  console.error(`Referral Bridge needs Node.js ${wanted}; this is ${process.version}. Install Node 22 (see .nvmrc), e.g. with nvm: nvm install 22`);
+  console.error(`Referral Bridge needs Node.js ${wanted}; this is ${process.version}. Install Node ${wantMajor} LTS (see .nvmrc), e.g. with nvm: nvm install ${wantMajor}`);
   process.exit(1);
 }
 
@@ -54,7 +54,7 @@ function closeAfterAnswerRead(socket) {
 }
 
 async function serve() {
-  // Node 22's own fetch, Request and Response serve Remix and the app: no
+  // Node's own fetch, Request and Response serve Remix and the app: no
   // polyfill (Remix's installGlobals), whose fetch crashed the process when a
   // POST to the referral service was aborted on its timeout.
   const [{ createRequestHandler }, { default: compression }, { default: express }, { default: morgan }] = await Promise.all([

@@ -4,7 +4,7 @@
 // - the threads the app process starts (a thread cannot load the server
 //   bundle without starting the whole app in it): the SQLite intake's and
 //   the in-process job worker's;
-// - the job worker process (`npm run worker`).
+// - the job worker process (`npm run worker`) and the Pub/Sub consumer (`npm run consume`).
 import { readdirSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
@@ -12,6 +12,7 @@ const ENTRIES = {
   "sqlite-intake-thread": "app/wiring/intake-thread.ts",
   "worker-thread": "app/wiring/worker-thread.ts",
   worker: "scripts/worker.ts",
+  consume: "scripts/consume.ts",
 };
 
 // The chunks of the last build go: their names change with their content.

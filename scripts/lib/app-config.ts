@@ -74,10 +74,26 @@ const list = (config: AppToml, table: string, key: string): string[] => {
 };
 const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
-function subscriptionKeys(config: AppToml): string[] {
-  return config.subscriptions.map((entry) => {
-    const topics = [...((entry.topics as string[]) ?? []), ...((entry.compliance_topics as string[]) ?? [])].sort();
-    return `${topics.join("+")} -> ${String(entry.uri)}`;
+/** The order topics, which may go to Google Cloud Pub/Sub (`npm run consume`); every other topic stays on the app's HTTPS routes. */
+const PUBSUB_TOPICS = new Set(["orders/paid", "orders/create", "orders/cancelled", "refunds/create"]);
+/** pubsub://<project>:<topic>, with Google's rules for both names. */
+const PUBSUB_URI = /^pubsub:\/\/[a-z][a-z0-9-]{4,28}[a-z0-9]:[A-Za-z][\w.~+%-]{2,254}$/;
+
+/**
+ * One "topic -> uri" per topic. An order topic sent to Pub/Sub counts as its
+ * HTTPS route (/webhooks/<topic>), so production may move it there and still
+ * match the development file; `problems` gets what may not go there.
+ */
+function subscriptionKeys(config: AppToml, problems: string[] = []): string[] {
+  return config.subscriptions.flatMap((entry) => {
+    const uri = String(entry.uri);
+    const topics = (entry.topics as string[]) ?? [];
+    const compliance = (entry.compliance_topics as string[]) ?? [];
+    if (!uri.startsWith("pubsub://")) return [...topics, ...compliance].map((topic) => `${topic} -> ${uri}`);
+    if (!PUBSUB_URI.test(uri)) problems.push(`${uri} is not pubsub://<project>:<topic>`);
+    const stay = [...topics.filter((topic) => !PUBSUB_TOPICS.has(topic)), ...compliance];
+    if (stay.length > 0) problems.push(`only the order topics may go to Pub/Sub; ${stay.join(", ")} must stay on the app's HTTPS routes`);
+    return topics.map((topic) => `${topic} -> /webhooks/${topic}`);
   });
 }
 
@@ -110,7 +126,7 @@ export function productionConfigProblems(production: AppToml, development: AppTo
   same("access_scopes.scopes", list(production, "access_scopes", "scopes"), list(development, "access_scopes", "scopes"));
   same("access_scopes.optional_scopes", list(production, "access_scopes", "optional_scopes"), list(development, "access_scopes", "optional_scopes"));
   same("webhooks.api_version", [text(production, "webhooks", "api_version") ?? ""], [text(development, "webhooks", "api_version") ?? ""]);
-  same("webhook subscriptions", subscriptionKeys(production), subscriptionKeys(development));
+  same("webhook subscriptions", subscriptionKeys(production, problems), subscriptionKeys(development));
   same("app_proxy prefix and subpath", [`${text(production, "app_proxy", "prefix")}/${text(production, "app_proxy", "subpath")}`], [`${text(development, "app_proxy", "prefix")}/${text(development, "app_proxy", "subpath")}`]);
   return problems;
 }

@@ -123,6 +123,18 @@ export function spawnWorkerProcess(options: { env: NodeJS.ProcessEnv; stdio: Std
   return spawn(process.execPath, [...nodeArgs, join(cwd, WORKER_ENTRY)], { cwd, env: { ...env, ...options.env }, stdio: options.stdio });
 }
 
+const CONSUMER_ENTRY = "build/consume.mjs";
+
+/** How `npm run consume` runs the Pub/Sub consumer. */
+export const consumerCommand = (cwd = process.cwd()): NodeCommand => scriptCommand("consume", CONSUMER_ENTRY, cwd);
+
+/** A Pub/Sub consumer process (`npm run consume`) on the build in `cwd`, as spawnWorkerProcess starts a worker. */
+export function spawnConsumerProcess(options: { env: NodeJS.ProcessEnv; stdio: StdioOptions; cwd?: string }): ChildProcess {
+  const cwd = options.cwd ?? process.cwd();
+  const { env, nodeArgs } = consumerCommand(cwd);
+  return spawn(process.execPath, [...nodeArgs, join(cwd, CONSUMER_ENTRY)], { cwd, env: { ...env, ...options.env }, stdio: options.stdio });
+}
+
 /**
  * Serves a build with server.mjs on a free loopback port, as production does,
  * and waits until it answers. SHOPIFY_APP_URL is set to its address.

@@ -15,6 +15,6 @@ const wanted = projectPackage().engines.node;
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 const [wantMajor = 0, wantMinor = 0] = wanted.replace(/^>=\s*/, "").split(".").map(Number);
 if (major < wantMajor || (major === wantMajor && minor < wantMinor)) {
-  console.error(`Referral Bridge needs Node.js ${wanted}; this is ${process.version}. Install Node 22 (see .nvmrc), e.g. with nvm: nvm install 22`);
+  console.error(`Referral Bridge needs Node.js ${wanted}; this is ${process.version}. Install Node ${wantMajor} LTS (see .nvmrc), e.g. with nvm: nvm install ${wantMajor}`);
   process.exit(1);
 }

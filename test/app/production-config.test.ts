@@ -59,4 +59,19 @@ describe("npm run deploy's check of shopify.app.<name>.toml", () => {
     const otherPath = productionToml((t) => t.replace('subpath = "referrals"', 'subpath = "refer"'));
     expect(problems(otherPath).join("\n")).toMatch(/app_proxy prefix and subpath differ/);
   });
+
+  it("takes the order topics delivered to Google Cloud Pub/Sub, and keeps the compliance and app topics on HTTPS", () => {
+    const toPubSub = (t: string, topic: string, uri = "pubsub://referral-bridge-prod:shopify-orders") => t.replace(`uri = "/webhooks/${topic}"`, `uri = "${uri}"`);
+    // Every order topic to one Pub/Sub topic: deployable.
+    const orders = productionToml((t) => ["orders/paid", "orders/create", "orders/cancelled", "refunds/create"].reduce((text, topic) => toPubSub(text, topic), t));
+    expect(orders).toContain('uri = "pubsub://referral-bridge-prod:shopify-orders"');
+    expect(problems(orders)).toEqual([]);
+    // The app's lifecycle and a compliance topic stay on HTTPS: refused on Pub/Sub, saying which.
+    const uninstalled = productionToml((t) => toPubSub(t, "app/uninstalled"));
+    expect(problems(uninstalled).join("\n")).toMatch(/only the order topics may go to Pub\/Sub; app\/uninstalled must stay on the app's HTTPS routes/);
+    const redact = productionToml((t) => t.replace('uri = "/webhooks/customers/redact"', 'uri = "pubsub://referral-bridge-prod:shopify-orders"'));
+    expect(problems(redact).join("\n")).toMatch(/customers\/redact must stay on the app's HTTPS routes/);
+    // A Pub/Sub address that is not pubsub://<project>:<topic>.
+    expect(problems(productionToml((t) => toPubSub(t, "orders/paid", "pubsub://shopify-orders"))).join("\n")).toMatch(/pubsub:\/\/shopify-orders is not pubsub:\/\/<project>:<topic>/);
+  });
 });

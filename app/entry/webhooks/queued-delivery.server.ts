@@ -143,9 +143,10 @@ export function createQueueConsumer({ store, shopHasSession, logger }: QueueCons
   };
 }
 
-/** A Pub/Sub message: the headers are its attributes, the order its base64 data. */
-export function pubSubDelivery(message: { attributes?: Record<string, string>; data?: string }): QueuedDelivery {
-  return { headers: message.attributes ?? {}, body: new RawJson(Buffer.from(message.data ?? "", "base64")) };
+/** A Pub/Sub message: the headers are its attributes, the order its data (base64 in the REST form, bytes as the client library hands it over). */
+export function pubSubDelivery(message: { attributes?: Record<string, string>; data?: string | Buffer }): QueuedDelivery {
+  const data = Buffer.isBuffer(message.data) ? message.data : Buffer.from(message.data ?? "", "base64");
+  return { headers: message.attributes ?? {}, body: new RawJson(data) };
 }
 
 /**
