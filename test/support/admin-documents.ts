@@ -1,10 +1,11 @@
 // Every Admin GraphQL document the app holds, read from its source: each
 // template literal under app/ that starts with `#graphql` (or with `query` or
 // `mutation`), with its `${...}` parts filled in from the constants of the same
-// file. A part the file does not define is accepted only inside a quoted
-// string (a metafield's namespace, say), where it changes no cost.
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+// file, or of the app file it imports them from by name. A part neither
+// defines is accepted only inside a quoted string (a metafield's namespace,
+// say), where it changes no cost.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
@@ -68,6 +69,30 @@ function fill(template: ts.TemplateExpression, known: Map<string, ts.Expression>
   return text;
 }
 
+function parse(path: string): ts.SourceFile {
+  return ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true, path.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+}
+
+/** The constants a file imports by name from another app file (a shared selection of fields, say). */
+function importedConstants(source: ts.SourceFile, path: string): Map<string, ts.Expression> {
+  const found = new Map<string, ts.Expression>();
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const specifier = statement.moduleSpecifier.text;
+    if (!specifier.startsWith(".")) continue;
+    const base = join(dirname(path), specifier);
+    const target = [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find((candidate) => existsSync(candidate));
+    const bindings = statement.importClause?.namedBindings;
+    if (!target || !bindings || !ts.isNamedImports(bindings)) continue;
+    const theirs = constants(parse(target));
+    for (const element of bindings.elements) {
+      const value = theirs.get((element.propertyName ?? element.name).text);
+      if (value) found.set(element.name.text, value);
+    }
+  }
+  return found;
+}
+
 export function appDocuments(): AppDocument[] {
   const documents: AppDocument[] = [];
   for (const path of sourceFiles(join(ROOT, "app"))) {
@@ -75,7 +100,7 @@ export function appDocuments(): AppDocument[] {
     if (!code.includes("`")) continue;
     const file = relative(ROOT, path);
     const source = ts.createSourceFile(path, code, ts.ScriptTarget.Latest, true, path.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
-    const known = constants(source);
+    const known = new Map([...importedConstants(source, path), ...constants(source)]);
     const visit = (node: ts.Node) => {
       if (isTemplate(node)) {
         const head = ts.isNoSubstitutionTemplateLiteral(node) ? node.text : node.head.text;

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Statement } from "../../platform/db/sql.server";
 import { insertJobStatement } from "../../platform/queue/enqueue.server";
-import { jobRow } from "../../platform/queue/job-row";
+import { jobKey, jobRow } from "../../platform/queue/job-row";
 import { FLOW_TRIGGER_JOB } from "./job-kinds";
-import type { FlowTrigger } from "./triggers";
+import { FLOW_TRIGGER_HANDLES, type FlowTrigger, type FlowTriggerHandle } from "./triggers";
 
 // Queues a Flow trigger's job in the caller's transaction, keyed by the
 // trigger and the event: the same event learnt twice (a webhook delivered
@@ -17,8 +17,8 @@ import type { FlowTrigger } from "./triggers";
 type Db = PrismaClient | Prisma.TransactionClient;
 
 /** What makes two learnings of one event one trigger: its handle and the event's own id (an order id, a service event id). */
-function subject(trigger: FlowTrigger, eventKey: string): string {
-  return `${trigger.handle}:${eventKey}`;
+function subject(handle: FlowTriggerHandle, eventKey: string): string {
+  return `${handle}:${eventKey}`;
 }
 
 export async function flowTriggersOn(db: Db, shop: string): Promise<boolean> {
@@ -28,7 +28,7 @@ export async function flowTriggersOn(db: Db, shop: string): Promise<boolean> {
 
 /** Queues the trigger unless its event was queued before. */
 export async function queueFlowTrigger(db: Db, shop: string, trigger: FlowTrigger, eventKey: string): Promise<void> {
-  const row = jobRow(FLOW_TRIGGER_JOB, { shop, subject: subject(trigger, eventKey), payload: trigger });
+  const row = jobRow(FLOW_TRIGGER_JOB, { shop, subject: subject(trigger.handle, eventKey), payload: trigger });
   // An upsert that changes nothing: a second learning neither fails the caller's transaction nor queues again.
   await db.job.upsert({ where: { key: row.key }, create: row, update: {} });
 }
@@ -42,7 +42,7 @@ export async function queueFlowTriggerIfOn(db: Db, shop: string, trigger: FlowTr
 
 /** The same job as one plain statement, for the order job to store with its settle (insertJobStatement). */
 export function flowTriggerStatement(shop: string, trigger: FlowTrigger, eventKey: string, now: Date): Statement {
-  return insertJobStatement(FLOW_TRIGGER_JOB, { shop, subject: subject(trigger, eventKey), payload: trigger }, now);
+  return insertJobStatement(FLOW_TRIGGER_JOB, { shop, subject: subject(trigger.handle, eventKey), payload: trigger }, now);
 }
 
 /**
@@ -52,3 +52,7 @@ export function flowTriggerStatement(shop: string, trigger: FlowTrigger, eventKe
  * names nobody, so the email is hashed.
  */
 export const enrolmentKey = (email: string) => `ambassador:${createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32)}`;
+
+/** The job key of an ambassador's enrolment trigger: a customer's redaction deletes that one row by its key. */
+export const enrolmentJobKey = (shop: string, email: string) =>
+  jobKey(shop, FLOW_TRIGGER_JOB.name, subject(FLOW_TRIGGER_HANDLES.ambassadorEnrolled, enrolmentKey(email)));

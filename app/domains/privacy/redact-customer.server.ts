@@ -7,7 +7,7 @@ import type { Logger } from "../../platform/logger/logger.server";
 import { derivedKey, openToken, sealToken, type SealContext } from "../../platform/crypto/sealing.server";
 import { enqueueJob } from "../../platform/queue/enqueue.server";
 import { customerIdEmail, keysOfOrderJobs } from "../referrals";
-import { enrolmentKey, FLOW_TRIGGER_JOB } from "../flow-triggers";
+import { enrolmentJobKey } from "../flow-triggers";
 import { readCustomerRedact, type CustomerIdentity } from "./compliance-payloads";
 import { customerOrderRecordsWhere, serviceEventIdsByEmail } from "./customer-rows.server";
 import { type FoundRow, type PersonalTable, rowsMentioning } from "./person-sweep.server";
@@ -66,7 +66,7 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
 
   const jobsOfTheirs = await tx.job.deleteMany({ where: customerJobsWhere(shop, orderIds, { ids: events, jobKind: eventJobKind }, [...requests]) });
   // Their enrolment's Flow trigger, kept past the purge as the key of the enrolment: it goes with them.
-  const enrolment = who.email ? await tx.job.deleteMany({ where: { shop, kind: FLOW_TRIGGER_JOB.name, key: { endsWith: `:${enrolmentKey(who.email)}` } } }) : { count: 0 };
+  const enrolment = who.email ? await tx.job.deleteMany({ where: { key: enrolmentJobKey(shop, who.email) } }) : { count: 0 };
   const jobsNamingThem = await found("Job");
   const jobsCarrying = jobsNamingThem.filter((job) => pattern && mentions(job.payload, pattern)).map((job) => job.id);
   await tx.job.deleteMany({ where: { id: { in: jobsCarrying } } });

@@ -248,9 +248,16 @@ describe("where each event is learnt", () => {
     await flowOn();
     const pipeline = testPipeline();
     const denied = async () => (await flowJobs()).filter((j) => j.handle === "commission-denied");
-    // GIVEN two orders recorded in both campaigns, and one of the second order's commissions approved at the service
+    // GIVEN two buyers' orders recorded in both campaigns, and one of the second order's commissions approved at the service
+    // (two buyers: a later order of the same buyer would be a repeat purchase, on the recurring reward)
     const both = await receiveOrder({ noteAttributes: [], discountCodes: ["ALICE-15"] });
-    const oneApproved = await receiveOrder({ noteAttributes: [], discountCodes: ["ALICE-15"] });
+    const oneApproved = await receiveOrder({
+      noteAttributes: [],
+      discountCodes: ["ALICE-15"],
+      email: "second.buyer@example.net",
+      customerEmail: "second.buyer@example.net",
+      customerId: 7_400_000_000_101n,
+    });
     await pipeline.drain();
     const service = await shopServiceClient();
     await service.updateCommission({ transactionUid: oneApproved, campaignUid: "1001", status: "approved" });

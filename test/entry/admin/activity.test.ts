@@ -110,6 +110,8 @@ describe("activity: the domain", () => {
   });
 });
 
+const otherBuyer = (n: number) => ({ email: `buyer${n}@example.net`, customerEmail: `buyer${n}@example.net`, customerId: 7_400_000_000_000n + BigInt(n) });
+
 describe("activity page", () => {
   it("lists the shop's records with status, attempts and last error, filtered by status and paged", async () => {
     const failed = await failedOrder(sandbox, pipeline);
@@ -134,10 +136,11 @@ describe("activity page", () => {
 
   it("shows only the code the decision picked, and the orders waiting for a pixel signal under their own tab", async () => {
     // GIVEN an order recorded through its cart's link, one whose unknown link its job judged (waiting for a signal since),
-    // one with no code at all (waiting from the intake on), and one not decided yet
+    // one with no code at all (waiting from the intake on), and one not decided yet; the last three are other buyers,
+    // since a later order of the first order's buyer is a repeat purchase of a referred customer
     const recorded = await receiveOrder();
-    const unknown = await receiveOrder({ noteAttributes: [{ name: "_referral_code", value: "NOSUCHCODE" }] });
-    const noCode = await receiveOrder({ noteAttributes: [], landingSite: "/" });
+    const unknown = await receiveOrder({ ...otherBuyer(1), noteAttributes: [{ name: "_referral_code", value: "NOSUCHCODE" }] });
+    const noCode = await receiveOrder({ ...otherBuyer(2), noteAttributes: [], landingSite: "/" });
     await pipeline.drain();
     const queued = await receiveOrder();
 

@@ -37,7 +37,8 @@ async function deliverOrder(options: OrderOptions & { id: bigint }): Promise<str
 function postSignal(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${server.origin}/api/pixel`, {
     method: "POST",
-    headers: { "Content-Type": "text/plain", Origin: "https://demo-outfitters.myshopify.com", ...headers },
+    // The proxy in front of the app (TRUST_PROXY_HOPS=1) adds the client's address.
+    headers: { "Content-Type": "text/plain", Origin: "https://demo-outfitters.myshopify.com", "X-Forwarded-For": "192.0.2.44", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }

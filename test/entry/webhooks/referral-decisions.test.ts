@@ -6,6 +6,7 @@ import { clearSandboxFaults, connectShop, sandboxCommissions, sandboxFaults, san
 import { shopifyOrder, shopifyRefund, type OrderOptions } from "../../support/orders";
 import { signedWebhook, TEST_SHOP } from "../../support/shopify-requests";
 import { expectUnreadable } from "../../support/kept-deliveries";
+import { expectServedError } from "../../support/served-output";
 
 // Every kind of order decision, end to end: real-shaped Shopify payloads
 // (Admin API 2026-10: *_set money bags, presentment currency, refund lines,
@@ -309,6 +310,7 @@ describe("refunds", () => {
   });
 
   it("refuses a refund with a negative amount, saying why", async () => {
+    expectServedError(/a refund amount must not be negative/);
     await connectShop(sandbox);
     const refund = shopifyRefund(820982911946154612n, ["-10.00"], 890088186047892322n);
     const response = await fetch(signedWebhook({ topic: "refunds/create", body: refund, url: `${server.origin}/webhooks/refunds/create` }));

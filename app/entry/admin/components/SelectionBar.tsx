@@ -1,5 +1,8 @@
 import { Button, InlineStack, Text } from "@shopify/polaris";
 import { memo, useEffect, useLayoutEffect, useRef } from "react";
+
+// Focus moves before paint in the browser; on the server, where there is no focus, React warns of a layout effect.
+const useClientLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 import { useSelection, type RowSelectionStore } from "./row-selection";
 
 // The bulk-actions bar of a table whose selection is the app's (row-selection.ts):
@@ -47,7 +50,7 @@ export function SelectionBar({ selection, itemCount, resourceName, hasMore, allS
   // The bar covers the header's box when it opens: a keyboard user's focus
   // moves to the bar's box, and back to the header's when the bar closes.
   const wasOpen = useRef(open);
-  useLayoutEffect(() => {
+  useClientLayoutEffect(() => {
     if (wasOpen.current === open) return;
     wasOpen.current = open;
     const table = root.current?.parentElement;
