@@ -24,6 +24,8 @@ export default function App() {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />
+        {/* No icon: without this line every browser asks for /favicon.ico, which the app does not serve. */}
+        <link rel="icon" href="data:," />
         {embedded ? (
           <>
             <meta name="shopify-api-key" content={embedded.apiKey} />
@@ -59,7 +61,7 @@ export function ErrorBoundary() {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />
-        <title>{notFound ? "Page not found" : "Something went wrong"} · Referral Bridge</title>
+        <title>{`${notFound ? "Page not found" : "Something went wrong"} · Referral Bridge`}</title>
       </head>
       <body style={{ fontFamily: "system-ui, sans-serif", margin: "3rem auto", maxWidth: "32rem", padding: "0 1rem" }}>
         <h1>{notFound ? "Page not found" : "Something went wrong"}</h1>

@@ -256,7 +256,7 @@ describe("where each event is learnt", () => {
       discountCodes: ["ALICE-15"],
       email: "second.buyer@example.net",
       customerEmail: "second.buyer@example.net",
-      customerId: 7_400_000_000_101n,
+      customerId: 7_400_000_101,
     });
     await pipeline.drain();
     const service = await shopServiceClient();

@@ -110,7 +110,7 @@ describe("activity: the domain", () => {
   });
 });
 
-const otherBuyer = (n: number) => ({ email: `buyer${n}@example.net`, customerEmail: `buyer${n}@example.net`, customerId: 7_400_000_000_000n + BigInt(n) });
+const otherBuyer = (n: number) => ({ email: `buyer${n}@example.net`, customerEmail: `buyer${n}@example.net`, customerId: 7_400_000_000 + n });
 
 describe("activity page", () => {
   it("lists the shop's records with status, attempts and last error, filtered by status and paged", async () => {
