@@ -105,7 +105,9 @@ describeInBrowser("admin pages in Chromium", () => {
     await connectShop(sandbox, { campaignUids: "1001" });
     const recorded = [await receiveOrder({ subtotal: "120.00" }), await receiveOrder({ subtotal: "64.50" })];
     await pipeline.drain();
-    const failed = [await failedOrder(sandbox, pipeline), await failedOrder(sandbox, pipeline)];
+    // Their own buyers: a later order of a credited buyer would be a repeat purchase, judged without the guard.
+    const buyer = (n: number) => ({ email: `retried${n}@example.net`, customerEmail: `retried${n}@example.net` });
+    const failed = [await failedOrder(sandbox, pipeline, TEST_SHOP, buyer(1)), await failedOrder(sandbox, pipeline, TEST_SHOP, buyer(2))];
     for (let day = 1; day < 30; day += 1) {
       const orders = [0, 1, 3, 2, 0, 4, 1][day % 7]!;
       for (let n = 0; n < orders; n += 1) {
