@@ -13,6 +13,9 @@ import { installShop } from "../../support/sessions";
 import { ShopifyAdminStandIn } from "../../support/shopify-admin-standin";
 import { TEST_SHOP } from "../../support/shopify-requests";
 
+// The service's events are recent: an event older than its replay window is refused, so a fixed date goes stale.
+const recentServiceTime = () => new Date(Date.now() - 60 * 60_000).toISOString().slice(0, 19);
+
 let pipeline: TestPipeline;
 let shopify: ShopifyAdminStandIn;
 let endpoint: { endpointId: string; secret: string };
@@ -37,7 +40,7 @@ async function deliverPayout(id: number, amount: string, eventId = nextEvent++):
     event_type: "payout-created",
     event_data: {
       contact: { id: 101, first_name: "Alice", last_name: "Archer", email: "alice@example.com", internal_id: "" },
-      payout: { id, created_at: "2026-11-26T10:00:00", amount, unit: "money", payment_method: "storeplatform", gift_card_sku: null, voucher_code: null, transaction_id: null },
+      payout: { id, created_at: recentServiceTime(), amount, unit: "money", payment_method: "storeplatform", gift_card_sku: null, voucher_code: null, transaction_id: null },
     },
   });
   const request = new Request(`https://referral-bridge.test/referral-webhooks/${endpoint.endpointId}`, {

@@ -15,6 +15,9 @@ import { ShopifyAdminStandIn } from "../../support/shopify-admin-standin";
 import type { StandInCustomer } from "../../support/standin-customers";
 import { TEST_SHOP } from "../../support/shopify-requests";
 
+// The service's events are recent: an event older than its replay window is refused, so a fixed date goes stale.
+const recentServiceTime = () => new Date(Date.now() - 60 * 60_000).toISOString().slice(0, 19);
+
 // A payout's job stopped, killed or taken over while its store credit call
 // is at Shopify: it credits exactly once, counted in the Admin API
 // stand-in's own transactions. The production build runs the job (its
@@ -74,12 +77,12 @@ let nextEvent = 72_000;
 function payoutBody(payoutId: number, amount: number): string {
   return JSON.stringify({
     webhook_version: 0.4,
-    created_at: "2026-11-26T10:00:00",
+    created_at: recentServiceTime(),
     event_id: nextEvent++,
     event_type: "payout-created",
     event_data: {
       contact: { id: 101, email: "alice@example.com", first_name: "Alice", last_name: "Archer", internal_id: "" },
-      payout: { id: payoutId, created_at: "2026-11-26T10:00:00", amount, unit: "money", payment_method: "storeplatform", gift_card_sku: null, voucher_code: null, transaction_id: null },
+      payout: { id: payoutId, created_at: recentServiceTime(), amount, unit: "money", payment_method: "storeplatform", gift_card_sku: null, voucher_code: null, transaction_id: null },
     },
   });
 }

@@ -28,6 +28,9 @@ import { ShopifyAdminStandIn, type StandInCall } from "../../support/shopify-adm
 import type { StandInCustomer } from "../../support/standin-customers";
 import { TEST_SHOP } from "../../support/shopify-requests";
 
+// The service's events are recent: an event older than its replay window is refused, so a fixed date goes stale.
+const recentServiceTime = () => new Date(Date.now() - 60 * 60_000).toISOString().slice(0, 19);
+
 const CREDIT = "ReferralBridgeCreditStoreCredit";
 let pipeline: TestPipeline;
 let shopify: ShopifyAdminStandIn;
@@ -57,12 +60,12 @@ async function deliverPayout(payout: { id: number; email?: string; amount: numbe
 async function postPayout(payout: { id: number; email?: string; amount: number | string; internalId?: string }, secret: string): Promise<Response> {
   const body = JSON.stringify({
     webhook_version: 0.4,
-    created_at: "2026-11-26T10:00:00",
+    created_at: recentServiceTime(),
     event_id: nextEvent++,
     event_type: "payout-created",
     event_data: {
       contact: { id: 101, first_name: "Alice", last_name: "Archer", email: payout.email ?? "alice@example.com", internal_id: payout.internalId ?? "" },
-      payout: { id: payout.id, created_at: "2026-11-26T10:00:00", amount: payout.amount, unit: "money", payment_method: "storeplatform", gift_card_sku: null, voucher_code: null, transaction_id: null },
+      payout: { id: payout.id, created_at: recentServiceTime(), amount: payout.amount, unit: "money", payment_method: "storeplatform", gift_card_sku: null, voucher_code: null, transaction_id: null },
     },
   });
   const request = new Request(`https://referral-bridge.test/referral-webhooks/${endpoint.endpointId}`, {
