@@ -63,6 +63,8 @@ export function watchServedOutput(source: string, streams: { stdout?: Readable |
 }
 
 /** The running test makes a served app write an error line matching `pattern` (each test names its own; setup.ts clears them). */
+let previous: RegExp[] = [];
+
 export function expectServedError(pattern: RegExp): void {
   allowed.push(pattern);
 }
@@ -70,8 +72,12 @@ export function expectServedError(pattern: RegExp): void {
 /** The error lines written since the last call that no pattern of the running test allows; `forget` clears the allowed patterns. */
 export function takeUnexpectedServedErrors(options: { forget: boolean }): ErrorLine[] {
   const lines = unclaimed.splice(0);
-  const unexpected = lines.filter(({ line }) => !allowed.some((pattern) => pattern.test(line)));
-  if (options.forget) allowed = [];
+  const unexpected = lines.filter(({ line }) => ![...allowed, ...previous].some((pattern) => pattern.test(line)));
+  if (options.forget) {
+    // A line the last test caused can reach the pipe after the next test has begun: its patterns stay one test longer.
+    previous = allowed;
+    allowed = [];
+  }
   return unexpected;
 }
 
