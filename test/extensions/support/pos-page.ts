@@ -5,6 +5,8 @@
 // extension writes, the scanner, toasts), and look-alikes of the POS
 // components drawn with CSS so a screenshot shows what staff would read.
 
+import { extensionPage } from "./ui-block-page";
+
 const POS_STYLES = `
   body { margin: 0; font-family: system-ui, "Noto Sans", sans-serif; color: #1f2a37; background: #e8e8ea; }
   s-page { display: block; max-width: 640px; min-height: 100vh; margin: 0 auto; background: #f6f6f7; }
@@ -66,15 +68,5 @@ export function posPage(options: PosPageOptions): string {
       toast: { show(text) { posWrites.toasts.push(text); } },
       action: { presentModal() { posWrites.modalsPresented++; } },
     };`;
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>POS</title><style>${POS_STYLES}</style></head>
-<body>
-<script>${standin}</script>
-<script type="module">
-  import render from ${JSON.stringify(options.bundleUrl)};
-  render().then(() => document.body.setAttribute("data-rendered", ""));
-</script>
-</body>
-</html>`;
+  return extensionPage({ language: "en", title: "POS", styles: POS_STYLES, standin, bundleUrl: options.bundleUrl });
 }

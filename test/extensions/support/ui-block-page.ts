@@ -82,13 +82,21 @@ export function blockPage(options: BlockPageOptions): string {
         formatNumber: (value) => new Intl.NumberFormat(language).format(value),
       },
     };`;
+  return extensionPage({ language: options.language, title: "block", styles: COMPONENT_STYLES, standin, bundleUrl: options.bundleUrl });
+}
+
+/**
+ * A page that runs an extension's bundle over a stand-in of its host's
+ * `shopify` global, and marks the body `data-rendered` once it has rendered.
+ */
+export function extensionPage(page: { language: string; title: string; styles: string; standin: string; bundleUrl: string }): string {
   return `<!doctype html>
-<html lang="${options.language}">
-<head><meta charset="utf-8"><title>block</title><style>${COMPONENT_STYLES}</style></head>
+<html lang="${page.language}">
+<head><meta charset="utf-8"><title>${page.title}</title><style>${page.styles}</style></head>
 <body>
-<script>${standin}</script>
+<script>${page.standin}</script>
 <script type="module">
-  import render from ${JSON.stringify(options.bundleUrl)};
+  import render from ${JSON.stringify(page.bundleUrl)};
   render().then(() => document.body.setAttribute("data-rendered", ""));
 </script>
 </body>
