@@ -5,6 +5,7 @@ import { customerTokenVerifier } from "../platform/shopify-customer-account/cust
 import { liveOfferCampaigns } from "../domains/offers";
 import { loadShareLinks, shareLinksResponse } from "../domains/storefront";
 import { offlineCustomerLookup } from "./session-token-links.server";
+import { commaList } from "../platform/text/comma-list";
 import { appShareLinksDeps } from "./storefront-context.server";
 
 // Typed by what it is: the wiring imports no entry module (the route hands this to
@@ -20,7 +21,7 @@ const newDeps = () => ({
     const answer = await loadShareLinks(appShareLinksDeps(), { shop, customerId, lookupCustomer: await offlineCustomerLookup(shop), surface: "headless" });
     return shareLinksResponse(answer);
   },
-  offerCampaigns: async (shop: string) => (await liveOfferCampaigns(prisma, shop)).split(",").filter(Boolean),
+  offerCampaigns: async (shop: string) => commaList(await liveOfferCampaigns(prisma, shop)),
   logger,
 });
 

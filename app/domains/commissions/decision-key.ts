@@ -1,4 +1,5 @@
 import type { CommissionAtService } from "./service-answer.server";
+import { commaList } from "../../platform/text/comma-list";
 
 /**
  * What makes one commission decision one Flow trigger, whichever side learnt
@@ -17,6 +18,6 @@ export function commissionDecisionKey(commission: CommissionAtService): string {
 
 /** The record's campaign when it has exactly one: a decision that names none is that campaign's. */
 export function onlyCampaign(campaignUids: string | null | undefined): string | null {
-  const campaigns = (campaignUids ?? "").split(",").map((uid) => uid.trim()).filter(Boolean);
+  const campaigns = commaList(campaignUids);
   return campaigns.length === 1 ? campaigns[0]! : null;
 }

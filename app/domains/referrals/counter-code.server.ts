@@ -3,6 +3,7 @@ import { isReferralApiError, type ReferralClient } from "../../platform/referral
 import type { ShopClient } from "../connection";
 import { findOfferCode, shareCodeOfLink } from "../offers";
 import { CODE_SHAPE, REFERRAL_CAMPAIGN_ATTRIBUTE, REFERRAL_CODE_ATTRIBUTE } from "./order-event";
+import { commaList } from "../../platform/text/comma-list";
 
 // A referral code given at the counter (Shopify POS): typed, scanned (a QR
 // code of a share link counts), or found from the referrer's email. The
@@ -127,7 +128,7 @@ async function codeOfAmbassador(deps: CounterCodeDeps, client: ReferralClient, s
     throw error;
   }
   const row = await deps.db.shop.findUnique({ where: { shop }, select: { campaignUids: true } });
-  const tracked = (row?.campaignUids ?? "").split(",").map((uid) => uid.trim()).filter(Boolean);
+  const tracked = commaList(row?.campaignUids);
   const links = ambassador.campaignLinks.filter((link) => tracked.length === 0 || (link.campaignUid !== null && tracked.includes(link.campaignUid)));
   for (const link of links) {
     const code = shareCodeOfLink(link.url);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { commaList } from "../../platform/text/comma-list";
 
 // What a shop chose for its order pipeline, read once from its Shop row.
 
@@ -8,9 +9,7 @@ export const APPROVALS = ["campaign", "pending", "approved"] as const;
 export const REVENUE_BASES = ["subtotal_after_discounts", "subtotal_before_discounts", "total"] as const;
 export const TEST_ORDER_RULES = ["skip", "send"] as const;
 
-const list = z
-  .string()
-  .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean));
+const list = z.string().transform(commaList);
 
 export const pipelineSettingsSchema = z.object({
   campaignUids: list,

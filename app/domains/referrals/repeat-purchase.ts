@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { mailboxOf } from "./guard";
 import type { OrderPayload } from "./order-payload";
+import { commaList } from "../../platform/text/comma-list";
 
 // Later orders of a referred customer. The referral service credits an
 // event of a customer already referred in a campaign to the first referrer,
@@ -87,7 +88,7 @@ export function readRenewalRule(text: string | null | undefined): RenewalRule {
 
 export const renewalRuleText = (rule: RenewalRule) => (rule ? `${rule.kind}:${rule.name}` : "");
 
-const tagsOf = (order: OrderPayload) => (order.tags ?? "").split(",").map((tag) => tag.trim().toLowerCase()).filter(Boolean);
+const tagsOf = (order: OrderPayload) => commaList(order.tags).map((tag) => tag.toLowerCase());
 const hasAttribute = (order: OrderPayload, name: string) =>
   (order.note_attributes ?? []).some((a) => a.name.trim().toLowerCase() === name.toLowerCase() && a.value != null && String(a.value).trim() !== "");
 

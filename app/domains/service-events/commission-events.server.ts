@@ -4,6 +4,7 @@ import { emailKey } from "../../platform/text/email-key";
 import { orderRecordIdsByEmail } from "../referrals";
 import { commissionDataSchema, parseEnvelope } from "./webhook-envelope";
 import { ignored, processed, type EventResult } from "./event-result";
+import { commaList } from "../../platform/text/comma-list";
 
 
 /** commission-status-updated carries no transaction_id: take it from the commission-created event of the same commission. */
@@ -33,7 +34,7 @@ async function recordByCustomerAndCampaign(
     orderBy: { createdAt: "desc" },
   });
   const inCampaign = candidates.filter(
-    (r) => campaignUid === null || (r.campaignUids ?? "").split(",").map((s) => s.trim()).includes(campaignUid),
+    (r) => campaignUid === null || commaList(r.campaignUids).includes(campaignUid),
   );
   return inCampaign.find((r) => r.commissionState === null || r.commissionState === "pending") ?? null;
 }

@@ -17,6 +17,7 @@ import { enrolmentKey, queueFlowTrigger } from "../flow-triggers";
 import { ambassadorEnrolled } from "../flow-triggers";
 import { queueShareLinkSync } from "../customer-metafields";
 import { linksWorthSharing, shareLinkValues } from "../customer-metafields";
+import { commaList } from "../../platform/text/comma-list";
 
 // The English text of each answer. The blocks show their own translation, chosen by
 // the answer's status and reason (see share-links-contract.ts); these stay in the
@@ -148,19 +149,19 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   }
   const found = ambassador.ambassador;
   // The customer's share link metafields follow what was just seen (a job, when they differ from what was written).
-  if (row.shareLinkMetafield && found.email) await queueShareLinkSync(deps.db, shop, found.email, { reason: "seen", customerId, seen: shareLinkValues(found, trackedCampaigns(row.campaignUids)) });
+  if (row.shareLinkMetafield && found.email) await queueShareLinkSync(deps.db, shop, found.email, { reason: "seen", customerId, seen: shareLinkValues(found, commaList(row.campaignUids)) });
   if (found.status === "banned" || found.status === "unsubscribed") return notEnrolled("inactive");
   // A customer enrolled here has a share code the friend's offers may not hold yet.
   if (enrols && found.email) await enqueueMissingAmbassadorCode(deps.db, shop, found.email);
   if (enrols && row.flowTriggers && found.email && justCreated(found, deps.now?.() ?? new Date())) {
     const how = ENROLLED_HOW[query.surface];
-    const shareLink = found.memorableUrl ?? shareLinksOf(found.campaignLinks, trackedCampaigns(row.campaignUids))[0]?.url ?? null;
+    const shareLink = found.memorableUrl ?? shareLinksOf(found.campaignLinks, commaList(row.campaignUids))[0]?.url ?? null;
     await queueFlowTrigger(deps.db, shop, ambassadorEnrolled({ customerId, email: found.email, shareLink, how }), enrolmentKey(found.email));
   }
   return {
     status: "ok",
     ambassador: ambassadorSummary(found, pointName),
-    links: shareLinksOf(found.campaignLinks, trackedCampaigns(row.campaignUids)),
+    links: shareLinksOf(found.campaignLinks, commaList(row.campaignUids)),
   };
 }
 
@@ -205,13 +206,6 @@ async function companyPointName(deps: ShareLinksDeps, shop: string, client: Refe
     deps.logger.warn({ shop, kind: isReferralApiError(error) ? error.kind : "unknown" }, "share links: company/get failed");
     return null;
   }
-}
-
-export function trackedCampaigns(campaignUids: string): string[] {
-  return campaignUids
-    .split(",")
-    .map((uid) => uid.trim())
-    .filter(Boolean);
 }
 
 /** "150.00" points read as "150"; fractions stay. */

@@ -1,7 +1,8 @@
 // Pure pieces of the share links: who is asking, which links are shown, the cache.
 import { describe, expect, it } from "vitest";
 import type { CampaignLink, Money } from "../../../app/platform/referral-api";
-import { shareLinksOf, trackedCampaigns } from "../../../app/domains/storefront/share-links.server";
+import { shareLinksOf } from "../../../app/domains/storefront/share-links.server";
+import { commaList } from "../../../app/platform/text/comma-list";
 import { proxyCustomer, sessionTokenCustomer, sessionTokenShop } from "../../../app/domains/storefront/signed-customer";
 import { createTtlCache } from "../../../app/platform/cache/ttl-cache";
 import { readLinksAnswer } from "../../../extensions/customer-account/src/links-api";
@@ -92,8 +93,8 @@ describe("links shown", () => {
   });
 
   it("reads the shop's campaign list", () => {
-    expect(trackedCampaigns(" 1001, ,1003 ")).toEqual(["1001", "1003"]);
-    expect(trackedCampaigns("")).toEqual([]);
+    expect(commaList(" 1001, ,1003 ")).toEqual(["1001", "1003"]);
+    expect(commaList("")).toEqual([]);
   });
 });
 
