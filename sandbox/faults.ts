@@ -94,8 +94,32 @@ export function parseFaultConfig(input: unknown): FaultConfig {
 
 export class Faults {
   private config: FaultConfig = {};
+  private gate: { opened: Promise<void>; open: () => void } | null = null;
 
   constructor(private readonly random: () => number = Math.random) {}
+
+  /**
+   * Holds every call from now until the returned function is called (or the
+   * faults are cleared): "while the service has not answered" as a state a
+   * test can rely on, instead of a latency it races against.
+   */
+  hold(): () => void {
+    if (!this.gate) {
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      this.gate = { opened, open };
+    }
+    const gate = this.gate;
+    return () => {
+      gate.open();
+      if (this.gate === gate) this.gate = null;
+    };
+  }
+
+  /** Resolves when no hold is on. */
+  async passGate(): Promise<void> {
+    while (this.gate) await this.gate.opened;
+  }
 
   set(config: FaultConfig): void {
     this.config = { ...config, operations: config.operations?.map(normaliseOperation) };
@@ -103,6 +127,8 @@ export class Faults {
 
   clear(): void {
     this.config = {};
+    this.gate?.open();
+    this.gate = null;
   }
 
   current(): FaultConfig {

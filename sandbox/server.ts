@@ -51,6 +51,8 @@ export interface SandboxHandle {
   // In-process equivalents of the control API (optional conveniences).
   setFaults(config: FaultConfig): void;
   clearFaults(): void;
+  /** Holds every v2 call until the returned function is called (or the faults are cleared). */
+  holdCalls(): () => void;
   ledger(): ReturnType<SandboxCore["ledger"]>;
   registerWebhook(receiver: { url: string; secret: string; events?: string[] }): Receiver;
   deliveries(): Delivery[];
@@ -154,6 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     reset: () => core.reset(),
     setFaults: (config) => core.faults.set(parseFaultConfig(config)),
     clearFaults: () => core.faults.clear(),
+    holdCalls: () => core.faults.hold(),
     ledger: () => core.ledger(),
     registerWebhook: (receiver) => core.webhooks.register(receiver),
     deliveries: () => core.webhooks.deliveries(),

@@ -57,6 +57,7 @@ export async function handleV2(core: SandboxCore, req: IncomingMessage, res: Ser
   };
   const fail = (error: ApiError) => finish(error.status, error.envelope(), error.headers);
 
+  await core.faults.passGate();
   if (decision.latencyMs > 0) await delay(decision.latencyMs);
   if (decision.action === "drop") {
     req.socket.destroy();

@@ -26,6 +26,25 @@ describe("fault injection", () => {
     expect(first.body.response.errors.error).toHaveLength(1);
   });
 
+  it("holdCalls: no call is answered until the hold is let go, and clearing the faults lets it go too", async () => {
+    const answered: string[] = [];
+    const answer = t.sandbox.holdCalls();
+    const first = companyGet().then((r) => answered.push(`first ${r.status}`));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toEqual([]);
+    answer();
+    await first;
+    expect(answered).toEqual(["first 200"]);
+
+    t.sandbox.holdCalls();
+    const second = companyGet().then((r) => answered.push(`second ${r.status}`));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toEqual(["first 200"]);
+    t.sandbox.clearFaults();
+    await second;
+    expect(answered).toEqual(["first 200", "second 200"]);
+  });
+
   it("dropNext: the connection closes without an answer", async () => {
     await t.control("/faults", "POST", { dropNext: 1 });
 

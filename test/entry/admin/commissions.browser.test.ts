@@ -69,6 +69,16 @@ async function timeSelectAllClick(): Promise<number> {
   return durations.length === 0 ? 16 : Math.max(...durations);
 }
 
+/** Waits for the table's rows (the header's and a page's), naming what the page shows instead if they do not come. */
+async function expectRows(atLeast: number): Promise<void> {
+  try {
+    await expect.poll(() => page.getByRole("row").count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(atLeast);
+  } catch (error) {
+    const shown = (await page.locator("body").innerText()).replace(/\s+/g, " ").slice(0, 600);
+    throw new Error(`Fewer than ${atLeast} rows on ${page.url()}; the page shows: ${shown}`, { cause: error });
+  }
+}
+
 /**
  * Counts the renders of the table's rows the way React DevTools does: a
  * stand-in for its global hook, installed before React loads, sees every
@@ -124,7 +134,7 @@ describeInBrowser("commissions page in Chromium", () => {
     const selectNone: number[] = [];
     for (let load = 0; load < 3; load += 1) {
       await open("/app/commissions");
-      expect(await page.getByRole("row").count()).toBeGreaterThanOrEqual(26);
+      await expectRows(26);
       const cdp = await context.newCDPSession(page);
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
       await page.waitForTimeout(1_000);
