@@ -1,7 +1,10 @@
 // The Commissions page in real Chromium with a list longer than one page:
-// how long "select all" takes on a slow laptop (4× CPU throttling), that the
-// header is in the server's HTML (no late layout shift), and "select all"
-// across pages running as a job with its progress on the page.
+// the header is in the server's HTML (no late layout shift), selecting the
+// page renders only the rows whose selection changed, and "select all"
+// across pages runs as a job with its progress on the page. How long
+// "select all" takes at 4× CPU is measured by npm run bench:admin (the
+// Commissions page's interaction, held to INP's 200 ms there): a timing in
+// this suite moved with whatever else the CI machine ran.
 import "./browser-env";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -33,51 +36,6 @@ let context: BrowserContext;
 beforeEach(() => {
   ({ page, context } = admin);
 });
-
-/**
- * Clicks the header's "select all" checkbox like a person (real mouse
- * events) and reads the Event Timing entry of the click: from the input to
- * the next paint, as INP counts it.
- */
-async function timeSelectAllClick(): Promise<number> {
-  await page.evaluate(() => {
-    const w = window as unknown as { __clicks: number[]; __detail: string[]; __observer?: PerformanceObserver };
-    w.__clicks = [];
-    w.__detail = [];
-    w.__observer?.disconnect();
-    w.__observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as PerformanceEventTiming[]) {
-        if (entry.name !== "click") continue;
-        w.__clicks.push(entry.duration);
-        w.__detail.push(
-          `${entry.duration}ms (input delay ${Math.round(entry.processingStart - entry.startTime)}, handlers ${Math.round(
-            entry.processingEnd - entry.processingStart
-          )}, to paint ${Math.round(entry.startTime + entry.duration - entry.processingEnd)})`
-        );
-      }
-    });
-    w.__observer.observe({ type: "event", durationThreshold: 16, buffered: false } as PerformanceObserverInit);
-  });
-  const box = await page.locator("thead input[type=checkbox]").first().boundingBox();
-  if (!box) throw new Error("No select-all checkbox in the table header");
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  await page.waitForTimeout(1_500);
-  const durations = await page.evaluate(() => (window as unknown as { __clicks: number[] }).__clicks);
-  if (process.env.SELECT_ALL_DETAIL)
-    console.info(await page.evaluate(() => (window as unknown as { __detail: string[] }).__detail.join("; ")));
-  // Below the observer's threshold: no entry, at most 16 ms.
-  return durations.length === 0 ? 16 : Math.max(...durations);
-}
-
-/** Waits for the table's rows (the header's and a page's), naming what the page shows instead if they do not come. */
-async function expectRows(atLeast: number): Promise<void> {
-  try {
-    await expect.poll(() => page.getByRole("row").count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(atLeast);
-  } catch (error) {
-    const shown = (await page.locator("body").innerText()).replace(/\s+/g, " ").slice(0, 600);
-    throw new Error(`Fewer than ${atLeast} rows on ${page.url()}; the page shows: ${shown}`, { cause: error });
-  }
-}
 
 /**
  * Counts the renders of the table's rows the way React DevTools does: a
@@ -128,37 +86,6 @@ function countRowRendersInit() {
 }
 
 describeInBrowser("commissions page in Chromium", () => {
-  it("times select all of a page of 25 rows at 4× CPU throttling (INP's 200 ms with SELECT_ALL_BUDGET_MS=200)", async () => {
-    // Three cold loads; on each, after a second of quiet, "select all" then "select none".
-    const selectAll: number[] = [];
-    const selectNone: number[] = [];
-    for (let load = 0; load < 3; load += 1) {
-      await open("/app/commissions");
-      await expectRows(26);
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-      await page.waitForTimeout(1_000);
-      selectAll.push(await timeSelectAllClick());
-      selectNone.push(await timeSelectAllClick());
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
-      await cdp.detach();
-    }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
-    console.info(
-      `click to next paint at 4× CPU throttling, 25 rows: select all ${selectAll.join(", ")} ms (median ${median(
-        selectAll
-      )}), select none ${selectNone.join(", ")} ms (median ${median(selectNone)})`
-    );
-    // Reported, and held to a budget when one is given: the machine's other
-    // work moves these numbers a lot, and the time left is Polaris' own (every
-    // IndexTable.Row and its checkbox render again when select mode starts or
-    // ends, and the bulk actions measure themselves). The test that fails when
-    // our rows render again is the next one.
-    const budget = process.env.SELECT_ALL_BUDGET_MS;
-    if (budget) expect(median(selectAll)).toBeLessThan(Number(budget));
-    else expect(median(selectAll)).toBeGreaterThan(0);
-  }, 120_000);
-
   it("lays out the table header and the rows before hydration: nothing shifts after", async () => {
     await page.addInitScript(() => {
       const w = window as unknown as { __shifts: string[]; __cls: number };
