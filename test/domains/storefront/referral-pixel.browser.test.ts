@@ -56,6 +56,9 @@ interface Harness {
   publish(name: string, event: unknown): Promise<void>;
   consent(allowed: boolean): void;
   writes: number;
+  /** Requests the pixel started, and those answered (or failed). */
+  fetches: number;
+  answered: number;
 }
 
 /** Loads the pixel with the given initial consent; window.harness drives it. */
@@ -73,6 +76,8 @@ async function loadPixel(allowed: boolean): Promise<void> {
       });
       const harness: Harness = {
         writes: 0,
+        fetches: 0,
+        answered: 0,
         async publish(name, event) {
           await Promise.all((subscribers.get(name) ?? []).map((callback) => callback(event)));
         },
@@ -108,6 +113,12 @@ async function loadPixel(allowed: boolean): Promise<void> {
       } as unknown as ExtensionApi;
       const w = window as unknown as { shopify: unknown; harness: Harness };
       w.harness = harness;
+      // The pixel's requests are counted, so a test can see that none is still on its way.
+      const send = window.fetch.bind(window);
+      window.fetch = (...args: Parameters<typeof fetch>) => {
+        harness.fetches++;
+        return send(...args).finally(() => harness.answered++);
+      };
       w.shopify = { extend: (_point: string, extend: (api: ExtensionApi) => void) => extend(api) };
     },
     { allowed, appUrl: storefront.origin },
@@ -120,7 +131,11 @@ const completed = {
   data: { checkout: { token: "d3b1c2a0e4f54a6b8c9d0e1f2a3b4c5d", order: { id: "5512345678901" } } },
 };
 
-/** A landing page view, then a completed checkout; keepalive requests are not seen by watchNetwork, so it waits a little. */
+/**
+ * A landing page view, then a completed checkout; returns once every request
+ * the pixel started has been answered (keepalive requests are not seen by
+ * watchNetwork, so the page counts them).
+ */
 async function journey(): Promise<void> {
   await page.evaluate(
     async ({ landing, completed }) => {
@@ -130,8 +145,13 @@ async function journey(): Promise<void> {
     },
     { landing: landing(storefront.origin), completed },
   );
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => {
+    const { harness } = window as unknown as { harness: Harness };
+    return harness.answered === harness.fetches;
+  });
 }
+
+const fetches = () => page.evaluate(() => (window as unknown as { harness: Harness }).harness.fetches);
 
 const writes = () => page.evaluate(() => (window as unknown as { harness: Harness }).harness.writes);
 
@@ -142,6 +162,7 @@ describeInBrowser("referral web pixel", () => {
 
     expect(await writes()).toBe(0);
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await fetches()).toBe(0);
     expect(signals).toEqual([]);
   });
 

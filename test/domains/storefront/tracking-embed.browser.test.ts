@@ -338,7 +338,10 @@ describeInBrowser("referral tracking embed", () => {
                 userCanBeTracked: () => consent,
               },
             };
-            setTimeout(() => callback(), 10);
+            setTimeout(() => {
+              callback();
+              w.consentAnswered = true;
+            }, 10);
           },
         };
         w.grantConsent = () => {
@@ -352,12 +355,18 @@ describeInBrowser("referral tracking embed", () => {
       }, allowed);
     }
 
+    /** Waits until the script has been told the visitor's consent, and for whatever it started then. */
+    async function consentAnswered(): Promise<void> {
+      await page.waitForFunction(() => (window as unknown as { consentAnswered?: boolean }).consentAnswered === true);
+      await settled();
+    }
+
     const stored = () => page.evaluate(() => ({ local: localStorage.getItem("referral_bridge"), cookie: document.cookie }));
 
     it("stores and sends nothing while consent is refused, and tracks once it is given", async () => {
       await consentBanner(false);
       await visit("/?mbsy=ALICE10&campaignid=1001");
-      await page.waitForTimeout(100);
+      await consentAnswered();
 
       expect(state.cartReads).toBe(0);
       expect(state.updates).toEqual([]);
@@ -374,8 +383,7 @@ describeInBrowser("referral tracking embed", () => {
     it("tracks as before when the visitor has already allowed it", async () => {
       await consentBanner(true);
       await visit("/?mbsy=ALICE10&campaignid=1001");
-      await page.waitForTimeout(100);
-      await network.settled();
+      await consentAnswered();
 
       expect(state.updates.map((u) => u.body)).toEqual([written("ALICE10", "1001")]);
       expect(pageErrors).toEqual([]);
