@@ -43,6 +43,8 @@ export type ExtensionInfo =
 /** What the stand-in saw the page do, read back with appBridgeCalls(). */
 export interface AppBridgeCalls {
   extensions: number;
+  /** Calls of app.extensions() whose answer (or refusal) the page has been handed. */
+  extensionsAnswered: number;
   supportHandler: boolean;
 }
 
@@ -205,13 +207,13 @@ function script() {
   customElements.define("ui-save-bar", UISaveBar);
 
   const call = (name: string, ...args: unknown[]) => (window as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!(...args);
-  const calls = { extensions: 0, supportHandler: false };
+  const calls = { extensions: 0, extensionsAnswered: 0, supportHandler: false };
   (window as unknown as { __appBridgeCalls: typeof calls }).__appBridgeCalls = calls;
   (window as unknown as { shopify: unknown }).shopify = {
     app: {
       extensions: () => {
         calls.extensions += 1;
-        return call("__appBridgeExtensions");
+        return call("__appBridgeExtensions").finally(() => (calls.extensionsAnswered += 1));
       },
     },
     loading: () => {},

@@ -74,6 +74,22 @@ export function watchNetwork(page: Page): { settled(quietMs?: number, timeoutMs?
   };
 }
 
+/**
+ * Resolves once the page has painted `frames` more frames: what it had
+ * committed or scheduled for its next frame when called is then on screen.
+ * Proof that a change is not merely late, where a fixed sleep only hopes so.
+ */
+export function afterPaints(page: Page, frames = 2): Promise<void> {
+  return page.evaluate(
+    (count) =>
+      new Promise<void>((resolve) => {
+        const next = (left: number) => requestAnimationFrame(() => (left <= 1 ? setTimeout(resolve, 0) : next(left - 1)));
+        next(count);
+      }),
+    frames
+  );
+}
+
 export interface AdminBrowserPage {
   context: BrowserContext;
   page: Page;

@@ -65,6 +65,8 @@ describe("the in-process worker", () => {
     expect(await server.terminate()).toBe(0);
     expect(await prisma.job.findFirstOrThrow({ where: { kind: "order.record" } })).toMatchObject({ status: "done", lockedBy: null });
     expect(await sandboxCommissions(sandbox, "9710001")).toHaveLength(1);
+    // Its own bounded waits add up past 30 s on a busy machine: the served build's start (seconds at load 8), up
+    // to 10 s for the job to show running, and a stop that may take the 10 s SHUTDOWN_DEADLINE_MS to settle it.
   }, 60_000);
 
   it("makes its Prisma client only when a job first needs one: an order's job runs on plain SQL alone, and the hourly purge still runs", async () => {

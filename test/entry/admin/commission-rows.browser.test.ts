@@ -7,7 +7,7 @@ import "./browser-env";
 import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { beforeEach, expect, it } from "vitest";
-import { artifactsDir, describeInBrowser, watchNetwork } from "../../support/browser";
+import { afterPaints, artifactsDir, describeInBrowser, watchNetwork } from "../../support/browser";
 import { sandboxCommissions } from "../../support/pipeline";
 import { useAdminInBrowser } from "./admin-in-browser";
 import { connectWithPendingCommissions } from "./fixtures";
@@ -137,7 +137,9 @@ describeInBrowser("the Commissions page's rows in Chromium", () => {
     const header = (await page.locator("thead input[type=checkbox]").first().boundingBox())!;
     await page.mouse.click(header.x + header.width / 2, header.y + header.height / 2);
     await expect.poll(() => barCount().isVisible()).toBe(true);
-    await page.waitForTimeout(300);
+    // The rows learn of the selection a frame after the bar: once every pending row is ticked and painted, nothing is left to change.
+    await expect.poll(ticks).toEqual(Array(await pendingBoxes().count()).fill(true));
+    await afterPaints(page);
     expect(await page.evaluate(() => (window as unknown as { __changed: string[] }).__changed)).toEqual([]);
   }, 60_000);
 
@@ -152,7 +154,8 @@ describeInBrowser("the Commissions page's rows in Chromium", () => {
     // The bar's box shows the dash when some rows are selected
     await rowCheckbox(page.locator("tbody tr").filter({ has: page.locator("input:not([disabled])") }).first()).click();
     expect(await page.getByRole("checkbox", { name: "Select all 25 commissions", exact: true }).evaluate((input) => (input as HTMLInputElement).indeterminate)).toBe(true);
-    await page.waitForTimeout(300);
+    // The unticked row and the bar's dash are painted: an image they would make is in the trace.
+    await afterPaints(page);
     const events = JSON.parse((await browser.stopTracing()).toString("utf8")).traceEvents as { name: string; args?: { data?: { isMainFrame?: boolean } } }[];
     const documentsLoaded = events.filter((e) => e.name === "MarkLoad").length;
     expect(events.some((e) => e.name === "UpdateLayoutTree")).toBe(true);

@@ -8,7 +8,7 @@ import "./browser-env";
 import type { Page } from "playwright-core";
 import { beforeAll, beforeEach, expect, it } from "vitest";
 import prisma from "../../../app/wiring/db.server";
-import { describeInBrowser } from "../../support/browser";
+import { afterPaints, describeInBrowser } from "../../support/browser";
 import { clearSandboxFaults, connectShop, sandboxFaults } from "../../support/pipeline";
 import { TEST_SHOP } from "../../support/shopify-requests";
 import { appBridgeCalls, appExtensions, standInAppBridge, type ExtensionInfo } from "../../support/app-bridge-standin";
@@ -46,7 +46,7 @@ describeInBrowser("the Overview's setup guide and attention banner", () => {
     await connectShop(sandbox, { campaignUids: "1001" });
     await openOverview(appExtensions({ embed: true, thankYou: true }));
 
-    await expect.poll(() => appBridgeCalls(page)).toEqual({ extensions: 1, supportHandler: true });
+    await expect.poll(() => appBridgeCalls(page)).toEqual({ extensions: 1, extensionsAnswered: 1, supportHandler: true });
     // App Bridge's word wins over the theme's settings the server read.
     await expect.poll(() => step("Turn on referral tracking in your theme").getByText("Referral tracking is on in your published theme.").isVisible()).toBe(true);
     expect(await step("Connect the referral pixel").getByText(/web pixel is connected/).isVisible()).toBe(true);
@@ -72,7 +72,10 @@ describeInBrowser("the Overview's setup guide and attention banner", () => {
     await page.getByRole("button", { name: "Hide the setup guide" }).click();
     await expect.poll(() => page.getByRole("heading", { name: "Set up your referral program" }).count()).toBe(0);
     await openOverview(appExtensions({ embed: true, thankYou: true }));
-    await page.waitForTimeout(300);
+    // The server's HTML has the guide; the page hides it once hydrated, and must not show it again when App Bridge answers.
+    await expect.poll(() => page.getByRole("heading", { name: "Set up your referral program" }).count()).toBe(0);
+    await expect.poll(async () => (await appBridgeCalls(page)).extensionsAnswered).toBeGreaterThan(0);
+    await afterPaints(page);
     expect(await page.getByRole("heading", { name: "Set up your referral program" }).count()).toBe(0);
   }, 60_000);
 

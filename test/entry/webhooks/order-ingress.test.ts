@@ -99,7 +99,7 @@ describe("order webhook intake (group commit)", () => {
 
   it("waits for a write transaction of this same process (SQLite holds one write lock) without stopping the event loop", async () => {
     const sqlite = process.env.DATABASE_URL!.startsWith("file:");
-    const { store } = observedStore();
+    const { store, commits } = observedStore();
     const intake = intakeOver(store, quiet);
     let accepted = false;
     await prisma.$transaction(async (tx) => {
@@ -108,10 +108,13 @@ describe("order webhook intake (group commit)", () => {
         accepted = true;
         return r;
       });
-      // The event loop keeps turning (this timer fires) while the intake waits for the lock this
-      // transaction holds on SQLite; PostgreSQL locks rows, so there the webhook is stored meanwhile.
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      expect(accepted).toBe(!sqlite);
+      // The intake hands the webhook to its store, whose commit meets this transaction's lock on SQLite:
+      // meanwhile this event loop keeps turning (the poll's timers fire, and the transaction queries again).
+      await expect.poll(() => commits.length, { timeout: 5_000 }).toBe(1);
+      await tx.session.findUniqueOrThrow({ where: { id: `offline_${TEST_SHOP}` } });
+      // PostgreSQL locks rows, so there the webhook is stored while the transaction is open.
+      if (sqlite) expect(accepted).toBe(false);
+      else await expect.poll(() => accepted, { timeout: 5_000 }).toBe(true);
       void pending;
     });
     await expect.poll(() => accepted, { timeout: 5_000 }).toBe(true);
