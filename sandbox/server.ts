@@ -1,7 +1,8 @@
 // The sandbox referral service: an HTTP server implementing the interface
 // document, for development, the demo and the app's tests. See README.md.
 
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { SandboxCore } from "./core";
 import { CONTROL_PREFIX, handleControl } from "./control";
@@ -33,6 +34,8 @@ export interface SandboxOptions {
   quiet?: boolean;
   /** How long a webhook receiver may take to answer; default 10 000 ms. */
   webhookTimeoutMs?: number;
+  /** Serve https with this key and certificate (PEM), as a real service is reached; default plain http. */
+  tls?: { key: string; cert: string };
 }
 
 export interface SandboxHandle {
@@ -104,7 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     verbose: process.env.SANDBOX_VERBOSE === "1",
   });
 
-  const server = createServer({ keepAlive: true }, (req, res) => {
+  const listener: RequestListener = (req, res) => {
     route(core, req, res).catch((error: unknown) => {
       core.logError(`unhandled: ${error instanceof Error ? error.stack : String(error)}`);
       if (!res.headersSent) {
@@ -115,7 +118,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         res.destroy();
       }
     });
-  });
+  };
+  const server = options.tls ? createTlsServer({ keepAlive: true, ...options.tls }, listener) : createServer({ keepAlive: true }, listener);
   server.on("clientError", (_error, socket) => {
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
     else socket.destroy();
@@ -129,7 +133,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const baseUrl = `${options.tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
   core.setBaseUrl(baseUrl);
 
   let closed: Promise<void> | undefined;

@@ -30,10 +30,22 @@ export function checkedLookup(accept: (address: string) => boolean, resolve: Res
   };
 }
 
-function agentsFor(policy: ServiceNetworkPolicy, resolve: Resolve) {
-  const agent = (accept: (address: string) => boolean) => new Agent({ connect: { lookup: checkedLookup(accept, resolve) as never } });
+/**
+ * What a test of the https path hands in to reach a service on this machine;
+ * the app never passes one. `trust`: the test's own certificate authority
+ * (PEM), in place of the system's. `decide`: the address decision for this
+ * connection, in place of the guard's (which still refuses loopback).
+ */
+export interface HttpsTestSeam {
+  trust: string;
+  decide(address: string): boolean;
+}
+
+function agentsFor(policy: ServiceNetworkPolicy, resolve: Resolve, testSeam?: HttpsTestSeam) {
+  const agent = (accept: (address: string) => boolean, ca?: string) =>
+    new Agent({ connect: { lookup: checkedLookup(accept, resolve) as never, ...(ca ? { ca } : {}) } });
   return {
-    "https:": agent((address) => refusedAddress(address, policy) === null),
+    "https:": agent(testSeam?.decide ?? ((address) => refusedAddress(address, policy) === null), testSeam?.trust),
     // Plain http only ever reaches this machine, and only in development.
     "http:": agent((address) => policy.allowLoopback && isLoopbackAddress(address)),
   };
@@ -45,10 +57,10 @@ const shared = new Map<boolean, ReturnType<typeof agentsFor>>();
  * fetch for calls to the referral service: the URL's scheme and host are
  * checked before connecting, every address DNS gives is checked as the
  * socket connects, and redirects are never followed. `resolve` replaces DNS
- * in tests.
+ * in tests, as `testSeam` does the certificate authority and the address decision.
  */
-export function createGuardedFetch(policy: ServiceNetworkPolicy, resolve?: Resolve): FetchLike {
-  let agents = resolve ? agentsFor(policy, resolve) : shared.get(policy.allowLoopback);
+export function createGuardedFetch(policy: ServiceNetworkPolicy, resolve?: Resolve, testSeam?: HttpsTestSeam): FetchLike {
+  let agents = resolve || testSeam ? agentsFor(policy, resolve ?? dnsLookup, testSeam) : shared.get(policy.allowLoopback);
   if (!agents) {
     agents = agentsFor(policy, dnsLookup);
     shared.set(policy.allowLoopback, agents);

@@ -30,7 +30,7 @@ export { describeReward, decodeRewardType, type RewardType } from "./reward";
 export { parseCommissionStatus } from "./normalise/commission";
 export type { FetchLike, ReferralLogger } from "./transport";
 export { SERVICE_REDIRECT } from "./fetch-text";
-export { ADDRESS_REFUSED, createGuardedFetch } from "./guarded-fetch";
+export { ADDRESS_REFUSED, createGuardedFetch, type HttpsTestSeam } from "./guarded-fetch";
 export { checkServiceBaseUrl, refusedAddress, STRICT_NETWORK, type AddressProblem, type ServiceNetworkPolicy } from "./service-address";
 export type { Sleep } from "../http/sleep";
 export type { IterateOptions } from "./paging";
