@@ -87,7 +87,7 @@ export async function approveAfterReview(ctx: OrderJobContext, shop: string, { o
   const results = parseJsonObject<CampaignResults>(record.results);
   try {
     for (const [campaignUid, result] of Object.entries(results)) {
-      if (result.state !== "recorded" || result.reversal || result.held) continue;
+      if (result.state !== "recorded" || result.held) continue;
       // The campaign's own approval decided it as it was recorded.
       if (record.commissionState === null && (await ctx.codes.campaignAutoApproves(client, shop, campaignUid))) continue;
       const commission = { orderId, campaignUid, referrerEmail: result.referrer };
