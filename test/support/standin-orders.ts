@@ -24,6 +24,8 @@ export interface StoredOrder {
   financialStatus: string;
   rest: Rest;
   refunds: { id: string; createdAt: Date; rest: Rest }[];
+  /** The selling plan of its line items (a subscription order), which only the GraphQL Admin API tells; null for none. */
+  sellingPlan?: string | null;
 }
 
 function connection<T>(items: T[], { first = 50, after }: { first?: number; after?: string | null }) {
@@ -93,6 +95,7 @@ export function orderView(order: StoredOrder) {
   const lineItems = ((rest.line_items as Rest[] | undefined) ?? []).map((item) => ({
     originalTotalSet: money((Number(item.price ?? 0) * Number(item.quantity ?? 1)).toFixed(2)),
     taxLines: ((item.tax_lines as Rest[] | undefined) ?? []).map((tax) => ({ priceSet: money(shopAmount(tax.price_set, tax.price)) })),
+    sellingPlan: order.sellingPlan ? { name: order.sellingPlan, sellingPlanId: "gid://shopify/SellingPlan/7340001" } : null,
   }));
   const status = order.financialStatus.toUpperCase();
   return {
@@ -172,7 +175,7 @@ export class StandInOrders {
   readonly byId = new Map<string, StoredOrder>();
 
   /** Adds an order from a REST-shaped sample (scripts/lib/sample-orders.ts); `at` is when it was created and last updated. */
-  add(rest: Rest, options: { at?: Date; financialStatus?: string } = {}): StoredOrder {
+  add(rest: Rest, options: { at?: Date; financialStatus?: string; sellingPlan?: string } = {}): StoredOrder {
     const at = options.at ?? new Date();
     const order: StoredOrder = {
       id: digits(rest.id),
@@ -183,6 +186,7 @@ export class StandInOrders {
       financialStatus: options.financialStatus ?? String(rest.financial_status ?? "paid"),
       rest,
       refunds: [],
+      sellingPlan: options.sellingPlan ?? null,
     };
     this.byId.set(order.id, order);
     return order;

@@ -4,6 +4,7 @@ import type { ShopClient } from "../connection";
 import { findOfferCode, shareCodeOfLink } from "../offers";
 import { CODE_SHAPE, REFERRAL_CAMPAIGN_ATTRIBUTE, REFERRAL_CODE_ATTRIBUTE } from "./order-event";
 import { commaList } from "../../platform/text/comma-list";
+import { customerKeys } from "./repeat-purchase";
 
 // A referral code given at the counter (Shopify POS): typed, scanned (a QR
 // code of a share link counts), or found from the referrer's email. The
@@ -104,18 +105,22 @@ async function answerForCode(deps: CounterCodeDeps, client: ReferralClient, shop
 }
 
 /**
- * Who referred the cart's customer: the link code of their latest order that
- * was recorded as referred in this shop, checked again at the service (the
- * referrer may have left the program since).
+ * Who referred the cart's customer: their first referrer in this shop
+ * (ReferredCustomer, the earliest campaign they were referred in), as the
+ * link code of the order that referred them, else as the referrer's own link
+ * (a coupon referred them); checked again at the service (the referrer may
+ * have left the program since).
  */
 export async function checkCustomerReferrer(deps: CounterCodeDeps, shop: string, customerId: string): Promise<CounterCodeAnswer> {
-  const earlier = await deps.db.orderRecord.findFirst({
-    where: { shop, customerId, status: "recorded", shortCode: { not: null } },
-    orderBy: { createdAt: "desc" },
-    select: { shortCode: true },
+  const first = await deps.db.referredCustomer.findFirst({
+    where: { shop, customerKey: { in: customerKeys(customerId, null) } },
+    orderBy: { referredAt: "asc" },
+    select: { orderId: true, referrerEmail: true },
   });
-  if (!earlier?.shortCode) return failed("unknown", COUNTER_MESSAGES.noReferrer);
-  return checkCounterCode(deps, shop, earlier.shortCode);
+  if (!first) return failed("unknown", COUNTER_MESSAGES.noReferrer);
+  const order = await deps.db.orderRecord.findUnique({ where: { shop_orderId: { shop, orderId: first.orderId } }, select: { shortCode: true } });
+  const input = order?.shortCode ?? first.referrerEmail;
+  return input ? checkCounterCode(deps, shop, input) : failed("unknown", COUNTER_MESSAGES.noReferrer);
 }
 
 /** The share code of the ambassador with this email, in the first of the shop's campaigns they have a link in. */

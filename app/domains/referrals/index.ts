@@ -15,3 +15,4 @@ export { needsReview } from "./reversal.server";
 export { checkCounterCode, checkCustomerReferrer, COUNTER_MESSAGES, parseCounterInput } from "./counter-code.server";
 export type { CounterCodeAnswer, CounterCodeDeps } from "./counter-code.server";
 export { DEFAULT_REPEAT_POLICY, policyWords, readRepeatPolicies, REPEAT_POLICIES, type RepeatPolicy } from "./repeat-purchase";
+export { MAX_REVIEW_WINDOW_DAYS, reviewApprovalDates } from "./review-window.server";

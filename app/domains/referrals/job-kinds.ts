@@ -78,6 +78,13 @@ export const REFUND_ORDER_JOB = defineJobKind({
   lane: ofOrder,
 });
 
+/** Approves the order's pending commission when the shop's review window ends (review-window.server.ts); one per order, in the order's lane after its refunds and cancellation. */
+export const REVIEW_APPROVE_JOB = defineJobKind({
+  name: "order.review-approve",
+  payload: z.object({ orderId: z.string() }),
+  lane: ofOrder,
+});
+
 /** A web pixel signal looking for its order. No longer made (the shop's sweep joins signals, pixel-signals.server.ts); those queued before run once. */
 export const PIXEL_MATCH_JOB = defineJobKind({
   name: "pixel.match",

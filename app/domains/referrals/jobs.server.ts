@@ -2,10 +2,11 @@ import { REFERRAL_SERVICE } from "../connection";
 import { done } from "../../platform/queue/outcome";
 import { defineJob, type QueueContext } from "../../platform/queue/registry";
 import { cancelOrder } from "./cancel-order.server";
-import { CANCEL_ORDER_JOB, PIXEL_MATCH_JOB, PIXEL_SWEEP_JOB, RECORD_ORDER_JOB, REFUND_ORDER_JOB } from "./job-kinds";
+import { CANCEL_ORDER_JOB, PIXEL_MATCH_JOB, PIXEL_SWEEP_JOB, RECORD_ORDER_JOB, REFUND_ORDER_JOB, REVIEW_APPROVE_JOB } from "./job-kinds";
 import { joinPixelSignal, sweepPixelSignals } from "./pixel-signals.server";
 import { noteRecordingAttempt, noteRecordingFailed, recordOrder } from "./record-order.server";
 import { refundOrder } from "./refund-order.server";
+import { approveAfterReview } from "./review-window.server";
 
 export type { OrderJobContext } from "./order-job-context";
 
@@ -14,6 +15,7 @@ export const referralJobs = [
   defineJob(RECORD_ORDER_JOB, { rateLimitGroup: REFERRAL_SERVICE, handle: recordOrder, onFailed: noteRecordingFailed, onAttempt: noteRecordingAttempt }),
   defineJob(CANCEL_ORDER_JOB, { rateLimitGroup: REFERRAL_SERVICE, handle: cancelOrder }),
   defineJob(REFUND_ORDER_JOB, { rateLimitGroup: REFERRAL_SERVICE, handle: refundOrder }),
+  defineJob(REVIEW_APPROVE_JOB, { rateLimitGroup: REFERRAL_SERVICE, handle: approveAfterReview }),
   defineJob(PIXEL_SWEEP_JOB, {
     async handle(ctx: QueueContext, shop, _payload, job) {
       const swept = await sweepPixelSignals(ctx.db, shop, ctx.now(), { bookedAt: job.createdAt });

@@ -34,6 +34,7 @@ import { releaseHeld, reviseCommissions } from "./reversal.server";
 import { classifyRefusal } from "./service-refusals";
 import { referredCustomerStatements } from "./referred-customers.server";
 import { repeatSignalNotes, repeatVerdicts } from "./repeat-order.server";
+import { reviewApprovalStatement } from "./review-window.server";
 import type { RepeatVerdict } from "./repeat-purchase";
 
 // The order.record job: it gathers the facts the referral decision asks for
@@ -427,6 +428,7 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
   const commissionState = settled && summary.status === "recorded" ? stateAfterRecording(decision, results, release, event.params.isApproved) : undefined;
   const now = ctx.now();
   const flowOn = connection.shop?.flowTriggers === true;
+  const reviewDays = connection.shop?.reviewWindowDays ?? 0;
   // Stored with the job's new state, in one transaction.
   const store = [
     orderRecordUpdate(
@@ -457,6 +459,10 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
     ...(settled && flowOn ? flowTriggersOfOrder(shop, orderId, event, summary, explanation, results, now) : []),
     // Apart, and conditional: a service event may have moved the commission already.
     ...(commissionState ? decidedByRecording(shop, orderId, event, commissionState, results, release, flowOn, now) : []),
+    // The review window: the commission approves itself when it ends, unless the order changes meanwhile (one job per order).
+    ...(reviewDays > 0 && settled && summary.status === "recorded" && flags.length === 0 && commissionState !== "approved"
+      ? [reviewApprovalStatement(shop, orderId, placedAt, reviewDays, now)]
+      : []),
     // The shop's sweep that ends the wait, should no signal come.
     ...(settled && summary.status === "awaiting_signal" ? [insertJobStatement(PIXEL_SWEEP_JOB, waitEndSweep(shop, placedAt), now)] : []),
   ];

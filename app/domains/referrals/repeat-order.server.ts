@@ -4,6 +4,7 @@ import type { StoredEvent } from "./job-kinds";
 import type { OrderJobContext } from "./order-job-context";
 import { firstReferrals, renewalsSent } from "./referred-customers.server";
 import { policyOf, readRepeatPolicies, repeatVerdict, type RepeatVerdict } from "./repeat-purchase";
+import { sellingPlanSignal } from "./selling-plan.server";
 import type { OrderSignals } from "./referral-decision";
 
 // The order job's part for later orders of referred customers: which of the
@@ -48,6 +49,8 @@ export async function repeatVerdicts(
   const policies = readRepeatPolicies(shopRow?.repeatPolicies);
   const needsCount = [...referrals.keys()].some((uid) => policyOf(policies, uid).policy === "first_n");
   const sent = needsCount ? await renewalsSent(ctx.db, shop, buyer, orderId) : new Map<string, number>();
+  // Nothing on the webhook said renewal, but its source or tags suggest a subscription: its line items' selling plan may.
+  const renewal = event.renewal ?? (event.maySubscribe ? await sellingPlanSignal(ctx.adminForShop, shop, orderId) : null);
   for (const [campaignUid, referral] of referrals) {
     verdicts.set(
       campaignUid,
@@ -55,7 +58,7 @@ export async function repeatVerdicts(
         referral,
         policy: policyOf(policies, campaignUid),
         recurringNone: !(await ctx.codes.campaignPaysRecurring(client, shop, campaignUid)),
-        renewal: event.renewal ?? null,
+        renewal,
         renewalsSent: sent.get(campaignUid) ?? 0,
         code: firstCode(signals),
       }),

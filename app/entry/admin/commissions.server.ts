@@ -11,6 +11,7 @@ import {
 } from "../../platform/referral-api";
 import { commissionsOfOrder, decide, decisionRow, readCommissionEntry, type DecisionRow } from "../../domains/commissions";
 import { findOrderRecord, orderReferrers } from "../../domains/referrals/order-records.server";
+import { reviewApprovalDates } from "../../domains/referrals";
 import { COMMISSION_STATUSES } from "../../domains/commissions/commission-status";
 import type { AdminContext } from "./admin-context";
 import { fieldErrorsOf, formFields } from "./form-data";
@@ -51,9 +52,11 @@ export interface CommissionRow {
   guardFlag: string | null;
   /** Set when the transaction is one of this shop's orders. */
   order: { id: string; name: string | null; url: string } | null;
+  /** A pending commission the shop's review window approves: when (ISO). */
+  approvesOn: string | null;
 }
 
-function rowOf(c: Commission): Omit<CommissionRow, "order"> {
+function rowOf(c: Commission): Omit<CommissionRow, "order" | "approvesOn"> {
   const name = [c.affiliateFirstName, c.affiliateLastName].filter(Boolean).join(" ");
   return {
     uid: c.commissionUid,
@@ -79,18 +82,22 @@ function rowOf(c: Commission): Omit<CommissionRow, "order"> {
 async function withOrderLinks(
   ctx: Pick<AdminContext, "db">,
   shop: string,
-  rows: Omit<CommissionRow, "order">[]
+  rows: Omit<CommissionRow, "order" | "approvesOn">[]
 ): Promise<CommissionRow[]> {
   const ids = [...new Set(rows.map((r) => r.transactionId).filter((id): id is string => Boolean(id)))];
-  const records = ids.length
-    ? await ctx.db.orderRecord.findMany({ where: { shop, orderId: { in: ids } }, select: { orderId: true, orderName: true } })
-    : [];
+  const pendingIds = [...new Set(rows.filter((r) => r.status === "pending" && r.transactionId).map((r) => r.transactionId!))];
+  const [records, approvals] = await Promise.all([
+    ids.length ? ctx.db.orderRecord.findMany({ where: { shop, orderId: { in: ids } }, select: { orderId: true, orderName: true } }) : [],
+    reviewApprovalDates(ctx.db, shop, pendingIds),
+  ]);
   const byId = new Map(records.map((r) => [r.orderId, r]));
   return rows.map((row) => {
     const record = row.transactionId ? byId.get(row.transactionId) : undefined;
+    const approvesOn = row.status === "pending" && record ? approvals.get(record.orderId) : undefined;
     return {
       ...row,
       order: record ? { id: record.orderId, name: record.orderName, url: shopifyOrderUrl(shop, record.orderId) } : null,
+      approvesOn: approvesOn?.toISOString() ?? null,
     };
   });
 }

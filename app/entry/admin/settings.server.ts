@@ -12,6 +12,8 @@ import {
   TRIGGERS,
 } from "../../domains/referrals/pipeline-settings";
 import { GUARD_MODES, GUARD_RULES, readGuardSettings, writeGuardRules, type GuardMode, type GuardRule } from "../../domains/referrals/guard-settings";
+import { MAX_REVIEW_WINDOW_DAYS } from "../../domains/referrals";
+import { readRenewalRule, renewalRuleText } from "../../domains/referrals/repeat-purchase";
 import type { AdminContext } from "./admin-context";
 import { fieldErrorsOf } from "./form-data";
 import { guardField } from "./settings-options";
@@ -33,7 +35,15 @@ export interface SettingsView {
   guardDailyLimit: string;
   /** "Send events to Shopify Flow" (app/domains/flow-triggers). */
   flowTriggers: boolean;
+  /** Days after its order at which a pending commission approves itself, as the form's text field holds it; "" is off. */
+  reviewWindowDays: string;
+  /** The merchant's own renewal signal: none, a tag, or a note attribute, and its name. */
+  renewalRuleKind: RenewalRuleKind;
+  renewalRuleName: string;
 }
+
+export const RENEWAL_RULE_KINDS = ["none", "tag", "attribute"] as const;
+export type RenewalRuleKind = (typeof RENEWAL_RULE_KINDS)[number];
 
 export async function readSettings(ctx: Pick<AdminContext, "db">, shop: string): Promise<SettingsView> {
   const row = await ctx.db.shop.findUnique({ where: { shop } });
@@ -45,7 +55,50 @@ export async function readSettings(ctx: Pick<AdminContext, "db">, shop: string):
     newAmbassadorGroup: row?.newAmbassadorGroup ?? "",
     ...guardView(row ?? {}),
     flowTriggers: row?.flowTriggers ?? false,
+    reviewWindowDays: row?.reviewWindowDays ? String(row.reviewWindowDays) : "",
+    ...renewalRuleView(pipeline.renewalRule),
   };
+}
+
+function renewalRuleView(text: string): Pick<SettingsView, "renewalRuleKind" | "renewalRuleName"> {
+  const rule = readRenewalRule(text);
+  return rule ? { renewalRuleKind: rule.kind, renewalRuleName: rule.name } : { renewalRuleKind: "none", renewalRuleName: "" };
+}
+
+type ReviewAndRenewalField = "reviewWindowDays" | "renewalRuleKind" | "renewalRuleName";
+
+/** Shopify's limit on a tag's length. */
+const TAG_MAX = 40;
+const ATTRIBUTE_MAX = 100;
+
+/**
+ * The review window and the renewal rule. A field the form did not send
+ * keeps what is stored; an empty review window is off.
+ */
+function readReviewAndRenewalForm(input: Record<string, unknown>): {
+  data: { reviewWindowDays?: number; renewalRule?: string };
+  errors: Partial<Record<ReviewAndRenewalField, string>>;
+} {
+  const errors: Partial<Record<ReviewAndRenewalField, string>> = {};
+  const data: { reviewWindowDays?: number; renewalRule?: string } = {};
+  const days = input.reviewWindowDays;
+  if (days !== undefined) {
+    const text = typeof days === "string" ? days.trim() : "";
+    const number = text === "" ? 0 : /^\d+$/.test(text) ? Number(text) : NaN;
+    if (number >= 0 && number <= MAX_REVIEW_WINDOW_DAYS) data.reviewWindowDays = number;
+    else errors.reviewWindowDays = `Enter a whole number of days from 1 to ${MAX_REVIEW_WINDOW_DAYS}, or leave it empty to approve nothing on its own.`;
+  }
+  const kind = input.renewalRuleKind;
+  if (kind !== undefined) {
+    const name = typeof input.renewalRuleName === "string" ? input.renewalRuleName.trim() : "";
+    if (!(RENEWAL_RULE_KINDS as readonly unknown[]).includes(kind)) errors.renewalRuleKind = "Choose none, a tag or a note attribute.";
+    else if (kind === "none") data.renewalRule = "";
+    else if (name === "") errors.renewalRuleName = kind === "tag" ? "Enter the tag your subscription app puts on renewal orders." : "Enter the name of the note attribute your subscription app puts on renewal orders.";
+    else if (kind === "tag" && (name.length > TAG_MAX || name.includes(","))) errors.renewalRuleName = `Enter one tag of at most ${TAG_MAX} characters, without commas.`;
+    else if (kind === "attribute" && name.length > ATTRIBUTE_MAX) errors.renewalRuleName = `Enter a note attribute name of at most ${ATTRIBUTE_MAX} characters.`;
+    else data.renewalRule = renewalRuleText({ kind: kind as "tag" | "attribute", name });
+  }
+  return { data, errors };
 }
 
 function guardView(row: Parameters<typeof readGuardSettings>[0]): Pick<SettingsView, "guard" | "guardDailyLimit"> {
@@ -130,7 +183,7 @@ export const settingsFormSchema = z.object({
     .transform((v) => (v === undefined ? undefined : v === "true")),
 });
 
-export type SettingsField = keyof z.input<typeof settingsFormSchema> | GuardField;
+export type SettingsField = keyof z.input<typeof settingsFormSchema> | GuardField | ReviewAndRenewalField;
 
 export type SaveSettingsResult =
   | { ok: true; resumedJobs: number; trackedCampaigns: number }
@@ -154,9 +207,11 @@ export async function saveSettings(
   known: KnownChoices = {}
 ): Promise<SaveSettingsResult> {
   const parsed = settingsFormSchema.safeParse(input);
-  const guard = readGuardForm(typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {});
-  if (!parsed.success || Object.keys(guard.errors).length > 0) {
-    return { ok: false, fieldErrors: { ...(parsed.success ? {} : fieldErrorsOf(parsed.error.issues)), ...guard.errors } };
+  const fields = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
+  const guard = readGuardForm(fields);
+  const review = readReviewAndRenewalForm(fields);
+  if (!parsed.success || Object.keys(guard.errors).length > 0 || Object.keys(review.errors).length > 0) {
+    return { ok: false, fieldErrors: { ...(parsed.success ? {} : fieldErrorsOf(parsed.error.issues)), ...guard.errors, ...review.errors } };
   }
   const settings = parsed.data;
   const unknownCampaigns = known.campaignUids ? settings.campaignUids.filter((uid) => !known.campaignUids!.includes(uid)) : [];
@@ -183,6 +238,7 @@ export async function saveSettings(
     autoEnrol: settings.autoEnrol,
     newAmbassadorGroup: settings.newAmbassadorGroup,
     ...guard.data,
+    ...review.data,
     ...(settings.flowTriggers === undefined ? {} : { flowTriggers: settings.flowTriggers }),
   };
   await ctx.db.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });

@@ -15,6 +15,7 @@ import { connectShop, sandboxCommissions, testPipeline, type TestPipeline } from
 import { TEST_SHOP } from "../../support/shopify-requests";
 import { useAdminInBrowser } from "./admin-in-browser";
 import { failedOrder, receiveOrder, recordOf } from "./fixtures";
+import { formatDate } from "../../../app/entry/admin/components/format";
 
 const admin = useAdminInBrowser({
   seed: () => installShop(),
@@ -103,6 +104,8 @@ describeInBrowser("admin pages in Chromium", () => {
   it("shows the program and its orders, and takes a pending commission to approved", async () => {
     // GIVEN a connected shop tracking Friends & Family, with referred orders: some recorded, two that failed during a service outage, and earlier weeks of history
     await connectShop(sandbox, { campaignUids: "1001" });
+    // A 30-day review window: the pending commissions of these orders approve themselves then.
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { reviewWindowDays: 30 } });
     const recorded = [await receiveOrder({ subtotal: "120.00" }), await receiveOrder({ subtotal: "64.50" })];
     await pipeline.drain();
     // Their own buyers: a later order of a credited buyer would be a repeat purchase, judged without the guard.
@@ -152,6 +155,10 @@ describeInBrowser("admin pages in Chromium", () => {
     expect(await ourRow.getByRole("link", { name: /Open order .* in Shopify/ }).getAttribute("href")).toBe(
       `https://admin.shopify.com/store/referral-demo/orders/${recorded[0]}`
     );
+    // Each pending commission of the shop's orders says when the review window approves it.
+    const windowEnds = new Date((await recordOf(recorded[0]!)).placedAt!.getTime() + 30 * 86_400_000);
+    const approvesOn = ourRow.getByText(/^Approves on /);
+    expect(await approvesOn.textContent()).toBe(`Approves on ${formatDate(windowEnds.toISOString())}`);
     await ourRow.getByRole("button", { name: /^Approve commission/ }).click();
     await settle();
     await eventually(() => page.getByText("1 commission approved").isVisible()).toBe(true);

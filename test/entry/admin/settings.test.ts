@@ -259,6 +259,40 @@ describe("settings: the order pipeline and storefront", () => {
     expect(await shopRow()).toMatchObject({ guardRules: "", guardDailyLimit: 5 });
   });
 
+  it("saves the review window and the merchant's renewal signal; the signal then marks a referred customer's renewal", async () => {
+    await connectShop(sandbox);
+    const saved = await post({ ...SETTINGS, campaignUids: ["1001"], trigger: "orders_paid", scope: "with_code", reviewWindowDays: " 30 ", renewalRuleKind: "tag", renewalRuleName: " box-renewal " });
+    expect(saved).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await shopRow()).toMatchObject({ reviewWindowDays: 30, renewalRule: "tag:box-renewal" });
+    expect((await page()).settings).toMatchObject({ reviewWindowDays: "30", renewalRuleKind: "tag", renewalRuleName: "box-renewal" });
+
+    // Maria, referred by Alice, then an order tagged as the merchant said: a renewal on the recurring reward.
+    const maria = { email: "maria@example.com", customerEmail: "maria@example.com", customerId: 7390001122334455 };
+    await receiveOrder({ ...maria });
+    await testPipeline().drain();
+    const renewal = await receiveOrder({ ...maria, noteAttributes: [], landingSite: "/", tags: "Box-Renewal" });
+    await testPipeline().drain();
+    expect(await recordOf(renewal)).toMatchObject({ status: "recorded", repeatKind: "renewal" });
+    expect(JSON.parse((await recordOf(renewal)).explanation!).decision).toContain('your renewal tag "box-renewal"');
+
+    // Empty: the window is off; none: no signal of the merchant's.
+    expect(await post({ ...SETTINGS, campaignUids: ["1001"], reviewWindowDays: "", renewalRuleKind: "none", renewalRuleName: "ignored" })).toMatchObject({ status: 200 });
+    expect(await shopRow()).toMatchObject({ reviewWindowDays: 0, renewalRule: "" });
+  });
+
+  it("refuses a review window or renewal signal that isn't allowed, and keeps the stored ones", async () => {
+    await connectShop(sandbox, { renewalRule: "attribute:Renewal" });
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { reviewWindowDays: 14 } });
+    const refused = async (form: Record<string, string>) => refusal((await post({ ...SETTINGS, ...form })).body).fieldErrors;
+    expect(await refused({ reviewWindowDays: "366" })).toEqual({ reviewWindowDays: "Enter a whole number of days from 1 to 365, or leave it empty to approve nothing on its own." });
+    expect(await refused({ reviewWindowDays: "2.5" })).toEqual({ reviewWindowDays: expect.stringContaining("whole number of days") });
+    expect(await refused({ renewalRuleKind: "tag", renewalRuleName: "  " })).toEqual({ renewalRuleName: "Enter the tag your subscription app puts on renewal orders." });
+    expect(await refused({ renewalRuleKind: "tag", renewalRuleName: "a, b" })).toEqual({ renewalRuleName: "Enter one tag of at most 40 characters, without commas." });
+    expect(await refused({ renewalRuleKind: "attribute", renewalRuleName: "x".repeat(101) })).toEqual({ renewalRuleName: "Enter a note attribute name of at most 100 characters." });
+    expect(await refused({ renewalRuleKind: "sku" })).toEqual({ renewalRuleKind: "Choose none, a tag or a note attribute." });
+    expect(await shopRow()).toMatchObject({ reviewWindowDays: 14, renewalRule: "attribute:Renewal" });
+  });
+
   it("refuses a campaign that isn't active in the program and a group that doesn't exist", async () => {
     await connectShop(sandbox);
     const expired = await post({ ...SETTINGS, campaignUids: ["1001", "1005"] });

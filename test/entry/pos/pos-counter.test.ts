@@ -183,7 +183,27 @@ describe("a referral code given at the counter", () => {
 });
 
 describe("the referrer of the cart's customer", () => {
-  it("is the code of their latest referred order, checked again at the service; none for a customer never referred", async () => {
+  it("is their first referrer's: a coupon that referred them gives that ambassador's link, and a later order with another code changes nothing", async () => {
+    await connectShop(sandbox);
+    const customerId = 7_210_000_000_888;
+    const pipeline = testPipeline();
+    // Kim's first order carried only Alice's coupon (no link): Alice referred her.
+    const first = shopifyOrder({ id: 5_640_000_700_020, email: "kim@example.com", customerEmail: "kim@example.com", customerId, noteAttributes: [], landingSite: "/", discountCodes: ["ALICE-15"] });
+    expect(await deliverPaid(first)).toBe(200);
+    await pipeline.drain();
+    pipeline.advance(31 * 60_000);
+    await pipeline.drain();
+    expect(await recordOf("5640000700020")).toMatchObject({ status: "recorded", couponCode: "ALICE-15", shortCode: null });
+    // A later order through Bob's link: a repeat purchase, Kim stays Alice's.
+    const later = shopifyOrder({ id: 5_640_000_700_021, email: "kim@example.com", customerEmail: "kim@example.com", customerId, noteAttributes: [{ name: "_referral_code", value: "BOB10" }] });
+    expect(await deliverPaid(later)).toBe(200);
+    await pipeline.drain();
+    expect(await recordOf("5640000700021")).toMatchObject({ status: "recorded", repeatKind: "repeat" });
+
+    expect(await findCustomerReferrer(pos(() => posToken()), customerId)).toMatchObject({ status: "ok", code: "ALICE10", referrer: { firstName: "Alice" } });
+  });
+
+  it("is the code of the order that referred them, checked again at the service; none for a customer never referred", async () => {
     await connectShop(sandbox);
     const customerId = 7_210_000_000_777;
     // An earlier online order of this customer came through Bob's link.

@@ -5,6 +5,7 @@ import { startTestAppServer, type AppServer } from "../admin/app-server";
 import { connectShop, sandboxCommissions, testPipeline, useTestSandbox } from "../../support/pipeline";
 import { shopifyOrder, shopifyRefund, type OrderOptions } from "../../support/orders";
 import { signedWebhook, TEST_SHOP } from "../../support/shopify-requests";
+import { ShopifyAdminStandIn } from "../../support/shopify-admin-standin";
 
 // Later orders of referred customers, end to end: real-shaped orders/paid
 // webhooks (Admin API 2026-10) through the built app under server.mjs, the
@@ -135,6 +136,56 @@ describe("a referred customer's later orders, under the default setting (only or
     await pipeline.drain();
     expect(await commissionOf(renewal)).toEqual([{ who: "alice@example.com", amount: "3.00" }]);
     expect(await commissionOf(first)).toEqual([{ who: "alice@example.com", amount: "9.00" }]);
+  });
+});
+
+describe("a subscription order known only by its line items' selling plan (Admin GraphQL)", () => {
+  const SELLING_PLANS = "ReferralBridgeOrderSellingPlans";
+  let shopify: ShopifyAdminStandIn;
+  let standIn: { origin: string; close(): Promise<void> };
+  beforeAll(async () => {
+    shopify = new ShopifyAdminStandIn();
+    standIn = await shopify.serve();
+  });
+  afterAll(() => standIn?.close());
+
+  /** A referred customer's order from a subscription app (its source an app id), with no renewal tag or attribute: only its selling plan can say. */
+  async function appOrder(pipeline: ReturnType<typeof testPipeline>, id: bigint, sellingPlan?: string) {
+    const body = shopifyOrder({ ...MARIA, id, sourceName: "294517" });
+    shopify.orders.add(body as Record<string, unknown>, sellingPlan ? { sellingPlan } : {});
+    await deliver("orders/paid", body);
+    await pipeline.drain();
+    return id.toString();
+  }
+
+  it("asks Shopify for the selling plan of a referred customer's app order, and pays it as a renewal under renewals only; without one, not", async () => {
+    await connectShop(sandbox);
+    await setPolicy({ "1001": { policy: "renewals_only" } });
+    const pipeline = testPipeline();
+    shopify.calls = [];
+    pipeline.ctx.adminForShop = shopify.access();
+    await referredFirstOrder(pipeline);
+    // The first order came from the web: Shopify was not asked.
+    expect(shopify.callsOf(SELLING_PLANS)).toEqual([]);
+
+    const renewal = await appOrder(pipeline, 5540000000000000081n, "Deliver every month, 10% off");
+    expect(await commissionOf(renewal)).toEqual([{ who: "alice@example.com", amount: "4.50" }]);
+    expect(await recordOf(renewal)).toMatchObject({ status: "recorded", repeatKind: "renewal" });
+    expect(await decisionOf(renewal)).toContain(`Subscription renewal (a line item's selling plan "Deliver every month, 10% off")`);
+
+    const oneOff = await appOrder(pipeline, 5540000000000000082n);
+    expect(await sandboxCommissions(sandbox, oneOff)).toEqual([]);
+    expect((await recordOf(oneOff)).statusReason).toMatch(/^Repeat purchase of .*: not sent, the campaign's policy pays subscription renewals only$/);
+    expect(shopify.callsOf(SELLING_PLANS)).toHaveLength(2);
+  });
+
+  it("asks nothing for an app order of a customer nobody referred", async () => {
+    await connectShop(sandbox);
+    const pipeline = testPipeline();
+    shopify.calls = [];
+    pipeline.ctx.adminForShop = shopify.access();
+    await appOrder(pipeline, 5540000000000000091n, "Deliver every month");
+    expect(shopify.callsOf(SELLING_PLANS)).toEqual([]);
   });
 });
 

@@ -2,6 +2,7 @@ import { parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { ORDER_LINE_ITEMS_QUERY, ORDERS_PER_PAGE, ORDERS_QUERY, REFUND_QUERY } from "../../../app/domains/order-sync/order-query";
 import { CREDITS_PER_PAGE } from "../../../app/domains/service-events/shopify-customers.server";
+import { ORDER_SELLING_PLANS_QUERY } from "../../../app/domains/referrals/selling-plan.server";
 import { adminCall } from "../../../app/platform/shopify-admin/admin-call.server";
 import { AdminCallError } from "../../../app/platform/shopify-admin/admin-graphql.server";
 import { shopifyOrder } from "../../support/orders";
@@ -71,9 +72,14 @@ describe("the app's Admin documents, at the sizes the app sends them", () => {
         "app/domains/customer-metafields/customer-documents.server.ts",
         "app/domains/service-events/shopify-customers.server.ts",
         "app/domains/flow-triggers/send-trigger.server.ts",
+        "app/domains/referrals/selling-plan.server.ts",
       ]),
     );
     expect(documents.length).toBeGreaterThanOrEqual(33);
+  });
+
+  it("a subscription order's selling plans: 50 line items at 103 points", () => {
+    expect(price(ORDER_SELLING_PLANS_QUERY, { id: "gid://shopify/Order/1" })).toBe(1 + 2 + 50 * (1 + 1));
   });
 
   it.each(documents.map((d) => [d.operation, d] as const))("%s is requested at no more than Shopify's 1,000", (_name, document) => {

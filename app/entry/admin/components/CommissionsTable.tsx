@@ -146,6 +146,11 @@ const CommissionCells = memo(function CommissionCells({ row, result, busy, point
       <IndexTable.Cell>
         <BlockStack gap="100">
           <CommissionStatusBadge status={row.status} />
+          {row.approvesOn && !result ? (
+            <Text as="span" variant="bodySm" tone="subdued">
+              Approves on {formatDate(row.approvesOn)}
+            </Text>
+          ) : null}
           {result ? (
             <div className="rb-wrap" role="status">
               <Text as="span" variant="bodySm" tone={result.ok ? "success" : "critical"}>

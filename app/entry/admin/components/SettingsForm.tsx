@@ -111,6 +111,9 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
       ))}
       <input type="hidden" name="guardDailyLimit" value={values.guardDailyLimit} />
       <input type="hidden" name="flowTriggers" value={String(values.flowTriggers)} />
+      <input type="hidden" name="reviewWindowDays" value={values.reviewWindowDays} />
+      <input type="hidden" name="renewalRuleKind" value={values.renewalRuleKind} />
+      <input type="hidden" name="renewalRuleName" value={values.renewalRuleKind === "none" ? "" : values.renewalRuleName} />
 
       <Layout>
         <Layout.AnnotatedSection
@@ -200,6 +203,47 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
                     helpText={REVENUE_WORDS[values.revenueBasis].helpText}
                     error={errors.revenueBasis}
                   />
+                </FormLayout.Group>
+                <TextField
+                  label="Review window"
+                  type="number"
+                  min={1}
+                  max={365}
+                  suffix="days"
+                  value={values.reviewWindowDays}
+                  onChange={set("reviewWindowDays")}
+                  autoComplete="off"
+                  placeholder="Off"
+                  helpText={
+                    values.reviewWindowDays.trim() && values.reviewWindowDays.trim() !== "0"
+                      ? `A pending commission approves itself ${values.reviewWindowDays.trim()} days after its order, unless the order is refunded, cancelled or denied meanwhile, or the referral guard flagged it.`
+                      : "Off: pending commissions wait for you. Enter a number of days (for example 30, your return period) to approve them on their own when that time has passed."
+                  }
+                  error={errors.reviewWindowDays}
+                />
+                <FormLayout.Group>
+                  <Select
+                    label="Your renewal signal"
+                    options={[
+                      { value: "none", label: "None (the known subscription apps only)" },
+                      { value: "tag", label: "An order tag" },
+                      { value: "attribute", label: "A note attribute" },
+                    ]}
+                    value={values.renewalRuleKind}
+                    onChange={(v) => set("renewalRuleKind")(v as SettingsView["renewalRuleKind"])}
+                    helpText="Orders carrying it count as subscription renewals, besides Shopify's subscription source and the tags and attributes of Recharge and Skio."
+                    error={errors.renewalRuleKind}
+                  />
+                  {values.renewalRuleKind === "none" ? null : (
+                    <TextField
+                      label={values.renewalRuleKind === "tag" ? "Renewal tag" : "Renewal note attribute"}
+                      value={values.renewalRuleName}
+                      onChange={set("renewalRuleName")}
+                      autoComplete="off"
+                      helpText={values.renewalRuleKind === "tag" ? "The tag exactly as your subscription app writes it (case does not matter)." : "The attribute's name; any value that is not empty counts."}
+                      error={errors.renewalRuleName}
+                    />
+                  )}
                 </FormLayout.Group>
                 <TextField
                   label="Link parameters with the referral code"

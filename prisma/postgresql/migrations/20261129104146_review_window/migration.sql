@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Shop" ADD COLUMN     "reviewWindowDays" INTEGER NOT NULL DEFAULT 0;
