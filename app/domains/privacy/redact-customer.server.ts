@@ -4,7 +4,7 @@ import { insertJob } from "../../platform/queue/enqueue.server";
 import { jobKey } from "../../platform/queue/job-row";
 import { notifyJobEnqueued } from "../../platform/queue/wake";
 import type { Logger } from "../../platform/logger/logger.server";
-import { derivedKey, openToken, sealToken, type SealContext } from "../../platform/crypto/sealing.server";
+import { derivedKey, openToken, sealToken, type SealContext, type CredentialsKey } from "../../platform/crypto/sealing.server";
 import { enqueueJob } from "../../platform/queue/enqueue.server";
 import { customerIdEmail, keysOfOrderJobs } from "../referrals";
 import { enrolmentJobKey } from "../flow-triggers";
@@ -19,7 +19,7 @@ import type { ComplianceWebhook } from "./data-requests.server";
  * Names the person in the log without keeping who it is: a keyed hash, so
  * nobody can test guessed emails against it without the app's key.
  */
-export function subjectHash(shop: string, who: CustomerIdentity, key: string): string {
+export function subjectHash(shop: string, who: CustomerIdentity, key: CredentialsKey): string {
   const subject = who.email ?? (who.customerId ? `customer:${who.customerId}` : `orders:${who.orderIds.join(",")}`);
   return createHmac("sha256", derivedKey(key, "hash")).update(`${shop}\n${subject}`).digest("hex");
 }
@@ -135,7 +135,7 @@ async function eraseFlowActionRuns(tx: Prisma.TransactionClient, shop: string, m
 
 type ServicePlan = { state: "pending"; sealedEmail: string } | { state: "not_requested" | "not_connected" | "no_email" };
 
-async function planServiceErasure(db: Prisma.TransactionClient, shop: string, email: string | null, key: string): Promise<ServicePlan> {
+async function planServiceErasure(db: Prisma.TransactionClient, shop: string, email: string | null, key: CredentialsKey): Promise<ServicePlan> {
   const row = await db.shop.findUnique({ where: { shop }, select: { redactAtService: true, serviceTokenSealed: true } });
   if (row && !row.redactAtService) return { state: "not_requested" };
   if (!row?.serviceTokenSealed) return { state: "not_connected" };
@@ -157,7 +157,7 @@ export async function acceptCustomerRedact(
   db: PrismaClient,
   logger: Logger,
   hook: ComplianceWebhook,
-  options: { credentialsKey: string },
+  options: { credentialsKey: CredentialsKey },
 ): Promise<{ queued: boolean; customerId: string | null }> {
   const who = readCustomerRedact(hook.payload);
   const subject = hook.webhookId ?? subjectHash(hook.shop, who, options.credentialsKey);
@@ -173,7 +173,7 @@ export async function acceptCustomerRedact(
 
 /** The job half of customers/redact: the customer sealed in its payload is redacted (redactCustomer). */
 export async function runCustomerRedact(
-  ctx: { db: PrismaClient; logger: Logger; credentialsKey: string; serviceEventJobKind: string },
+  ctx: { db: PrismaClient; logger: Logger; credentialsKey: CredentialsKey; serviceEventJobKind: string },
   shop: string,
   payload: { who: string },
   webhookId: string | null,
@@ -194,7 +194,7 @@ export async function redactCustomer(
   logger: Logger,
   request: { shop: string; who: CustomerIdentity; webhookId: string | null },
   /** serviceEventJobKind: the kind of the jobs that carry a service event (the service-events domain's), handed in by the wiring. */
-  options: { credentialsKey: string; serviceEventJobKind: string },
+  options: { credentialsKey: CredentialsKey; serviceEventJobKind: string },
 ): Promise<{ redactionId: string; deleted: Record<string, number>; serviceState: string; customerId: string | null }> {
   const { shop, who } = request;
   const result = await db.$transaction(async (tx) => {

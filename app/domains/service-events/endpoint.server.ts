@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
-import { openToken, sealToken, type SealContext } from "../../platform/crypto/sealing.server";
+import { openToken, sealToken, type SealContext, type CredentialsKey } from "../../platform/crypto/sealing.server";
 
 /** Where a shop receives the service's webhooks, and the secret that signs them. */
 export interface InboundEndpoint {
@@ -55,7 +55,7 @@ export function receivingUrl(appUrl: string, endpointId: string): string {
  * theirs here. A conditional write keeps two concurrent first calls from
  * handing out two different secrets.
  */
-async function endpointRow(db: PrismaClient, shop: string, options: { credentialsKey: string; now?: () => Date }): Promise<{ row: EndpointRow; made: boolean }> {
+async function endpointRow(db: PrismaClient, shop: string, options: { credentialsKey: CredentialsKey; now?: () => Date }): Promise<{ row: EndpointRow; made: boolean }> {
   const row = await db.shop.findUnique({ where: { shop }, select: ENDPOINT_COLUMNS });
   if (row?.inboundWebhookId && row.inboundWebhookSecretSealed) return { row, made: false };
   const makesSecret = !row?.inboundWebhookSecretSealed;
@@ -74,7 +74,7 @@ async function endpointRow(db: PrismaClient, shop: string, options: { credential
 }
 
 /** The shop's endpoint id and current secret, made on first need. */
-export async function ensureInboundEndpoint(db: PrismaClient, shop: string, options: { credentialsKey: string; now?: () => Date }): Promise<InboundEndpoint> {
+export async function ensureInboundEndpoint(db: PrismaClient, shop: string, options: { credentialsKey: CredentialsKey; now?: () => Date }): Promise<InboundEndpoint> {
   const { row } = await endpointRow(db, shop, options);
   return { endpointId: row.inboundWebhookId!, secret: openToken(row.inboundWebhookSecretSealed!, options.credentialsKey, current(shop)) };
 }
@@ -87,7 +87,7 @@ export async function ensureInboundEndpoint(db: PrismaClient, shop: string, opti
 export async function findInboundEndpoint(
   db: PrismaClient,
   endpointId: string,
-  options: { credentialsKey: string; now?: () => Date },
+  options: { credentialsKey: CredentialsKey; now?: () => Date },
 ): Promise<{ shop: string; secrets: { which: SecretInUse; secret: string }[] } | null> {
   if (!ENDPOINT_ID.test(endpointId)) return null;
   const row = await db.shop.findUnique({ where: { inboundWebhookId: endpointId }, select: { shop: true, ...ENDPOINT_COLUMNS } });
@@ -129,7 +129,7 @@ function stateOf(row: EndpointRow, now: Date, newSecret: string | null): Endpoin
 }
 
 /** The shop's endpoint for its admin pages, made on first need; the secret comes with it that first time only. */
-export async function readInboundEndpoint(db: PrismaClient, shop: string, options: { credentialsKey: string; now?: () => Date }): Promise<EndpointState> {
+export async function readInboundEndpoint(db: PrismaClient, shop: string, options: { credentialsKey: CredentialsKey; now?: () => Date }): Promise<EndpointState> {
   const { row, made } = await endpointRow(db, shop, options);
   const secret = made ? openToken(row.inboundWebhookSecretSealed!, options.credentialsKey, current(shop)) : null;
   return stateOf(row, options.now?.() ?? new Date(), secret);
@@ -160,7 +160,7 @@ export type RotateResult = { ok: true; endpoint: EndpointState } | { ok: false; 
 export async function rotateInboundSecret(
   db: PrismaClient,
   shop: string,
-  options: { credentialsKey: string; now?: () => Date; endCurrentNow?: boolean },
+  options: { credentialsKey: CredentialsKey; now?: () => Date; endCurrentNow?: boolean },
 ): Promise<RotateResult> {
   const { row, made } = await endpointRow(db, shop, options);
   const now = options.now?.() ?? new Date();

@@ -6,6 +6,7 @@ import { findInboundEndpoint } from "./endpoint.server";
 import { emailList, emailsOf, parseEnvelope, referenceOf } from "./webhook-envelope";
 import { SERVICE_EVENT_JOB } from "./job-kinds";
 import { verifyWithAny } from "./signature.server";
+import type { CredentialsKey } from "../../platform/crypto/sealing.server";
 
 export interface InboundDelivery {
   endpointId: string;
@@ -29,7 +30,7 @@ export async function receiveServiceWebhook(
   db: PrismaClient,
   logger: Logger,
   delivery: InboundDelivery,
-  options: { credentialsKey: string; now?: () => Date },
+  options: { credentialsKey: CredentialsKey; now?: () => Date },
 ): Promise<ReceiveResult> {
   const endpoint = await findInboundEndpoint(db, delivery.endpointId, options);
   if (!endpoint) {
