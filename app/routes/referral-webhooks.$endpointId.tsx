@@ -14,7 +14,7 @@ import { readBodyWithin, TOO_SLOW_TEXT, tooLarge, unreadAnswer, WEBHOOK_BODY_DEA
 /** A service event is a JSON object of a few hundred bytes to a few kilobytes. */
 const MAX_BODY_BYTES = 64 * 1024;
 
-const MESSAGES = { 200: "OK", 400: "Malformed webhook", 401: "Signature missing or wrong", 404: "Unknown endpoint" } as const;
+const MESSAGES = { 200: "OK", 400: "Malformed webhook", 401: "Signature missing or wrong", 404: "Unknown endpoint", 503: "Endpoint secret unreadable; try again later" } as const;
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (request.method !== "POST") return new Response("Use POST", { status: 405, headers: { Allow: "POST" } });

@@ -4,7 +4,7 @@ import { insertJob } from "../../platform/queue/enqueue.server";
 import { jobKey } from "../../platform/queue/job-row";
 import { notifyJobEnqueued } from "../../platform/queue/wake";
 import type { Logger } from "../../platform/logger/logger.server";
-import { derivedKey, openToken, sealToken, type SealContext, type CredentialsKey } from "../../platform/crypto/sealing.server";
+import { derivedKey, openToken, sealToken, UnreadableSealedValue, type SealContext, type CredentialsKey } from "../../platform/crypto/sealing.server";
 import { enqueueJob } from "../../platform/queue/enqueue.server";
 import { customerIdEmail, keysOfOrderJobs } from "../referrals";
 import { enrolmentJobKey } from "../flow-triggers";
@@ -171,6 +171,11 @@ export async function acceptCustomerRedact(
   return { queued, customerId: who.customerId };
 }
 
+/** Why a privacy job whose sealed value no key opens stops, in the merchant's words. */
+export const KEY_LOST =
+  "The app can't read this request's stored details: its encryption key (CREDENTIALS_KEY) was changed without the previous key kept for reading. " +
+  "Whoever runs the app can put the previous key back in CREDENTIALS_KEY_PREVIOUS (see the app's operations guide); the request can then run again.";
+
 /** The job half of customers/redact: the customer sealed in its payload is redacted (redactCustomer). */
 export async function runCustomerRedact(
   ctx: { db: PrismaClient; logger: Logger; credentialsKey: CredentialsKey; serviceEventJobKind: string },
@@ -178,7 +183,16 @@ export async function runCustomerRedact(
   payload: { who: string },
   webhookId: string | null,
 ) {
-  const who = JSON.parse(openToken(payload.who, ctx.credentialsKey, WAITING_IDENTITY(shop))) as CustomerIdentity;
+  let sealedWho: string;
+  try {
+    sealedWho = openToken(payload.who, ctx.credentialsKey, WAITING_IDENTITY(shop));
+  } catch (error) {
+    if (!(error instanceof UnreadableSealedValue)) throw error;
+    // Who it was is unknown here: the Data requests page shows a redaction that could not run, and why.
+    await ctx.db.redactionLog.create({ data: { shop, subjectHash: "unreadable", deleted: "{}", serviceState: "failed", serviceDetail: KEY_LOST } });
+    return { unreadable: true as const };
+  }
+  const who = JSON.parse(sealedWho) as CustomerIdentity;
   return redactCustomer(ctx.db, ctx.logger, { shop, who, webhookId }, { credentialsKey: ctx.credentialsKey, serviceEventJobKind: ctx.serviceEventJobKind });
 }
 

@@ -19,7 +19,8 @@ export type ReceiveResult =
   | { status: 200; outcome: "stored" | "duplicate"; shop: string; eventId: string }
   | { status: 400; outcome: "malformed"; detail: string }
   | { status: 401; outcome: "unsigned" | "forged" }
-  | { status: 404; outcome: "unknown_endpoint" };
+  | { status: 404; outcome: "unknown_endpoint" }
+  | { status: 503; outcome: "secret_unreadable" };
 
 /**
  * Verifies one delivery and stores it with its job, in one transaction; the
@@ -38,6 +39,11 @@ export async function receiveServiceWebhook(
     return { status: 404, outcome: "unknown_endpoint" };
   }
   const log = logger.child({ shop: endpoint.shop });
+  if ("unreadable" in endpoint) {
+    // Answered 503, so the service keeps delivering it until the secret is rotated or the old key is back; the Service events page says so.
+    log.error("service webhook refused: the endpoint's secret cannot be opened with CREDENTIALS_KEY (or CREDENTIALS_KEY_PREVIOUS)");
+    return { status: 503, outcome: "secret_unreadable" };
+  }
   if (!delivery.signature) {
     log.warn("unsigned service webhook refused");
     return { status: 401, outcome: "unsigned" };

@@ -172,6 +172,7 @@ describe("ServiceWebhookCard", () => {
     previousValidUntil: null,
     overlapHours: 24,
     newSecret: null,
+    secretUnreadable: false,
   };
   // The card submits with Remix, so it renders inside a router, as on its pages.
   const render = async (props: Parameters<typeof ServiceWebhookCard>[0]) => {
