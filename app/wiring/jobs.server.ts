@@ -57,6 +57,7 @@ export function appJobContext(overrides: Partial<AppJobContext> = {}): AppJobCon
     intake: storeReadOrders,
     credentialsKey: credentialsKeys(env),
     serviceEventJobKind: SERVICE_EVENT_JOB.name,
+    appSecret: env.SHOPIFY_API_SECRET,
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, overlapMs: env.RECONCILE_OVERLAP_MS },
     ...overrides,
     codes,

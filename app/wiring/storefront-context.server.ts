@@ -27,6 +27,7 @@ export function appShareLinksDeps(): ShareLinksDeps {
     answers,
     pointNames,
     logger,
+    appSecret: env.SHOPIFY_API_SECRET,
   };
 }
 

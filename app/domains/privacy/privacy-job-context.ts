@@ -9,4 +9,6 @@ export interface PrivacyJobContext extends QueueContext {
   credentialsKey: CredentialsKey;
   /** The kind of the jobs that carry a service event: a redacted customer's go with them. */
   serviceEventJobKind: string;
+  /** SHOPIFY_API_SECRET: keys the hash in an ambassador's enrolment trigger key, which a redaction deletes. */
+  appSecret: string;
 }

@@ -39,7 +39,7 @@ const SCRUBBED_EVENT = { payload: '{"redacted":true}', emails: ",", detail: null
  * row that mentions them (another order's referrer, a credit's error, an
  * event's body); returns how many of each went.
  */
-async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: CustomerIdentity, eventJobKind: string) {
+async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: CustomerIdentity, eventJobKind: string, appSecret: string) {
   const needles = { email: who.email, customerId: who.customerId };
   const pattern = personPattern(needles);
   const found = async (table: PersonalTable, also: string[] = []) => (pattern ? rowsMentioning(tx, table, shop, needles, also) : []);
@@ -66,7 +66,7 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
 
   const jobsOfTheirs = await tx.job.deleteMany({ where: customerJobsWhere(shop, orderIds, { ids: events, jobKind: eventJobKind }, [...requests]) });
   // Their enrolment's Flow trigger, kept past the purge as the key of the enrolment: it goes with them.
-  const enrolment = who.email ? await tx.job.deleteMany({ where: { key: enrolmentJobKey(shop, who.email) } }) : { count: 0 };
+  const enrolment = who.email ? await tx.job.deleteMany({ where: { key: enrolmentJobKey(shop, who.email, appSecret) } }) : { count: 0 };
   const jobsNamingThem = await found("Job");
   const jobsCarrying = jobsNamingThem.filter((job) => pattern && mentions(job.payload, pattern)).map((job) => job.id);
   await tx.job.deleteMany({ where: { id: { in: jobsCarrying } } });
@@ -178,7 +178,7 @@ export const KEY_LOST =
 
 /** The job half of customers/redact: the customer sealed in its payload is redacted (redactCustomer). */
 export async function runCustomerRedact(
-  ctx: { db: PrismaClient; logger: Logger; credentialsKey: CredentialsKey; serviceEventJobKind: string },
+  ctx: { db: PrismaClient; logger: Logger; credentialsKey: CredentialsKey; serviceEventJobKind: string; appSecret: string },
   shop: string,
   payload: { who: string },
   webhookId: string | null,
@@ -193,7 +193,7 @@ export async function runCustomerRedact(
     return { unreadable: true as const };
   }
   const who = JSON.parse(sealedWho) as CustomerIdentity;
-  return redactCustomer(ctx.db, ctx.logger, { shop, who, webhookId }, { credentialsKey: ctx.credentialsKey, serviceEventJobKind: ctx.serviceEventJobKind });
+  return redactCustomer(ctx.db, ctx.logger, { shop, who, webhookId }, { credentialsKey: ctx.credentialsKey, serviceEventJobKind: ctx.serviceEventJobKind, appSecret: ctx.appSecret });
 }
 
 /**
@@ -208,11 +208,11 @@ export async function redactCustomer(
   logger: Logger,
   request: { shop: string; who: CustomerIdentity; webhookId: string | null },
   /** serviceEventJobKind: the kind of the jobs that carry a service event (the service-events domain's), handed in by the wiring. */
-  options: { credentialsKey: CredentialsKey; serviceEventJobKind: string },
+  options: { credentialsKey: CredentialsKey; serviceEventJobKind: string; appSecret: string },
 ): Promise<{ redactionId: string; deleted: Record<string, number>; serviceState: string; customerId: string | null }> {
   const { shop, who } = request;
   const result = await db.$transaction(async (tx) => {
-    const deleted = await eraseLocally(tx, shop, who, options.serviceEventJobKind);
+    const deleted = await eraseLocally(tx, shop, who, options.serviceEventJobKind, options.appSecret);
     // A customer without an email was recorded under the address made from their id (decision 033).
     const serviceEmail = who.email ?? (who.customerId ? customerIdEmail(who.customerId) : null);
     const plan = await planServiceErasure(tx, shop, serviceEmail, options.credentialsKey);

@@ -53,6 +53,8 @@ export interface ShareLinksDeps {
   /** The company's point name per shop (it rarely changes). */
   pointNames: TtlCache<string | null>;
   logger: ShareLinksLogger;
+  /** SHOPIFY_API_SECRET: keys the hash in an ambassador's enrolment trigger key. */
+  appSecret: string;
   /** The clock that tells a just-enrolled ambassador (tests set it); the real time otherwise. */
   now?(): Date;
 }
@@ -156,7 +158,7 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   if (enrols && row.flowTriggers && found.email && justCreated(found, deps.now?.() ?? new Date())) {
     const how = ENROLLED_HOW[query.surface];
     const shareLink = found.memorableUrl ?? shareLinksOf(found.campaignLinks, commaList(row.campaignUids))[0]?.url ?? null;
-    await queueFlowTrigger(deps.db, shop, ambassadorEnrolled({ customerId, email: found.email, shareLink, how }), enrolmentKey(found.email));
+    await queueFlowTrigger(deps.db, shop, ambassadorEnrolled({ customerId, email: found.email, shareLink, how }), enrolmentKey(found.email, deps.appSecret));
   }
   return {
     status: "ok",

@@ -163,7 +163,7 @@ describe("the friend's offer in Shopify", () => {
     const { ambassador } = await service.getAmbassador({ email: "newpal@example.com", autoCreate: true });
     const code = ambassador.campaignLinks.find((l) => l.campaignUid === "1001")!.url!.split("/").pop()!;
     const pagedBefore = sandbox.ledger().requests.filter((r) => r.operation === "ambassador/all").length;
-    await applyContactCreated({ db: prisma, adminForShop: shopify.access() }, TEST_SHOP, { contact: { email: "newpal@example.com" } });
+    await applyContactCreated({ db: prisma, adminForShop: shopify.access(), appSecret: "test-api-secret" }, TEST_SHOP, { contact: { email: "newpal@example.com" } });
     await pipeline.drain();
     expect(shopify.codesOf(shopify.discountTitled(TITLE).id)).toContain(code);
     expect(sandbox.ledger().requests.filter((r) => r.operation === "ambassador/all").length).toBe(pagedBefore);

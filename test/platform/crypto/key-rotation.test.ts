@@ -132,7 +132,7 @@ describe("rotating CREDENTIALS_KEY", () => {
 
     // The queued customers/redact: a failed redaction on the Data requests page, with the reason.
     const job = await prisma.job.findFirstOrThrow({ where: { kind: "privacy.customer-redact" } });
-    const ctx = { db: prisma, logger, credentialsKey: lost, serviceEventJobKind: "service.event" };
+    const ctx = { db: prisma, logger, credentialsKey: lost, serviceEventJobKind: "service.event", appSecret: "test-api-secret" };
     expect(await runCustomerRedact(ctx, TEST_SHOP, JSON.parse(job.payload), null)).toEqual({ unreadable: true });
     expect(await prisma.redactionLog.findFirstOrThrow({ where: { shop: TEST_SHOP, serviceState: "failed" } })).toMatchObject({ serviceDetail: KEY_LOST });
 
