@@ -392,7 +392,7 @@ describe("where each event is learnt", () => {
     const answer = await loadShareLinks(deps as never, {
       shop: TEST_SHOP,
       customerId: "7012345678902",
-      lookupCustomer: async () => ({ email: "newbie@example.com", firstName: "Nia" }),
+      lookupCustomer: async () => ({ email: "newbie@example.com", firstName: "Nia", verifiedEmail: true }),
       surface: "checkout",
     });
     expect(answer).toMatchObject({ status: "ok" });
