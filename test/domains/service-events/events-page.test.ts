@@ -197,6 +197,13 @@ describe("ServiceWebhookCard", () => {
     expect(html).toContain("The previous secret keeps working until Nov 21, 2026, 9:30 AM UTC");
   });
 
+  it("says when the app can't read the secret any more (its key changed)", async () => {
+    const html = await render({ webhook: { ...view, secretUnreadable: true } });
+    expect(html).toContain("read this secret any more");
+    expect(html).toContain("Rotate the secret and paste the new one into the referral service");
+    expect(await render({ webhook: view })).not.toContain("read this secret any more");
+  });
+
   it("says why a rotation did not happen", async () => {
     const html = await render({ webhook: view, rotation: { ok: false, message: "The secret was changed at the same moment, elsewhere." } });
     expect(html).toContain("The secret was changed at the same moment, elsewhere.");
