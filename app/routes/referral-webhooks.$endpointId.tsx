@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import prisma from "../wiring/db.server";
-import { getEnv } from "../wiring/env.server";
+import { credentialsKeys, getEnv } from "../wiring/env.server";
 import { logger } from "../platform/logger/logger.server";
 import { findInboundEndpoint } from "../domains/service-events/endpoint.server";
 import { receiveServiceWebhook } from "../domains/service-events/receive.server";
@@ -14,12 +14,12 @@ import { readBodyWithin, TOO_SLOW_TEXT, tooLarge, unreadAnswer, WEBHOOK_BODY_DEA
 /** A service event is a JSON object of a few hundred bytes to a few kilobytes. */
 const MAX_BODY_BYTES = 64 * 1024;
 
-const MESSAGES = { 200: "OK", 400: "Malformed webhook", 401: "Signature missing or wrong", 404: "Unknown endpoint" } as const;
+const MESSAGES = { 200: "OK", 400: "Malformed webhook", 401: "Signature missing or wrong", 404: "Unknown endpoint", 503: "Endpoint secret unreadable; try again later" } as const;
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (request.method !== "POST") return new Response("Use POST", { status: 405, headers: { Allow: "POST" } });
   const endpointId = params.endpointId ?? "";
-  const options = { credentialsKey: getEnv().CREDENTIALS_KEY };
+  const options = { credentialsKey: credentialsKeys(getEnv()) };
   // Nothing is read for an endpoint nobody has, and for one that exists no more than the limit, nor for longer than the deadline.
   if (!(await findInboundEndpoint(prisma, endpointId, options))) return plain(404, { Connection: "close" });
   const reading = await readBodyWithin(request, MAX_BODY_BYTES, { deadlineMs: WEBHOOK_BODY_DEADLINE_MS });

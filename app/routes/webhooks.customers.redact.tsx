@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import prisma from "../wiring/db.server";
-import { getEnv } from "../wiring/env.server";
+import { credentialsKeys, getEnv } from "../wiring/env.server";
 import { logger } from "../platform/logger/logger.server";
 import { acceptCustomerRedact } from "../domains/privacy/redact-customer.server";
 import { authenticateComplianceWebhook } from "../wiring/authenticate-webhook.server";
@@ -12,7 +12,7 @@ import { forgetShareLinks } from "../wiring/storefront-context.server";
 // and queues the erasure at the service.
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, payload, webhookId } = await authenticateComplianceWebhook(request, "customers/redact");
-  const accepted = await acceptCustomerRedact(prisma, logger, { shop, payload, webhookId: webhookId ?? null }, { credentialsKey: getEnv().CREDENTIALS_KEY });
+  const accepted = await acceptCustomerRedact(prisma, logger, { shop, payload, webhookId: webhookId ?? null }, { credentialsKey: credentialsKeys(getEnv()) });
   // The storefront's cached share links of this customer go at once.
   if (accepted.customerId) forgetShareLinks(shop, accepted.customerId);
   return new Response(null, { status: 200 });

@@ -1,5 +1,5 @@
 import prisma from "./db.server";
-import { getEnv, serviceNetwork } from "./env.server";
+import { credentialsKeys, getEnv, serviceNetwork } from "./env.server";
 import { logger } from "../platform/logger/logger.server";
 import { REFERRAL_SERVICE } from "../domains/connection";
 import { shopifyAdminForShop } from "./admin-access.server";
@@ -12,7 +12,7 @@ export function appAdminContext() {
   const env = getEnv();
   return {
     db: prisma,
-    credentialsKey: env.CREDENTIALS_KEY,
+    credentialsKey: credentialsKeys(env),
     network: serviceNetwork(env),
     logger,
     reconcileIntervalMs: env.RECONCILE_INTERVAL_MS,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_DATABASE_URL, databaseKind } from "../platform/db/adapter.server";
 import { DEFAULT_RECONCILE_INTERVAL_MS, DEFAULT_RECONCILE_OVERLAP_MS } from "../domains/order-sync/job-kinds";
+import type { CredentialsKey } from "../platform/crypto/sealing.server";
 import { DEFAULT_LEASE_MS, DEFAULT_SHOP_CONCURRENCY } from "../platform/queue/defaults";
 
 /**
@@ -50,6 +51,15 @@ const schema = z.object({
       { message: 'must start with "file:" (SQLite) or "postgresql://" (PostgreSQL)' },
     ),
   CREDENTIALS_KEY: base64Key,
+  /**
+   * During a key rotation (docs/operations.md): the key or keys, comma-separated, that values were sealed
+   * with before CREDENTIALS_KEY. Read only, never sealed with; removed once `npm run credentials:reseal` has run.
+   */
+  CREDENTIALS_KEY_PREVIOUS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((key) => key.trim()).filter(Boolean))
+    .pipe(z.array(base64Key).max(4, "holds at most 4 keys")),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Jobs one worker runs side by side; most wait on the referral service, so many fit in one process. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
@@ -112,6 +122,12 @@ const schema = z.object({
 });
 
 export type Env = z.infer<typeof schema>;
+
+/** The keys the process seals and opens stored secrets with: CREDENTIALS_KEY, and during a rotation the previous ones for reading. */
+export function credentialsKeys(env: Pick<Env, "CREDENTIALS_KEY" | "CREDENTIALS_KEY_PREVIOUS">): CredentialsKey {
+  const previous = env.CREDENTIALS_KEY_PREVIOUS.filter((key) => key !== env.CREDENTIALS_KEY);
+  return previous.length === 0 ? env.CREDENTIALS_KEY : { current: env.CREDENTIALS_KEY, previous };
+}
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {

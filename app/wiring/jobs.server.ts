@@ -1,6 +1,6 @@
 import prisma from "./db.server";
 import { databaseKind } from "../platform/db/adapter.server";
-import { getEnv, serviceNetwork } from "./env.server";
+import { credentialsKeys, getEnv, serviceNetwork } from "./env.server";
 import { logger } from "../platform/logger/logger.server";
 import { adminJobs, type AdminJobContext } from "../domains/commissions";
 import { markConnectionBroken } from "../domains/connection";
@@ -48,15 +48,16 @@ export function appJobContext(overrides: Partial<AppJobContext> = {}): AppJobCon
   const db = overrides.db ?? prisma;
   const codes = overrides.codes ?? (globalThis.__referralBridgeCodes ??= new CodeDirectory());
   const clientOf =
-    overrides.clientForShop ?? ((shop: string) => shopClient(db, shop, { credentialsKey: env.CREDENTIALS_KEY, timeoutMs: env.SERVICE_TIMEOUT_MS, network: serviceNetwork(env) }));
+    overrides.clientForShop ?? ((shop: string) => shopClient(db, shop, { credentialsKey: credentialsKeys(env), timeoutMs: env.SERVICE_TIMEOUT_MS, network: serviceNetwork(env) }));
   return {
     db,
     logger,
     now: () => new Date(),
     adminForShop: shopifyAdminForShop(db),
     intake: storeReadOrders,
-    credentialsKey: env.CREDENTIALS_KEY,
+    credentialsKey: credentialsKeys(env),
     serviceEventJobKind: SERVICE_EVENT_JOB.name,
+    appSecret: env.SHOPIFY_API_SECRET,
     reconcile: { intervalMs: env.RECONCILE_INTERVAL_MS, overlapMs: env.RECONCILE_OVERLAP_MS },
     ...overrides,
     codes,

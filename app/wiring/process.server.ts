@@ -8,6 +8,7 @@ import { databaseKind } from "../platform/db/adapter.server";
 import { logger } from "../platform/logger/logger.server";
 import { scheduleAllReconciles } from "../domains/order-sync";
 import { schedulePurge } from "../domains/privacy";
+import { rekeyEnrolmentTriggers } from "../domains/flow-triggers";
 import { orderIntake, orderWebhooks } from "./order-intake.server";
 import { resealLegacyValues, sealClearSessionTokens } from "../platform/crypto/reseal.server";
 import { logStrayRejections } from "./stray-rejections.server";
@@ -29,6 +30,8 @@ export function startAppProcess(): Promise<void> {
     if (resealed > 0) logger.info({ resealed }, "sealed values re-sealed for their shop and column (v2)");
     const sealedTokens = await sealClearSessionTokens(prisma, getEnv().CREDENTIALS_KEY);
     if (sealedTokens > 0) logger.info({ sealedTokens }, "Shopify tokens stored in clear sealed");
+    const enrolments = await rekeyEnrolmentTriggers(prisma, getEnv().SHOPIFY_API_SECRET);
+    if (enrolments.rekeyed + enrolments.deleted > 0) logger.info(enrolments, "ambassador enrolment triggers keyed with the app's secret");
     // The worker's thread first: the order intake is served in it.
     startInProcessWorker();
     await orderIntake().ready();

@@ -4,7 +4,7 @@ import { setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
 import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
-import { getEnv } from "./env.server";
+import { credentialsKeys, getEnv } from "./env.server";
 import { logger, shopifyLibraryLog } from "../platform/logger/logger.server";
 import { fetchAtAdminOrigin } from "../platform/shopify-admin/admin-api-origin";
 import { offlineTokens } from "../platform/shopify-admin/offline-token.server";
@@ -35,7 +35,7 @@ if (env.NODE_ENV !== "production") setAbstractFetchFunc(fetchAtAdminOrigin(() =>
 
 /** Shopify's tokens are sealed at rest with CREDENTIALS_KEY, like the service token (docs/decisions/015). */
 const sessionStorage = new SealedSessionStorage(new PrismaSessionStorage(prisma), {
-  credentialsKey: env.CREDENTIALS_KEY,
+  credentialsKey: credentialsKeys(env),
   onUnreadable: (sessionId, shop) => logger.error({ shop, sessionId }, "a stored Shopify session cannot be opened with CREDENTIALS_KEY; it counts as missing until the merchant opens the app"),
 });
 

@@ -1,5 +1,5 @@
 import prisma from "./db.server";
-import { getEnv, serviceNetwork } from "./env.server";
+import { credentialsKeys, getEnv, serviceNetwork } from "./env.server";
 import { logger } from "../platform/logger/logger.server";
 import { shopClient } from "../domains/connection";
 import { pixelLimiters } from "../domains/storefront";
@@ -23,10 +23,11 @@ export function appShareLinksDeps(): ShareLinksDeps {
   const env = getEnv();
   return {
     db: prisma,
-    clientForShop: (shop) => shopClient(prisma, shop, { credentialsKey: env.CREDENTIALS_KEY, timeoutMs: SERVICE_TIMEOUT_MS, network: serviceNetwork(env) }),
+    clientForShop: (shop) => shopClient(prisma, shop, { credentialsKey: credentialsKeys(env), timeoutMs: SERVICE_TIMEOUT_MS, network: serviceNetwork(env) }),
     answers,
     pointNames,
     logger,
+    appSecret: env.SHOPIFY_API_SECRET,
   };
 }
 

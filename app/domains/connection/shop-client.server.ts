@@ -1,6 +1,6 @@
 import type { PrismaClient, Shop } from "@prisma/client";
 import { createReferralClient, type FetchLike, type ReferralClient, type ServiceNetworkPolicy } from "../../platform/referral-api";
-import { openToken } from "../../platform/crypto/sealing.server";
+import { openToken, type CredentialsKey } from "../../platform/crypto/sealing.server";
 import { asModel, plainSql } from "../../platform/db/sql.server";
 
 // The one builder of "the referral client of a shop": the admin pages and
@@ -17,7 +17,7 @@ export type ShopConnection =
   | { ok: false; problem: "unreadable_token" };
 
 export interface ShopClientOptions {
-  credentialsKey: string;
+  credentialsKey: CredentialsKey;
   timeoutMs?: number;
   network?: ServiceNetworkPolicy;
   fetch?: FetchLike;

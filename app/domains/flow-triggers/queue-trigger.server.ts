@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHmac } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Statement } from "../../platform/db/sql.server";
 import { insertJobStatement } from "../../platform/queue/enqueue.server";
@@ -49,10 +49,40 @@ export function flowTriggerStatement(shop: string, trigger: FlowTrigger, eventKe
  * An ambassador's enrolment, once per ambassador whichever way the app learns
  * it (storefront, thank-you page, service webhook). A sent trigger's job is
  * kept after its payload is purged (its key keeps a repeat out): the key
- * names nobody, so the email is hashed.
+ * names nobody, so the email is hashed, keyed with the app's secret
+ * (SHOPIFY_API_SECRET), so that nobody can test guessed emails against it.
  */
-export const enrolmentKey = (email: string) => `ambassador:${createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32)}`;
+export const enrolmentKey = (email: string, appSecret: string) =>
+  `ambassador-keyed:${createHmac("sha256", appSecret).update(`referral-bridge/ambassador-enrolment\n${email.trim().toLowerCase()}`).digest("hex").slice(0, 32)}`;
 
 /** The job key of an ambassador's enrolment trigger: a customer's redaction deletes that one row by its key. */
-export const enrolmentJobKey = (shop: string, email: string) =>
-  jobKey(shop, FLOW_TRIGGER_JOB.name, subject(FLOW_TRIGGER_HANDLES.ambassadorEnrolled, enrolmentKey(email)));
+export const enrolmentJobKey = (shop: string, email: string, appSecret: string) =>
+  jobKey(shop, FLOW_TRIGGER_JOB.name, subject(FLOW_TRIGGER_HANDLES.ambassadorEnrolled, enrolmentKey(email, appSecret)));
+
+/** What the key of an enrolment trigger held before it was keyed: an unkeyed SHA-256 of the email. */
+const UNKEYED = `:${FLOW_TRIGGER_HANDLES.ambassadorEnrolled}:ambassador:`;
+
+/**
+ * Enrolment triggers stored under the unkeyed hash, re-keyed once (run when
+ * the app starts; nothing to do once none is left). One whose payload still
+ * names the email gets the keyed key (or goes, when a keyed twin exists); one
+ * the purge emptied cannot be re-keyed, as nobody knows whose it was, and is
+ * deleted: should that ambassador's enrolment be learnt again, Flow hears of
+ * it once more. Writes are conditional on the key read, so processes starting
+ * together do each row once.
+ */
+export async function rekeyEnrolmentTriggers(db: PrismaClient, appSecret: string): Promise<{ rekeyed: number; deleted: number }> {
+  const rows = await db.job.findMany({ where: { kind: FLOW_TRIGGER_JOB.name, key: { contains: UNKEYED } }, select: { id: true, shop: true, key: true, payload: true } });
+  let rekeyed = 0;
+  let deleted = 0;
+  for (const row of rows) {
+    const email = (JSON.parse(row.payload) as { payload?: Record<string, unknown> }).payload?.["Ambassador email"];
+    const key = typeof email === "string" && email ? enrolmentJobKey(row.shop, email, appSecret) : null;
+    if (key && !(await db.job.findUnique({ where: { key }, select: { id: true } }))) {
+      rekeyed += (await db.job.updateMany({ where: { id: row.id, key: row.key }, data: { key } })).count;
+    } else {
+      deleted += (await db.job.deleteMany({ where: { id: row.id, key: row.key } })).count;
+    }
+  }
+  return { rekeyed, deleted };
+}

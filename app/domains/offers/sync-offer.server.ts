@@ -1,5 +1,6 @@
 import type { FriendOffer, PrismaClient } from "@prisma/client";
 import type { Campaign, ReferralClient } from "../../platform/referral-api";
+import { toMinorUnit } from "../../platform/referral-api/money";
 import type { AdminCallDeps } from "../../platform/shopify-admin/admin-call.server";
 import { discountInput, discountMutationOf, discountTitle, NEW_CUSTOMERS_SEGMENT, type DiscountMutation } from "./discount-input";
 import {
@@ -19,7 +20,8 @@ import {
 } from "./offer-admin.server";
 import { noteActiveAmbassador, refreshCodes } from "./offer-codes.server";
 import { offerSettingsOf } from "./offer-state";
-import { effectiveValue } from "./offer-settings";
+import { effectiveValue, type OfferSettings } from "./offer-settings";
+import { shopCurrencyOf } from "../../platform/shopify-admin/shop-currency.server";
 
 // Brings one campaign's friend's offer in Shopify in step with the program
 // and the merchant's settings: the discount exists with the settings chosen,
@@ -114,11 +116,12 @@ async function wantedDiscount(
   programName: string,
   note: (data: Partial<FriendOffer>) => Promise<void>,
 ): Promise<Applied> {
-  const settings = offerSettingsOf(offer);
-  const value = effectiveValue(settings, campaign.discountValue);
-  if (value === null && settings.kind !== "free_shipping") {
+  const chosen = offerSettingsOf(offer);
+  const wantedValue = effectiveValue(chosen, campaign.discountValue);
+  if (wantedValue === null && chosen.kind !== "free_shipping") {
     throw new Stop("Set how much the friend gets: the campaign has no discount value at the referral service.");
   }
+  const { settings, value } = await inShopCurrency(deps, chosen, wantedValue);
   let segmentId = offer.segmentId;
   if (settings.eligibility === "new_customers" && !segmentId) {
     segmentId = await createSegment(deps.admin, NEW_CUSTOMERS_SEGMENT.name, NEW_CUSTOMERS_SEGMENT.query);
@@ -132,6 +135,27 @@ async function wantedDiscount(
     segmentId,
   });
   return { mutation: discountMutationOf(settings), input, paused: offer.paused };
+}
+
+/**
+ * Amounts in the shop's currency are sent rounded to its minor unit, as store
+ * credit is (toMinorUnit): 7.50 off in a yen shop is 8 yen. A percentage is no
+ * amount. An amount that rounds to nothing is not sent.
+ */
+async function inShopCurrency(
+  deps: OfferSyncDeps,
+  settings: OfferSettings,
+  value: string | null,
+): Promise<{ settings: OfferSettings; value: string | null }> {
+  const amountOff = settings.kind === "fixed_amount" && value !== null;
+  if (!amountOff && !settings.minimumSubtotal) return { settings, value };
+  const currency = await shopCurrencyOf(deps.admin);
+  const rounded = amountOff ? toMinorUnit(value, currency) : value;
+  if (amountOff && Number(rounded) === 0) {
+    throw new Stop(`The friend's amount (${value}) is less than the smallest amount in ${currency}: set a larger amount.`);
+  }
+  const minimumSubtotal = settings.minimumSubtotal ? toMinorUnit(settings.minimumSubtotal, currency) : null;
+  return { settings: { ...settings, minimumSubtotal }, value: rounded };
 }
 
 async function pauseInShopify(deps: OfferSyncDeps, discountId: string, applied: Applied | null, note: (data: Partial<FriendOffer>) => Promise<void>) {

@@ -7,7 +7,7 @@ import { defineJob } from "../../platform/queue/registry";
 import { buildDataRequestReport, markDataRequest } from "./export-report.server";
 import { PRIVACY_CUSTOMER_REDACT_JOB, PRIVACY_EXPORT_JOB, PRIVACY_PURGE_JOB, PRIVACY_REDACT_JOB } from "./job-kinds";
 import { purgeExpired, schedulePurge } from "./purge.server";
-import { runCustomerRedact } from "./redact-customer.server";
+import { KEY_LOST, runCustomerRedact } from "./redact-customer.server";
 import type { PrivacyJobContext } from "./privacy-job-context";
 import { eraseAtService, noteErasureProblem } from "./service-erasure.server";
 
@@ -38,8 +38,8 @@ export const privacyJobs = [
   defineJob(PRIVACY_CUSTOMER_REDACT_JOB, {
     local: true,
     async handle(ctx: PrivacyJobContext, shop, payload) {
-      await runCustomerRedact(ctx, shop, payload, null);
-      return done;
+      const result = await runCustomerRedact(ctx, shop, payload, null);
+      return "unreadable" in result ? { type: "fail", reason: KEY_LOST } : done;
     },
   }),
   defineJob(PRIVACY_PURGE_JOB, {

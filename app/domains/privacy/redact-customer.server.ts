@@ -4,7 +4,7 @@ import { insertJob } from "../../platform/queue/enqueue.server";
 import { jobKey } from "../../platform/queue/job-row";
 import { notifyJobEnqueued } from "../../platform/queue/wake";
 import type { Logger } from "../../platform/logger/logger.server";
-import { derivedKey, openToken, sealToken, type SealContext } from "../../platform/crypto/sealing.server";
+import { derivedKey, openToken, sealToken, UnreadableSealedValue, type SealContext, type CredentialsKey } from "../../platform/crypto/sealing.server";
 import { enqueueJob } from "../../platform/queue/enqueue.server";
 import { customerIdEmail, keysOfOrderJobs } from "../referrals";
 import { enrolmentJobKey } from "../flow-triggers";
@@ -19,7 +19,7 @@ import type { ComplianceWebhook } from "./data-requests.server";
  * Names the person in the log without keeping who it is: a keyed hash, so
  * nobody can test guessed emails against it without the app's key.
  */
-export function subjectHash(shop: string, who: CustomerIdentity, key: string): string {
+export function subjectHash(shop: string, who: CustomerIdentity, key: CredentialsKey): string {
   const subject = who.email ?? (who.customerId ? `customer:${who.customerId}` : `orders:${who.orderIds.join(",")}`);
   return createHmac("sha256", derivedKey(key, "hash")).update(`${shop}\n${subject}`).digest("hex");
 }
@@ -39,7 +39,7 @@ const SCRUBBED_EVENT = { payload: '{"redacted":true}', emails: ",", detail: null
  * row that mentions them (another order's referrer, a credit's error, an
  * event's body); returns how many of each went.
  */
-async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: CustomerIdentity, eventJobKind: string) {
+async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: CustomerIdentity, eventJobKind: string, appSecret: string) {
   const needles = { email: who.email, customerId: who.customerId };
   const pattern = personPattern(needles);
   const found = async (table: PersonalTable, also: string[] = []) => (pattern ? rowsMentioning(tx, table, shop, needles, also) : []);
@@ -66,7 +66,7 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
 
   const jobsOfTheirs = await tx.job.deleteMany({ where: customerJobsWhere(shop, orderIds, { ids: events, jobKind: eventJobKind }, [...requests]) });
   // Their enrolment's Flow trigger, kept past the purge as the key of the enrolment: it goes with them.
-  const enrolment = who.email ? await tx.job.deleteMany({ where: { key: enrolmentJobKey(shop, who.email) } }) : { count: 0 };
+  const enrolment = who.email ? await tx.job.deleteMany({ where: { key: enrolmentJobKey(shop, who.email, appSecret) } }) : { count: 0 };
   const jobsNamingThem = await found("Job");
   const jobsCarrying = jobsNamingThem.filter((job) => pattern && mentions(job.payload, pattern)).map((job) => job.id);
   await tx.job.deleteMany({ where: { id: { in: jobsCarrying } } });
@@ -135,7 +135,7 @@ async function eraseFlowActionRuns(tx: Prisma.TransactionClient, shop: string, m
 
 type ServicePlan = { state: "pending"; sealedEmail: string } | { state: "not_requested" | "not_connected" | "no_email" };
 
-async function planServiceErasure(db: Prisma.TransactionClient, shop: string, email: string | null, key: string): Promise<ServicePlan> {
+async function planServiceErasure(db: Prisma.TransactionClient, shop: string, email: string | null, key: CredentialsKey): Promise<ServicePlan> {
   const row = await db.shop.findUnique({ where: { shop }, select: { redactAtService: true, serviceTokenSealed: true } });
   if (row && !row.redactAtService) return { state: "not_requested" };
   if (!row?.serviceTokenSealed) return { state: "not_connected" };
@@ -157,7 +157,7 @@ export async function acceptCustomerRedact(
   db: PrismaClient,
   logger: Logger,
   hook: ComplianceWebhook,
-  options: { credentialsKey: string },
+  options: { credentialsKey: CredentialsKey },
 ): Promise<{ queued: boolean; customerId: string | null }> {
   const who = readCustomerRedact(hook.payload);
   const subject = hook.webhookId ?? subjectHash(hook.shop, who, options.credentialsKey);
@@ -171,15 +171,29 @@ export async function acceptCustomerRedact(
   return { queued, customerId: who.customerId };
 }
 
+/** Why a privacy job whose sealed value no key opens stops, in the merchant's words. */
+export const KEY_LOST =
+  "The app can't read this request's stored details: its encryption key (CREDENTIALS_KEY) was changed without the previous key kept for reading. " +
+  "Whoever runs the app can put the previous key back in CREDENTIALS_KEY_PREVIOUS (see the app's operations guide); the request can then run again.";
+
 /** The job half of customers/redact: the customer sealed in its payload is redacted (redactCustomer). */
 export async function runCustomerRedact(
-  ctx: { db: PrismaClient; logger: Logger; credentialsKey: string; serviceEventJobKind: string },
+  ctx: { db: PrismaClient; logger: Logger; credentialsKey: CredentialsKey; serviceEventJobKind: string; appSecret: string },
   shop: string,
   payload: { who: string },
   webhookId: string | null,
 ) {
-  const who = JSON.parse(openToken(payload.who, ctx.credentialsKey, WAITING_IDENTITY(shop))) as CustomerIdentity;
-  return redactCustomer(ctx.db, ctx.logger, { shop, who, webhookId }, { credentialsKey: ctx.credentialsKey, serviceEventJobKind: ctx.serviceEventJobKind });
+  let sealedWho: string;
+  try {
+    sealedWho = openToken(payload.who, ctx.credentialsKey, WAITING_IDENTITY(shop));
+  } catch (error) {
+    if (!(error instanceof UnreadableSealedValue)) throw error;
+    // Who it was is unknown here: the Data requests page shows a redaction that could not run, and why.
+    await ctx.db.redactionLog.create({ data: { shop, subjectHash: "unreadable", deleted: "{}", serviceState: "failed", serviceDetail: KEY_LOST } });
+    return { unreadable: true as const };
+  }
+  const who = JSON.parse(sealedWho) as CustomerIdentity;
+  return redactCustomer(ctx.db, ctx.logger, { shop, who, webhookId }, { credentialsKey: ctx.credentialsKey, serviceEventJobKind: ctx.serviceEventJobKind, appSecret: ctx.appSecret });
 }
 
 /**
@@ -194,11 +208,11 @@ export async function redactCustomer(
   logger: Logger,
   request: { shop: string; who: CustomerIdentity; webhookId: string | null },
   /** serviceEventJobKind: the kind of the jobs that carry a service event (the service-events domain's), handed in by the wiring. */
-  options: { credentialsKey: string; serviceEventJobKind: string },
+  options: { credentialsKey: CredentialsKey; serviceEventJobKind: string; appSecret: string },
 ): Promise<{ redactionId: string; deleted: Record<string, number>; serviceState: string; customerId: string | null }> {
   const { shop, who } = request;
   const result = await db.$transaction(async (tx) => {
-    const deleted = await eraseLocally(tx, shop, who, options.serviceEventJobKind);
+    const deleted = await eraseLocally(tx, shop, who, options.serviceEventJobKind, options.appSecret);
     // A customer without an email was recorded under the address made from their id (decision 033).
     const serviceEmail = who.email ?? (who.customerId ? customerIdEmail(who.customerId) : null);
     const plan = await planServiceErasure(tx, shop, serviceEmail, options.credentialsKey);

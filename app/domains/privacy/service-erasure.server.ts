@@ -3,7 +3,8 @@ import { outcomeOfServiceError } from "../connection";
 import { done, type JobOutcome } from "../../platform/queue/outcome";
 import type { PrivacyJobContext } from "./privacy-job-context";
 import { isReferralApiError } from "../../platform/referral-api";
-import { openToken } from "../../platform/crypto/sealing.server";
+import { openToken, UnreadableSealedValue } from "../../platform/crypto/sealing.server";
+import { KEY_LOST } from "./redact-customer.server";
 
 /**
  * The job half of customers/redact: compliance/remove with confirm=1. The
@@ -25,8 +26,16 @@ export async function eraseAtService(ctx: PrivacyJobContext, shop: string, redac
   }
   const connection = await ctx.clientForShop(shop);
   if (!connection.ok) return { type: "pause", reason: connection.reason };
+  let email: string;
   try {
-    await connection.client.removePersonalData({ email: openToken(log.pendingEmailSealed, ctx.credentialsKey, { shop, column: "RedactionLog.pendingEmailSealed" }), confirm: true });
+    email = openToken(log.pendingEmailSealed, ctx.credentialsKey, { shop, column: "RedactionLog.pendingEmailSealed" });
+  } catch (error) {
+    // Failed with its reason on the Data requests page; the sealed email stays, so Retry works once the old key is back.
+    if (error instanceof UnreadableSealedValue) return { type: "fail", reason: KEY_LOST };
+    throw error;
+  }
+  try {
+    await connection.client.removePersonalData({ email, confirm: true });
   } catch (error) {
     if (isReferralApiError(error) && error.kind === "not_found") {
       await finish("done", "The referral service held nothing for this person.");

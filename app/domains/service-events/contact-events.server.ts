@@ -14,7 +14,7 @@ import { ignored, processed, unsettled, type EventResult } from "./event-result"
 /** The tag a Shopify customer gets when the service enrols them as an ambassador. */
 export const AMBASSADOR_TAG = "referral-ambassador";
 
-type ContactDeps = { db: PrismaClient; adminForShop: AdminForShop };
+type ContactDeps = { db: PrismaClient; adminForShop: AdminForShop; appSecret: string };
 
 /**
  * The Shopify customer the new ambassador is, for the Flow trigger: the one
@@ -45,7 +45,7 @@ export async function applyContactCreated(deps: ContactDeps, shop: string, event
       const customerId = await enrolledCustomer(deps, shop, email, namedId);
       const link = (eventData as { contact?: { memorable_url?: unknown } } | null)?.contact?.memorable_url;
       const shareLink = typeof link === "string" ? link : null;
-      await queueFlowTrigger(deps.db, shop, ambassadorEnrolled({ customerId, email, shareLink, how: "service_webhook" }), enrolmentKey(email));
+      await queueFlowTrigger(deps.db, shop, ambassadorEnrolled({ customerId, email, shareLink, how: "service_webhook" }), enrolmentKey(email, deps.appSecret));
     }
     // The share link metafields on the customer (a job of their own; nothing when the shop keeps none).
     if (email) await askShareLinkSync(deps.db, shop, email, { reason: "contact-created" });

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
-import { openToken, sealToken, type SealContext } from "../../platform/crypto/sealing.server";
+import { openToken, sealToken, UnreadableSealedValue, type SealContext, type CredentialsKey } from "../../platform/crypto/sealing.server";
 
 /** Where a shop receives the service's webhooks, and the secret that signs them. */
 export interface InboundEndpoint {
@@ -55,7 +55,7 @@ export function receivingUrl(appUrl: string, endpointId: string): string {
  * theirs here. A conditional write keeps two concurrent first calls from
  * handing out two different secrets.
  */
-async function endpointRow(db: PrismaClient, shop: string, options: { credentialsKey: string; now?: () => Date }): Promise<{ row: EndpointRow; made: boolean }> {
+async function endpointRow(db: PrismaClient, shop: string, options: { credentialsKey: CredentialsKey; now?: () => Date }): Promise<{ row: EndpointRow; made: boolean }> {
   const row = await db.shop.findUnique({ where: { shop }, select: ENDPOINT_COLUMNS });
   if (row?.inboundWebhookId && row.inboundWebhookSecretSealed) return { row, made: false };
   const makesSecret = !row?.inboundWebhookSecretSealed;
@@ -74,7 +74,7 @@ async function endpointRow(db: PrismaClient, shop: string, options: { credential
 }
 
 /** The shop's endpoint id and current secret, made on first need. */
-export async function ensureInboundEndpoint(db: PrismaClient, shop: string, options: { credentialsKey: string; now?: () => Date }): Promise<InboundEndpoint> {
+export async function ensureInboundEndpoint(db: PrismaClient, shop: string, options: { credentialsKey: CredentialsKey; now?: () => Date }): Promise<InboundEndpoint> {
   const { row } = await endpointRow(db, shop, options);
   return { endpointId: row.inboundWebhookId!, secret: openToken(row.inboundWebhookSecretSealed!, options.credentialsKey, current(shop)) };
 }
@@ -87,14 +87,14 @@ export async function ensureInboundEndpoint(db: PrismaClient, shop: string, opti
 export async function findInboundEndpoint(
   db: PrismaClient,
   endpointId: string,
-  options: { credentialsKey: string; now?: () => Date },
-): Promise<{ shop: string; secrets: { which: SecretInUse; secret: string }[] } | null> {
+  options: { credentialsKey: CredentialsKey; now?: () => Date },
+): Promise<{ shop: string; secrets: { which: SecretInUse; secret: string }[] } | { shop: string; unreadable: true } | null> {
   if (!ENDPOINT_ID.test(endpointId)) return null;
   const row = await db.shop.findUnique({ where: { inboundWebhookId: endpointId }, select: { shop: true, ...ENDPOINT_COLUMNS } });
   if (!row?.inboundWebhookSecretSealed) return null;
-  const secrets: { which: SecretInUse; secret: string }[] = [
-    { which: "current", secret: openToken(row.inboundWebhookSecretSealed, options.credentialsKey, current(row.shop)) },
-  ];
+  const opened = readable(row.inboundWebhookSecretSealed, options.credentialsKey, current(row.shop));
+  if (opened === null) return { shop: row.shop, unreadable: true };
+  const secrets: { which: SecretInUse; secret: string }[] = [{ which: "current", secret: opened }];
   const now = options.now?.() ?? new Date();
   const old = row.inboundWebhookPreviousSecretSealed;
   if (old && row.inboundWebhookPreviousSecretExpiresAt && row.inboundWebhookPreviousSecretExpiresAt > now) {
@@ -107,6 +107,16 @@ export async function findInboundEndpoint(
   return { shop: row.shop, secrets };
 }
 
+/** The secret, or null when no key of this process opens it (CREDENTIALS_KEY changed without its predecessor kept for reading). */
+function readable(sealed: string, credentialsKey: CredentialsKey, context: SealContext): string | null {
+  try {
+    return openToken(sealed, credentialsKey, context);
+  } catch (error) {
+    if (error instanceof UnreadableSealedValue) return null;
+    throw error;
+  }
+}
+
 /** What the admin may know of the shop's endpoint: never a secret, except the one just made. */
 export interface EndpointState {
   endpointId: string;
@@ -116,23 +126,27 @@ export interface EndpointState {
   previousValidUntil: Date | null;
   /** The current secret, only for the one call that made it: shown once, then never again. */
   newSecret: string | null;
+  /** The stored secret opens with no key of the app's: every delivery is refused until it is rotated or the old key is back. */
+  secretUnreadable: boolean;
 }
 
-function stateOf(row: EndpointRow, now: Date, newSecret: string | null): EndpointState {
+function stateOf(row: EndpointRow, now: Date, newSecret: string | null, secretUnreadable = false): EndpointState {
   const until = row.inboundWebhookPreviousSecretSealed ? row.inboundWebhookPreviousSecretExpiresAt : null;
   return {
     endpointId: row.inboundWebhookId!,
     secretMadeAt: row.inboundWebhookSecretCreatedAt,
     previousValidUntil: until && until > now ? until : null,
     newSecret,
+    secretUnreadable,
   };
 }
 
 /** The shop's endpoint for its admin pages, made on first need; the secret comes with it that first time only. */
-export async function readInboundEndpoint(db: PrismaClient, shop: string, options: { credentialsKey: string; now?: () => Date }): Promise<EndpointState> {
+export async function readInboundEndpoint(db: PrismaClient, shop: string, options: { credentialsKey: CredentialsKey; now?: () => Date }): Promise<EndpointState> {
   const { row, made } = await endpointRow(db, shop, options);
   const secret = made ? openToken(row.inboundWebhookSecretSealed!, options.credentialsKey, current(shop)) : null;
-  return stateOf(row, options.now?.() ?? new Date(), secret);
+  const unreadable = !made && readable(row.inboundWebhookSecretSealed!, options.credentialsKey, current(shop)) === null;
+  return stateOf(row, options.now?.() ?? new Date(), secret, unreadable);
 }
 
 /**
@@ -160,7 +174,7 @@ export type RotateResult = { ok: true; endpoint: EndpointState } | { ok: false; 
 export async function rotateInboundSecret(
   db: PrismaClient,
   shop: string,
-  options: { credentialsKey: string; now?: () => Date; endCurrentNow?: boolean },
+  options: { credentialsKey: CredentialsKey; now?: () => Date; endCurrentNow?: boolean },
 ): Promise<RotateResult> {
   const { row, made } = await endpointRow(db, shop, options);
   const now = options.now?.() ?? new Date();

@@ -6,6 +6,8 @@ import { markServiceEventFailed, noteServiceEventAttempt, processServiceEvent } 
 /** What the service-event job is given. */
 export interface ServiceEventJobContext extends QueueContext {
   adminForShop: AdminForShop;
+  /** SHOPIFY_API_SECRET: keys the hash in an ambassador's enrolment trigger key. */
+  appSecret: string;
   /** Tests shorten it; PAYOUT_SETTLE_MS otherwise. */
   payoutSettleMs?: number;
 }

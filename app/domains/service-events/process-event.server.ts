@@ -10,6 +10,8 @@ import { applyPayoutEvent } from "./payout-events.server";
 export interface ProcessDeps {
   db: PrismaClient;
   adminForShop: AdminForShop;
+  /** SHOPIFY_API_SECRET: keys the hash in an ambassador's enrolment trigger key. */
+  appSecret: string;
   now(): Date;
   /** The job's JobMeta.externalWrite (see payout-events.server.ts). */
   externalWrite<T>(write: () => Promise<T>): Promise<T>;

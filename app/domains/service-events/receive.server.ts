@@ -6,6 +6,7 @@ import { findInboundEndpoint } from "./endpoint.server";
 import { emailList, emailsOf, parseEnvelope, referenceOf } from "./webhook-envelope";
 import { SERVICE_EVENT_JOB } from "./job-kinds";
 import { verifyWithAny } from "./signature.server";
+import type { CredentialsKey } from "../../platform/crypto/sealing.server";
 
 export interface InboundDelivery {
   endpointId: string;
@@ -18,7 +19,8 @@ export type ReceiveResult =
   | { status: 200; outcome: "stored" | "duplicate"; shop: string; eventId: string }
   | { status: 400; outcome: "malformed"; detail: string }
   | { status: 401; outcome: "unsigned" | "forged" }
-  | { status: 404; outcome: "unknown_endpoint" };
+  | { status: 404; outcome: "unknown_endpoint" }
+  | { status: 503; outcome: "secret_unreadable" };
 
 /**
  * Verifies one delivery and stores it with its job, in one transaction; the
@@ -29,7 +31,7 @@ export async function receiveServiceWebhook(
   db: PrismaClient,
   logger: Logger,
   delivery: InboundDelivery,
-  options: { credentialsKey: string; now?: () => Date },
+  options: { credentialsKey: CredentialsKey; now?: () => Date },
 ): Promise<ReceiveResult> {
   const endpoint = await findInboundEndpoint(db, delivery.endpointId, options);
   if (!endpoint) {
@@ -37,6 +39,11 @@ export async function receiveServiceWebhook(
     return { status: 404, outcome: "unknown_endpoint" };
   }
   const log = logger.child({ shop: endpoint.shop });
+  if ("unreadable" in endpoint) {
+    // Answered 503, so the service keeps delivering it until the secret is rotated or the old key is back; the Service events page says so.
+    log.error("service webhook refused: the endpoint's secret cannot be opened with CREDENTIALS_KEY (or CREDENTIALS_KEY_PREVIOUS)");
+    return { status: 503, outcome: "secret_unreadable" };
+  }
   if (!delivery.signature) {
     log.warn("unsigned service webhook refused");
     return { status: 401, outcome: "unsigned" };

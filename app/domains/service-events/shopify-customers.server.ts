@@ -1,6 +1,7 @@
 import { realSleep } from "../../platform/http/sleep";
 import { adminCall } from "../../platform/shopify-admin/admin-call.server";
 import { AdminCallError, type AdminGraphql } from "../../platform/shopify-admin/admin-graphql.server";
+import { shopCurrencyOf as shopCurrency } from "../../platform/shopify-admin/shop-currency.server";
 import { customerEmailQuery } from "../../platform/shopify-admin/customer-search";
 import { chooseCustomer, CUSTOMER_IDENTITY_FIELDS, type CustomerChoice, type CustomerIdentity } from "../../platform/shopify-admin/customer-identity";
 
@@ -46,16 +47,8 @@ export async function findAmbassadorCustomer(admin: AdminGraphql, email: string,
   return chooseCustomer(email, data.customers.nodes);
 }
 
-const SHOP_CURRENCY = `#graphql
-query ReferralBridgeShopCurrency {
-  shop { currencyCode }
-}`;
-
 /** The currency the shop sells in (its store currency). */
-export async function shopCurrencyOf(admin: AdminGraphql): Promise<string> {
-  const data = await call<{ shop: { currencyCode: string } }>(admin, SHOP_CURRENCY, {});
-  return data.shop.currencyCode;
-}
+export const shopCurrencyOf = (admin: AdminGraphql): Promise<string> => shopCurrency({ admin, sleep: realSleep });
 
 /** A credit to a customer's store credit account, as Shopify lists it. */
 export interface StoreCredit {

@@ -51,7 +51,7 @@ export type ShareLinksAnswer =
   | { status: "error"; message: string };
 
 /** Why a signed-in customer has no links: not an ambassador, no email on their account, or their referral account is off. */
-export const NOT_ENROLLED_REASONS = ["not_member", "no_email", "inactive"] as const;
+export const NOT_ENROLLED_REASONS = ["not_member", "no_email", "inactive", "unverified_email"] as const;
 export type NotEnrolledReason = (typeof NOT_ENROLLED_REASONS)[number];
 
 export type ShareLinksStatus = ShareLinksAnswer["status"];

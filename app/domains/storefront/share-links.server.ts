@@ -26,6 +26,7 @@ export const MESSAGES = {
   notEnrolled: "You’re not part of the referral program yet.",
   noEmail: "Add an email address to your account to get referral links.",
   inactive: "Your referral account isn’t active.",
+  unverifiedEmail: "Please confirm your email address to see your referral links.",
   unavailable: "The referral program isn’t available right now.",
   error: "Your referral links can’t be shown right now. Please try again in a moment.",
 } as const;
@@ -34,6 +35,7 @@ const NOT_ENROLLED_MESSAGE: Record<NotEnrolledReason, string> = {
   not_member: MESSAGES.notEnrolled,
   no_email: MESSAGES.noEmail,
   inactive: MESSAGES.inactive,
+  unverified_email: MESSAGES.unverifiedEmail,
 };
 
 function notEnrolled(reason: NotEnrolledReason): ShareLinksAnswer {
@@ -53,6 +55,8 @@ export interface ShareLinksDeps {
   /** The company's point name per shop (it rarely changes). */
   pointNames: TtlCache<string | null>;
   logger: ShareLinksLogger;
+  /** SHOPIFY_API_SECRET: keys the hash in an ambassador's enrolment trigger key. */
+  appSecret: string;
   /** The clock that tells a just-enrolled ambassador (tests set it); the real time otherwise. */
   now?(): Date;
 }
@@ -126,7 +130,8 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   if (!customer.email) return notEnrolled("no_email");
 
   const params: GetAmbassadorParams = { email: customer.email };
-  const enrols = row.autoEnrol || query.enrol === true;
+  // Anyone can open an account with an ambassador's email: an unverified one is shown the links only when the service names this customer by id, and is never enrolled.
+  const enrols = customer.verifiedEmail && (row.autoEnrol || query.enrol === true);
   if (enrols) {
     // The same uid the order pipeline sends, so both name the customer alike.
     Object.assign(params, { autoCreate: true, uid: customerId, firstName: customer.firstName ?? undefined });
@@ -148,6 +153,7 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
       : { status: "error", message: MESSAGES.error };
   }
   const found = ambassador.ambassador;
+  if (!customer.verifiedEmail && found.uid !== customerId) return notEnrolled("unverified_email");
   // The customer's share link metafields follow what was just seen (a job, when they differ from what was written).
   if (row.shareLinkMetafield && found.email) await queueShareLinkSync(deps.db, shop, found.email, { reason: "seen", customerId, seen: shareLinkValues(found, commaList(row.campaignUids)) });
   if (found.status === "banned" || found.status === "unsubscribed") return notEnrolled("inactive");
@@ -156,7 +162,7 @@ async function lookUp(deps: ShareLinksDeps, query: ShareLinksQuery & { customerI
   if (enrols && row.flowTriggers && found.email && justCreated(found, deps.now?.() ?? new Date())) {
     const how = ENROLLED_HOW[query.surface];
     const shareLink = found.memorableUrl ?? shareLinksOf(found.campaignLinks, commaList(row.campaignUids))[0]?.url ?? null;
-    await queueFlowTrigger(deps.db, shop, ambassadorEnrolled({ customerId, email: found.email, shareLink, how }), enrolmentKey(found.email));
+    await queueFlowTrigger(deps.db, shop, ambassadorEnrolled({ customerId, email: found.email, shareLink, how }), enrolmentKey(found.email, deps.appSecret));
   }
   return {
     status: "ok",

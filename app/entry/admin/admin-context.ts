@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { FetchLike, ServiceNetworkPolicy } from "../../platform/referral-api";
 import type { AdminForShop } from "../../platform/shopify-admin/admin-access";
+import type { CredentialsKey } from "../../platform/crypto/sealing.server";
 
 /** The pino-like subset the admin logs to. */
 export interface AdminLogger {
@@ -12,7 +13,7 @@ export interface AdminLogger {
 export interface AdminContext {
   db: PrismaClient;
   /** CREDENTIALS_KEY: seals and opens the service token. */
-  credentialsKey: string;
+  credentialsKey: CredentialsKey;
   /** How long a page waits for the referral service (default ADMIN_TIMEOUT_MS). */
   timeoutMs?: number;
   fetch?: FetchLike;

@@ -17,6 +17,7 @@ function viewOf(ctx: WebhookContext, endpoint: EndpointState): ServiceWebhookVie
     previousValidUntil: endpoint.previousValidUntil?.toISOString() ?? null,
     overlapHours: SECRET_OVERLAP_HOURS,
     newSecret: endpoint.newSecret,
+    secretUnreadable: endpoint.secretUnreadable,
   };
 }
 

@@ -15,6 +15,8 @@ export interface ServiceWebhookView {
   overlapHours: number;
   /** The secret, only right after it was made (first view, or a rotation); never on a later page load. */
   newSecret: string | null;
+  /** The stored secret can't be read by the app any more (its key changed): deliveries are refused until it is rotated. */
+  secretUnreadable: boolean;
 }
 
 export type RotateSecretResult = { ok: true; webhook: ServiceWebhookView } | { ok: false; message: string };

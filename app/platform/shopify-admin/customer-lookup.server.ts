@@ -4,6 +4,8 @@ import type { AdminGraphql } from "./admin-graphql.server";
 export interface ShopCustomer {
   email: string | null;
   firstName: string | null;
+  /** Shopify has seen the customer prove the email (Customer.verifiedEmail): anyone can sign up with another's address. */
+  verifiedEmail: boolean;
 }
 
 /** Finds a customer by numeric id; null when the shop has no such customer. */
@@ -21,6 +23,7 @@ export const CUSTOMER_QUERY = `#graphql
   query ReferralCustomer($id: ID!) {
     customer(id: $id) {
       firstName
+      verifiedEmail
       defaultEmailAddress {
         emailAddress
       }
@@ -32,6 +35,7 @@ const answerSchema = z.object({
     customer: z
       .object({
         firstName: z.string().nullish(),
+        verifiedEmail: z.boolean().nullish(),
         defaultEmailAddress: z.object({ emailAddress: z.string().nullish() }).nullish(),
       })
       .nullable(),
@@ -55,6 +59,6 @@ export function adminCustomerLookup(admin: AdminGraphql): CustomerLookup {
     const customer = parsed.data.data.customer;
     if (!customer) return null;
     const email = customer.defaultEmailAddress?.emailAddress?.trim();
-    return { email: email || null, firstName: customer.firstName?.trim() || null };
+    return { email: email || null, firstName: customer.firstName?.trim() || null, verifiedEmail: customer.verifiedEmail === true };
   };
 }

@@ -1,5 +1,5 @@
 import { Session } from "@shopify/shopify-api";
-import { isSealed, openToken, sealToken, type SealContext } from "../crypto/sealing.server";
+import { isSealed, openToken, sealToken, type SealContext, type CredentialsKey } from "../crypto/sealing.server";
 
 // Shopify's tokens for a shop (the offline access token and, with expiring
 // tokens, its refresh token) sealed at rest like the service token
@@ -19,7 +19,7 @@ export interface SessionStore {
 }
 
 export interface SealedSessionOptions {
-  credentialsKey: string;
+  credentialsKey: CredentialsKey;
   /** A stored session whose tokens the key cannot open (the key changed, or the row was moved). */
   onUnreadable(sessionId: string, shop: string): void;
 }

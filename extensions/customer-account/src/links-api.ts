@@ -48,13 +48,14 @@ const isObject = (value: unknown): value is Raw => typeof value === "object" && 
 const text = (value: unknown, fallback = ""): string =>
   typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback;
 /** Why the backend has no links for a signed-in customer (app/domains/storefront/share-links-contract.ts). */
-export type NotEnrolledReason = "not_member" | "no_email" | "inactive";
+export type NotEnrolledReason = "not_member" | "no_email" | "inactive" | "unverified_email";
 
 /** The locale key each extension shows for a reason; an answer without a known reason reads as not a member. */
-export const NOT_ENROLLED_TEXT: Record<NotEnrolledReason, "notEnrolled" | "noEmail" | "inactive"> = {
+export const NOT_ENROLLED_TEXT: Record<NotEnrolledReason, "notEnrolled" | "noEmail" | "inactive" | "unverifiedEmail"> = {
   not_member: "notEnrolled",
   no_email: "noEmail",
   inactive: "inactive",
+  unverified_email: "unverifiedEmail",
 };
 
 const reasonOf = (body: Raw): NotEnrolledReason =>

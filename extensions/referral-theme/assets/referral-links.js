@@ -72,7 +72,7 @@
       // The customer's own language: the block's texts, chosen by the answer's status and reason.
       if (data.status === 'unavailable') return this.say(t.textUnavailable);
       if (data.status === 'not_enrolled') {
-        this.say((data.reason === 'no_email' && t.textNoEmail) || (data.reason === 'inactive' && t.textInactive) || t.textNotEnrolled);
+        this.say((data.reason === 'no_email' && t.textNoEmail) || (data.reason === 'inactive' && t.textInactive) || (data.reason === 'unverified_email' && t.textUnverifiedEmail) || t.textNotEnrolled);
         return;
       }
       if (data.status !== 'ok') throw new Error('Unexpected answer');

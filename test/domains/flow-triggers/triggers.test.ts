@@ -2,6 +2,7 @@
 // served build: the payload builders (pure), the job that sends them through
 // the Admin stand-in (Shopify's 2026-10 schema validates the document), and
 // each domain's call queuing the trigger once per event, only with Flow on.
+import { createHash } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../../app/wiring/db.server";
 import { getEnv } from "../../../app/wiring/env.server";
@@ -10,7 +11,7 @@ import { createTtlCache } from "../../../app/platform/cache/ttl-cache";
 import { shopClient } from "../../../app/domains/connection/shop-client.server";
 import { decideCommission } from "../../../app/entry/admin/commissions.server";
 import { FLOW_TRIGGER_JOB } from "../../../app/domains/flow-triggers/job-kinds";
-import { enrolmentKey } from "../../../app/domains/flow-triggers/queue-trigger.server";
+import { enrolmentKey, rekeyEnrolmentTriggers } from "../../../app/domains/flow-triggers/queue-trigger.server";
 import { sendFlowTrigger } from "../../../app/domains/flow-triggers/send-trigger.server";
 import {
   ambassadorEnrolled,
@@ -36,6 +37,7 @@ import { appFlowTriggers } from "../../support/standin-flow";
 import { TEST_SHOP } from "../../support/shopify-requests";
 
 const LONG = "x".repeat(200_000);
+const SECRET = "test-api-secret";
 
 /** One of each trigger, with every field filled (and overlong text). */
 function everyTrigger(text = "a"): FlowTrigger[] {
@@ -309,15 +311,17 @@ describe("where each event is learnt", () => {
     const ann = shopify.customers.add("ann@example.com");
     const annId = ann.id.split("/").at(-1)!;
     const event = { contact: { id: 55, email: "Ann@Example.com", internal_id: annId, memorable_url: "https://refer.example/ann" } };
-    const deps = { db: prisma, adminForShop: shopify.access() };
+    const deps = { db: prisma, adminForShop: shopify.access(), appSecret: SECRET };
     await applyContactCreated(deps, TEST_SHOP, event);
     await applyContactCreated(deps, TEST_SHOP, event);
-    // The key outlives the payload (the purge empties it and keeps the job): it names nobody.
-    expect(enrolmentKey("Ann@Example.com")).toBe(enrolmentKey(" ann@example.com"));
-    expect(enrolmentKey("Ann@Example.com")).not.toMatch(/ann|example/i);
+    // The key outlives the payload (the purge empties it and keeps the job): it names nobody, and without the app's secret nobody can test a guessed email against it.
+    expect(enrolmentKey("Ann@Example.com", SECRET)).toBe(enrolmentKey(" ann@example.com", SECRET));
+    expect(enrolmentKey("Ann@Example.com", SECRET)).not.toMatch(/ann|example/i);
+    expect(enrolmentKey("ann@example.com", SECRET)).not.toContain(createHash("sha256").update("ann@example.com").digest("hex").slice(0, 32));
+    expect(enrolmentKey("ann@example.com", "another-app-secret")).not.toBe(enrolmentKey("ann@example.com", SECRET));
     expect(await flowJobs()).toEqual([
       {
-        key: `${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("Ann@Example.com")}`,
+        key: `${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("Ann@Example.com", SECRET)}`,
         handle: "ambassador-enrolled",
         payload: { customer_id: Number(annId), "Ambassador email": "ann@example.com", "Share link": "https://refer.example/ann", How: "service_webhook" },
       },
@@ -327,15 +331,15 @@ describe("where each event is learnt", () => {
     await applyContactCreated(deps, TEST_SHOP, { contact: { id: 57, email: "bea@example.com" } });
     await prisma.job.updateMany({ where: { kind: "flow.trigger" }, data: { status: "done", payload: "{}" } });
     const who = { email: "ann@example.com", customerId: annId, orderIds: [] };
-    await redactCustomer(prisma, createLogger({ level: "silent" }), { shop: TEST_SHOP, who, webhookId: null }, { credentialsKey: getEnv().CREDENTIALS_KEY, serviceEventJobKind: "service-event.process" });
-    expect((await flowJobs()).map((j) => j.key)).toEqual([`${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("bea@example.com")}`]);
+    await redactCustomer(prisma, createLogger({ level: "silent" }), { shop: TEST_SHOP, who, webhookId: null }, { credentialsKey: getEnv().CREDENTIALS_KEY, serviceEventJobKind: "service-event.process", appSecret: SECRET });
+    expect((await flowJobs()).map((j) => j.key)).toEqual([`${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("bea@example.com", SECRET)}`]);
   });
 
   it("Ambassador enrolled: an internal_id that names a customer with another email names nobody; the verified customer with the email is named", async () => {
     await flowOn();
     const shopify = new ShopifyAdminStandIn();
     const bob = shopify.customers.add("bob@example.com");
-    const deps = { db: prisma, adminForShop: shopify.access() };
+    const deps = { db: prisma, adminForShop: shopify.access(), appSecret: SECRET };
     // GIVEN the service names bob by id for carol, whom the shop does not know, and for dora, whom it knows (verified) and erin (not verified)
     const dora = shopify.customers.add("dora@example.com");
     shopify.customers.add("erin@example.com", { verifiedEmail: false });
@@ -350,6 +354,30 @@ describe("where each event is learnt", () => {
     ]);
   });
 
+  it("Ambassador enrolled: triggers stored under the unkeyed hash are keyed at start where the email is known, deleted where it is not", async () => {
+    // GIVEN three enrolment triggers stored before the key was keyed: cara's payload still names her, dan's was emptied
+    // by the purge, and eve's has a keyed twin already
+    const unkeyed = (email: string) => `${TEST_SHOP}:flow.trigger:ambassador-enrolled:ambassador:${createHash("sha256").update(email).digest("hex").slice(0, 32)}`;
+    const sent = (email: string) => JSON.stringify({ handle: "ambassador-enrolled", payload: { "Ambassador email": email, How: "storefront" } });
+    await prisma.job.createMany({
+      data: [
+        { shop: TEST_SHOP, kind: "flow.trigger", key: unkeyed("cara@example.com"), payload: sent("cara@example.com"), status: "done" },
+        { shop: TEST_SHOP, kind: "flow.trigger", key: unkeyed("dan@example.com"), payload: "{}", status: "done" },
+        { shop: TEST_SHOP, kind: "flow.trigger", key: unkeyed("eve@example.com"), payload: sent("eve@example.com"), status: "done" },
+        { shop: TEST_SHOP, kind: "flow.trigger", key: `${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("eve@example.com", SECRET)}`, payload: "{}", status: "done" },
+      ],
+    });
+    // WHEN the app starts (twice: the pass has nothing left to do the second time)
+    expect(await rekeyEnrolmentTriggers(prisma, SECRET)).toEqual({ rekeyed: 1, deleted: 2 });
+    expect(await rekeyEnrolmentTriggers(prisma, SECRET)).toEqual({ rekeyed: 0, deleted: 0 });
+    // THEN no key holds an unkeyed hash; cara's is keyed, so learning her enrolment again queues nothing, and her redaction finds it
+    expect((await prisma.job.findMany({ select: { key: true }, orderBy: { key: "asc" } })).map((j) => j.key).sort()).toEqual(
+      [`${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("cara@example.com", SECRET)}`, `${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("eve@example.com", SECRET)}`].sort(),
+    );
+    await redactCustomer(prisma, createLogger({ level: "silent" }), { shop: TEST_SHOP, who: { email: "cara@example.com", customerId: null, orderIds: [] }, webhookId: null }, { credentialsKey: getEnv().CREDENTIALS_KEY, serviceEventJobKind: "service-event.process", appSecret: SECRET });
+    expect((await prisma.job.findMany({ where: { kind: "flow.trigger" } })).map((j) => j.key)).toEqual([`${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("eve@example.com", SECRET)}`]);
+  });
+
   it("Ambassador enrolled: from the thank-you page's look-up that enrolled the customer", async () => {
     await flowOn();
     await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { autoEnrol: true } });
@@ -359,17 +387,18 @@ describe("where each event is learnt", () => {
       answers: createTtlCache<never>({ ttlMs: 1 }),
       pointNames: createTtlCache<string | null>({ ttlMs: 60_000 }),
       logger: createLogger({ level: "silent" }),
+      appSecret: SECRET,
     };
     const answer = await loadShareLinks(deps as never, {
       shop: TEST_SHOP,
       customerId: "7012345678902",
-      lookupCustomer: async () => ({ email: "newbie@example.com", firstName: "Nia" }),
+      lookupCustomer: async () => ({ email: "newbie@example.com", firstName: "Nia", verifiedEmail: true }),
       surface: "checkout",
     });
     expect(answer).toMatchObject({ status: "ok" });
     expect(await flowJobs()).toEqual([
       {
-        key: `${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("newbie@example.com")}`,
+        key: `${TEST_SHOP}:flow.trigger:ambassador-enrolled:${enrolmentKey("newbie@example.com", SECRET)}`,
         handle: "ambassador-enrolled",
         payload: { customer_id: 7012345678902, "Ambassador email": "newbie@example.com", "Share link": expect.stringMatching(/^https?:\/\//), How: "thank_you" },
       },

@@ -71,10 +71,30 @@ describe("the friend's offer in Shopify", () => {
     const discount = shopify.discountTitled(TITLE);
     expect(discount.input).toMatchObject({
       customerGets: { value: { discountAmount: { amount: "7.50", appliesOnEachItem: false } } },
-      minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: "40" } },
+      minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: "40.00" } },
       context: { all: "ALL" },
       appliesOncePerCustomer: false,
     });
+  });
+
+  it("sends an amount off and a minimum subtotal rounded to the shop currency's minor unit", async () => {
+    // GIVEN a shop that sells in yen (no minor unit) and one in dinars (three decimals)
+    shopify.shopCurrency = "JPY";
+    await offer({ kind: "fixed_amount", value: "7.50", minimumSubtotal: "40.49", eligibility: "everyone", oncePerCustomer: false });
+    expect(shopify.discountTitled(TITLE).input).toMatchObject({
+      customerGets: { value: { discountAmount: { amount: "8" } } },
+      minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: "40" } },
+    });
+    shopify.shopCurrency = "KWD";
+    await offer({ kind: "fixed_amount", value: "7.5", minimumSubtotal: null, eligibility: "everyone", oncePerCustomer: false });
+    expect(shopify.discountTitled(TITLE).input).toMatchObject({ customerGets: { value: { discountAmount: { amount: "7.500" } } }, minimumRequirement: null });
+  });
+
+  it("does not send an amount off that rounds to nothing in the shop's currency, and says why", async () => {
+    shopify.shopCurrency = "JPY";
+    await offer({ kind: "fixed_amount", value: "0.40", eligibility: "everyone" });
+    expect(shopify.discounts.size).toBe(0);
+    expect((await offerViews(prisma, TEST_SHOP))["1001"]!.lastError).toBe("The friend's amount (0.40) is less than the smallest amount in JPY: set a larger amount.");
   });
 
   it("creates a free shipping discount, and moves the codes to it when the merchant changes the kind", async () => {
@@ -143,7 +163,7 @@ describe("the friend's offer in Shopify", () => {
     const { ambassador } = await service.getAmbassador({ email: "newpal@example.com", autoCreate: true });
     const code = ambassador.campaignLinks.find((l) => l.campaignUid === "1001")!.url!.split("/").pop()!;
     const pagedBefore = sandbox.ledger().requests.filter((r) => r.operation === "ambassador/all").length;
-    await applyContactCreated({ db: prisma, adminForShop: shopify.access() }, TEST_SHOP, { contact: { email: "newpal@example.com" } });
+    await applyContactCreated({ db: prisma, adminForShop: shopify.access(), appSecret: "test-api-secret" }, TEST_SHOP, { contact: { email: "newpal@example.com" } });
     await pipeline.drain();
     expect(shopify.codesOf(shopify.discountTitled(TITLE).id)).toContain(code);
     expect(sandbox.ledger().requests.filter((r) => r.operation === "ambassador/all").length).toBe(pagedBefore);

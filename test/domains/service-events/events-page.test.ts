@@ -172,6 +172,7 @@ describe("ServiceWebhookCard", () => {
     previousValidUntil: null,
     overlapHours: 24,
     newSecret: null,
+    secretUnreadable: false,
   };
   // The card submits with Remix, so it renders inside a router, as on its pages.
   const render = async (props: Parameters<typeof ServiceWebhookCard>[0]) => {
@@ -194,6 +195,13 @@ describe("ServiceWebhookCard", () => {
     expect(html).toContain("Copy the secret now: it is shown only this once");
     expect(html).toContain("s3cr3t-value");
     expect(html).toContain("The previous secret keeps working until Nov 21, 2026, 9:30 AM UTC");
+  });
+
+  it("says when the app can't read the secret any more (its key changed)", async () => {
+    const html = await render({ webhook: { ...view, secretUnreadable: true } });
+    expect(html).toContain("read this secret any more");
+    expect(html).toContain("Rotate the secret and paste the new one into the referral service");
+    expect(await render({ webhook: view })).not.toContain("read this secret any more");
   });
 
   it("says why a rotation did not happen", async () => {

@@ -237,6 +237,27 @@ describe("app proxy: enrolment", () => {
     expect(serviceOperations(sandbox)).not.toContain("ambassador/get");
   });
 
+  it("shows an ambassador's links only to a customer whose email Shopify verified: another account with that email is asked to confirm it, and nobody is enrolled", async () => {
+    // GIVEN a second account signed up with Alice's email, never confirmed
+    await setUpShop(sandbox, { autoEnrol: true });
+    adminApi.addCustomer("7009", { email: alice.email, firstName: "Mallory", verifiedEmail: false });
+    adminApi.addCustomer("7010", { email: "new.unconfirmed@example.com", firstName: "Uma", verifiedEmail: false });
+    // WHEN it asks for its links
+    const body = await answerOf(await ask(await proxyRequest({ customerId: "7009" })));
+    // THEN it gets a polite request to confirm its email, nothing of Alice's
+    expect(body).toEqual({ status: "not_enrolled", reason: "unverified_email", message: MESSAGES.unverifiedEmail });
+    expect(JSON.stringify(body)).not.toMatch(/ALICE10|12\.00/);
+    // and an unconfirmed customer is not enrolled automatically either
+    expect(await answerOf(await ask(await proxyRequest({ customerId: "7010" })))).toMatchObject({ status: "not_enrolled", reason: "not_member" });
+    expect(sandboxAmbassador(sandbox, "new.unconfirmed@example.com")).toBeUndefined();
+    // Alice herself still sees hers
+    expect(await answerOf(await ask(await proxyRequest({ customerId: alice.id })))).toMatchObject({ status: "ok" });
+    // and so does an unconfirmed account the service names by id as the ambassador
+    await sandboxClient(sandbox).updateAmbassador({ email: alice.email, newUid: "7011" });
+    adminApi.addCustomer("7011", { email: alice.email, firstName: "Alice", verifiedEmail: false });
+    expect(await answerOf(await ask(await proxyRequest({ customerId: "7011" })))).toMatchObject({ status: "ok", ambassador: { email: alice.email } });
+  });
+
   it("tells a deactivated ambassador that their referral account is not active", async () => {
     await setUpShop(sandbox);
     const client = sandboxClient(sandbox);

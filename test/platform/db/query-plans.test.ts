@@ -188,7 +188,7 @@ describe.skipIf(databaseKind(url) !== "sqlite")("the queries on orders and jobs 
     {
       name: "a customer's redaction",
       run: () =>
-        redactCustomer(db, { info() {} } as unknown as Logger, { shop: SHOP, who: { email: "buyer9@example.com", customerId: "7000009", orderIds: ["5000009"] }, webhookId: null }, { credentialsKey: Buffer.alloc(32, 7).toString("base64"), serviceEventJobKind: SERVICE_EVENT_JOB.name }),
+        redactCustomer(db, { info() {} } as unknown as Logger, { shop: SHOP, who: { email: "buyer9@example.com", customerId: "7000009", orderIds: ["5000009"] }, webhookId: null }, { credentialsKey: Buffer.alloc(32, 7).toString("base64"), serviceEventJobKind: SERVICE_EVENT_JOB.name, appSecret: "test-api-secret" }),
       allowed: [THE_SHOP],
     },
     { name: "a shop's redaction", run: () => redactShop(db, { info() {} } as unknown as Logger, { shop: SHOPS[2]!, webhookId: null }), allowed: [THE_SHOP] },

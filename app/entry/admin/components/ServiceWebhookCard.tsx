@@ -66,6 +66,16 @@ export function ServiceWebhookCard({ webhook, rotation }: { webhook: ServiceWebh
 
         {rotation && !rotation.ok ? <Banner tone="critical">{rotation.message}</Banner> : null}
 
+        {webhook.secretUnreadable && !secret ? (
+          <Banner tone="critical" title="The app can't read this secret any more">
+            <Text as="p">
+              The app&apos;s encryption key was changed, so the referral service&apos;s events are refused (it keeps sending them
+              again). Rotate the secret and paste the new one into the referral service, or ask whoever runs the app to put the
+              previous key back.
+            </Text>
+          </Banner>
+        ) : null}
+
         {secret ? (
           <Banner tone="warning" title="Copy the secret now: it is shown only this once">
             <BlockStack gap="200">

@@ -9,6 +9,8 @@
 export interface StubCustomer {
   email: string | null;
   firstName: string | null;
+  /** Shopify's Customer.verifiedEmail; true unless said (a customer who signed up and never confirmed the address). */
+  verifiedEmail?: boolean;
 }
 
 export interface AdminCall {
@@ -57,7 +59,7 @@ async function answer(request: Request, shop: string, apiVersion: string): Promi
   return json(200, {
     data: {
       customer: customer
-        ? { firstName: customer.firstName, defaultEmailAddress: customer.email === null ? null : { emailAddress: customer.email } }
+        ? { firstName: customer.firstName, verifiedEmail: customer.verifiedEmail ?? true, defaultEmailAddress: customer.email === null ? null : { emailAddress: customer.email } }
         : null,
     },
   });
