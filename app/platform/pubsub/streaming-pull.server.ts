@@ -51,9 +51,6 @@ export function startStreamingPull({ subscription: name, maxMessages, maxBytes, 
   const client = new PubSub({ projectId });
   const subscription = client.subscription(name, {
     flowControl: { maxMessages, maxBytes, allowExcessMessages: false },
-    // One stream: the server bounds what it sends by the flow control stream by stream, so the client's five
-    // streams could each bring maxMessages, held in memory and leased while they wait. More consumers scale out.
-    streamingOptions: { maxStreams: 1 },
     // What is still held when close() is called past our own deadline is handed back at once.
     closeOptions: { behavior: "NACK", timeout: Duration.from({ seconds: 0 }) },
   });
