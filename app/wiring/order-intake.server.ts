@@ -10,7 +10,7 @@ import { intakeInWorkerThread } from "./in-process-worker.server";
 import type { IntakeResult, OrderWebhook } from "../domains/referrals";
 import { cachedShopCheck, type CachedShopCheck } from "../entry/webhooks/installed-shops";
 import { createOrderWebhooks, type OrderWebhooks } from "../entry/webhooks/order-webhooks.server";
-import { createQueueConsumer, type QueueConsumer } from "../entry/webhooks/queued-delivery.server";
+import { createQueueConsumer, type QueueConsumer, type QueueConsumerDeps } from "../entry/webhooks/queued-delivery.server";
 import { INTAKE_PLANNER, intakeThread } from "./intake-planner";
 import { announceWebhookBursts } from "./webhook-bursts.server";
 
@@ -103,9 +103,17 @@ export function orderWebhooks(): OrderWebhooks {
   return (globalThis.__referralBridgeOrderWebhooks ??= createOrderWebhooks({ secret: getEnv().SHOPIFY_API_SECRET, shopHasSession, store: storeOrderWebhook, logger }));
 }
 
+/** Keeps a queued delivery refused for good, for the Overview of the shop it names. */
+export const keepRefusal: QueueConsumerDeps["keepRefusal"] = async (refusal) => void (await prisma.refusedDelivery.create({ data: refusal }));
+
 /** A queue consumer (decision 008) over `intake`. */
 export function queueConsumerFor(intake: Intake): QueueConsumer {
-  return createQueueConsumer({ store: (delivery) => intake.store(delivery), shopHasSession, logger });
+  return createQueueConsumer({
+    store: (delivery) => intake.store(delivery),
+    shopHasSession,
+    keepRefusal,
+    logger,
+  });
 }
 
 /** The consumer of order webhooks a cloud queue delivers (Pub/Sub, EventBridge), over this process's intake. */

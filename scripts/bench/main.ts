@@ -18,9 +18,8 @@
 // connections over the two app processes as a round-robin balancer would,
 // and the inline baseline gets two processes the same way.
 import "../lib/require-node";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
@@ -31,34 +30,28 @@ import { percentile, sendRequests, signedOrderRequest, type LoadResult } from ".
 import { printBurstCost, printCost, readCost, readCpu, type CpuReading, type Topology } from "./cost";
 import { printProfiles } from "./profiles";
 import { parentPid } from "./cpu";
+import { peakResidentMb, startChild } from "./processes";
 import { asRole, clearCounts, COUNTS_DIR, preparePostgresCounting, resetPostgresCounts, ROLES, threadCounts } from "./statements";
 
 const { values: flags, positionals } = parseArgs({
-  options: { db: { type: "string", default: "sqlite" }, "cpu-profile": { type: "boolean", default: false }, timeline: { type: "boolean", default: false }, "warm-up": { type: "string", default: "3000" } },
+  options: { db: { type: "string", default: "sqlite" }, pubsub: { type: "boolean", default: false }, "cpu-profile": { type: "boolean", default: false }, timeline: { type: "boolean", default: false }, "warm-up": { type: "string", default: "3000" } },
   allowPositionals: true,
 });
 const onPostgres = flags.db === "postgresql";
 if (!onPostgres && flags.db !== "sqlite") throw new Error(`--db is sqlite or postgresql, not ${flags.db}`);
 /** Long enough (about a second at full speed) that one garbage collection or checkpoint does not decide the figures. */
 const N = Number(positionals[0] ?? 10_000);
+if (flags.pubsub) {
+  if (!onPostgres) throw new Error("--pubsub runs the production topology: add --db postgresql");
+  const { runPubSubBench } = await import("./pubsub");
+  process.exit((await runPubSubBench(N)) ? 0 : 1);
+}
 const C = Number(positionals[1] ?? 200);
 /** App processes (and inline baseline processes) behind the one address the load goes to. */
 const PROCESSES = onPostgres ? 2 : 1;
 const SERVICE_LATENCY_MS = 300;
 /** Unmeasured orders first, at full concurrency, so that start-up (JIT, first connections) is not counted. */
 const WARM_UP = Number(flags["warm-up"]);
-
-function startChild(args: string[], env: Record<string, string>, readyText: string): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
-    let output = "";
-    child.stdout!.on("data", (chunk) => {
-      output += chunk;
-      if (output.includes(readyText)) resolve(child);
-    });
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}: ${output}`)));
-  });
-}
 
 async function ledgerCounts(baseUrl: string, ids: Set<string>): Promise<Map<string, number>> {
   const ledger = (await (await fetch(`${baseUrl}/_sandbox/ledger`)).json()) as { commissions: { transaction_id: string | null }[] };
@@ -115,16 +108,6 @@ function summary(label: string, result: LoadResult) {
     perSecond: (result.latenciesMs.length / result.wallMs) * 1000,
     statuses: result.statuses,
   };
-}
-
-/** The most memory the process has held resident so far (VmHWM), in MB; undefined once it has gone. */
-function peakResidentMb(pid: number | undefined): number | undefined {
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    return kb ? Number(kb) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 buildIfNeeded(console.log);

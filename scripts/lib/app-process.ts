@@ -196,6 +196,13 @@ export interface RunningApp extends ServedBuild {
  * the same environment.
  */
 export async function startApp(options: { databaseUrl: string; env?: Record<string, string>; port?: number }): Promise<RunningApp> {
+  const { env, secret, credentialsKey } = demoAppEnv(options);
+  const served = await serveBuild({ buildIndex: "build/index.js", env, port: options.port });
+  return { ...served, env: { ...env, SHOPIFY_APP_URL: served.url }, secret, credentialsKey };
+}
+
+/** The environment startApp serves the build with (fresh secrets), for processes of the app that serve nothing (workers, consumers). */
+export function demoAppEnv(options: { databaseUrl: string; env?: Record<string, string> }): { env: Record<string, string>; secret: string; credentialsKey: string } {
   const secret = randomBytes(16).toString("hex");
   const credentialsKey = randomBytes(32).toString("base64");
   const env: Record<string, string> = {
@@ -209,6 +216,5 @@ export async function startApp(options: { databaseUrl: string; env?: Record<stri
     ALLOW_LOOPBACK_SERVICE: "true",
     ...options.env,
   };
-  const served = await serveBuild({ buildIndex: "build/index.js", env, port: options.port });
-  return { ...served, env: { ...env, SHOPIFY_APP_URL: served.url }, secret, credentialsKey };
+  return { env, secret, credentialsKey };
 }

@@ -36,6 +36,8 @@ export function emulatorLauncher(): string {
 export interface PubSubEmulator {
   /** host:port, the value of PUBSUB_EMULATOR_HOST. */
   host: string;
+  /** The launcher's process (the JVM is its child). */
+  pid: number;
   /** What a consumer process needs to pull from the emulator, and nothing off this machine. */
   env: Record<string, string>;
   /** A client of the emulator. */
@@ -82,6 +84,7 @@ export async function startPubSubEmulator(): Promise<PubSubEmulator> {
   const clients: PubSub[] = [];
   return {
     host,
+    pid: child.pid!,
     env: { PUBSUB_EMULATOR_HOST: host, ...NO_METADATA_SERVER },
     client(projectId) {
       const client = new PubSub({ projectId, apiEndpoint: host, emulatorMode: true });

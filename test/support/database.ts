@@ -64,6 +64,7 @@ export async function resetDatabase(): Promise<void> {
   await deliveriesPlanned(2_000).catch(() => {});
   await prisma.$transaction([
     prisma.pendingDelivery.deleteMany(),
+    prisma.refusedDelivery.deleteMany(),
     prisma.job.deleteMany(),
     prisma.serviceEvent.deleteMany(),
     prisma.flowActionRun.deleteMany(),

@@ -3,7 +3,7 @@ import { enqueueJob } from "../../platform/queue/enqueue.server";
 import { FLOW_TRIGGER_JOB } from "../flow-triggers";
 import { CANCEL_ORDER_JOB, REFUND_ORDER_JOB } from "../referrals";
 import { PRIVACY_PURGE_JOB, PURGE_JOB_SHOP } from "./job-kinds";
-import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, SET_ASIDE_DELIVERY_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "./retention.server";
+import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, REFUSED_DELIVERY_MS, SET_ASIDE_DELIVERY_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "./retention.server";
 
 // The retention purge: what retention.server.ts says is kept no longer goes,
 // for every shop, once an hour. Each step works in batches: one short
@@ -47,6 +47,8 @@ export interface PurgeCounts {
   reportsDeleted: number;
   /** Order webhooks set aside (SQLite: planning failed on them alone) that were deleted. */
   setAsideDeliveriesDeleted: number;
+  /** Queued order webhooks refused for good (shown on the Overview) that were deleted. */
+  refusedDeliveriesDeleted: number;
 }
 
 /** A step's batches: `maxBatches` counts down, so a step that goes shop by shop keeps one bound. */
@@ -156,7 +158,14 @@ export async function purgeExpired(db: PrismaClient, now: Date, options: { batch
     size(),
   );
 
-  return { orderRecordsCleared, pixelSignalsDeleted, finishedJobsDeleted, reportsDeleted, setAsideDeliveriesDeleted };
+  const refusedExpired = { receivedAt: { lt: before(REFUSED_DELIVERY_MS) } };
+  const refusedDeliveriesDeleted = await inBatches(
+    async () => (await db.refusedDelivery.findMany({ where: refusedExpired, select: { id: true }, take: batch })).map((row) => row.id),
+    async (batchIds) => (await db.refusedDelivery.deleteMany({ where: { id: { in: batchIds }, ...refusedExpired } })).count,
+    size(),
+  );
+
+  return { orderRecordsCleared, pixelSignalsDeleted, finishedJobsDeleted, reportsDeleted, setAsideDeliveriesDeleted, refusedDeliveriesDeleted };
 }
 
 /** The next purge, at the start of the next hour; one job per hour however often it is asked for. */

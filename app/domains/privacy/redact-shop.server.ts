@@ -9,7 +9,7 @@ import { jobsOfShop } from "../../platform/queue/shop-jobs.server";
  */
 export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop: string; webhookId: string | null }) {
   const where = { shop: hook.shop };
-  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs, pixelSignals, commissionBulkRuns, shareLinks, flowActionRuns, pendingDeliveries, referredCustomers] = await db.$transaction([
+  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs, pixelSignals, commissionBulkRuns, shareLinks, flowActionRuns, pendingDeliveries, referredCustomers, refusedDeliveries] = await db.$transaction([
     db.job.deleteMany({ where: jobsOfShop(hook.shop) }),
     db.orderRecord.deleteMany({ where }),
     db.serviceEvent.deleteMany({ where }),
@@ -27,6 +27,7 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     db.flowActionRun.deleteMany({ where }),
     db.pendingDelivery.deleteMany({ where }),
     db.referredCustomer.deleteMany({ where }),
+    db.refusedDelivery.deleteMany({ where }),
   ]);
   const deleted = {
     jobs: jobs.count,
@@ -46,6 +47,7 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     flowActionRuns: flowActionRuns.count,
     pendingDeliveries: pendingDeliveries.count,
     referredCustomers: referredCustomers.count,
+    refusedDeliveries: refusedDeliveries.count,
   };
   logger.info({ shop: hook.shop, topic: "shop/redact", webhookId: hook.webhookId, deleted }, "shop redacted");
   return deleted;

@@ -50,6 +50,13 @@ export const FINISHED_JOB_MS = 7 * DAY_MS;
  */
 export const SET_ASIDE_DELIVERY_MS = 7 * DAY_MS;
 
+/**
+ * A queued order webhook refused for good (RefusedDelivery: its shop, topic
+ * and why, none of the order): the Overview shows a week of them, then it
+ * is deleted.
+ */
+export const REFUSED_DELIVERY_MS = 7 * DAY_MS;
+
 /** A data request's report (a customer's export) and who asked: 30 days after it was made, time for the merchant to hand it over. */
 export const DATA_REQUEST_REPORT_MS = 30 * DAY_MS;
 
@@ -75,6 +82,7 @@ export function retentionPeriods(): RetentionPeriod[] {
     { what: "Web pixel signals (checkout token and referral code)", period: duration(PIXEL_SIGNAL_MS), then: "Deleted." },
     { what: "Finished background jobs", period: duration(FINISHED_JOB_MS), then: "Deleted; failed jobs stay until you retry or skip them." },
     { what: "Order webhooks the app could not read into an order (kept to be read again after an update)", period: `${duration(SET_ASIDE_DELIVERY_MS)} after delivery`, then: "Deleted." },
+    { what: "Order updates from Shopify's queue that could not be read (their topic and why, not the order)", period: `${duration(REFUSED_DELIVERY_MS)} after delivery`, then: "Deleted." },
     { what: "Data request reports", period: `${duration(DATA_REQUEST_REPORT_MS)} after the report is ready`, then: "The report and who asked are deleted; the request's date and status stay." },
     { what: "Everything else of the shop", period: "until Shopify's shop/redact, 48 hours after the app is uninstalled", then: "Deleted." },
   ];

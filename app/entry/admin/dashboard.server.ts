@@ -11,19 +11,31 @@ export interface SyncHealth {
   lastSuccessAt: string | null;
   /** Jobs held until the shop fixes something (credentials, campaigns). */
   held: { count: number; reason: string | null };
+  /** Order webhooks from the queue that were refused for good over the last `days` days, and the latest. */
+  refused: { days: number; count: number; latest: { topic: string; reason: string; at: string } | null };
 }
 
-export async function syncHealth(db: PrismaClient, shop: string): Promise<SyncHealth> {
-  const [counts, last, heldCount, heldJob] = await Promise.all([
+export const REFUSED_SHOWN_DAYS = 7;
+
+export async function syncHealth(db: PrismaClient, shop: string, now = new Date()): Promise<SyncHealth> {
+  const refusedWhere = { shop, receivedAt: { gte: new Date(now.getTime() - REFUSED_SHOWN_DAYS * 86_400_000) } };
+  const [counts, last, heldCount, heldJob, refusedCount, refusedLatest] = await Promise.all([
     statusCounts(db, shop),
     db.orderRecord.aggregate({ where: { shop, recordedAt: { not: null } }, _max: { recordedAt: true } }),
     db.job.count({ where: { shop, status: "paused" } }),
     db.job.findFirst({ where: { shop, status: "paused" }, orderBy: { updatedAt: "desc" }, select: { lastError: true } }),
+    db.refusedDelivery.count({ where: refusedWhere }),
+    db.refusedDelivery.findFirst({ where: refusedWhere, orderBy: { receivedAt: "desc" }, select: { topic: true, reason: true, receivedAt: true } }),
   ]);
   return {
     counts,
     lastSuccessAt: last._max.recordedAt?.toISOString() ?? null,
     held: { count: heldCount, reason: heldJob?.lastError ?? null },
+    refused: {
+      days: REFUSED_SHOWN_DAYS,
+      count: refusedCount,
+      latest: refusedLatest ? { topic: refusedLatest.topic, reason: refusedLatest.reason, at: refusedLatest.receivedAt.toISOString() } : null,
+    },
   };
 }
 

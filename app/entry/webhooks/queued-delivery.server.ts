@@ -98,11 +98,21 @@ export async function orderWebhookOf(delivery: QueuedDelivery, shopHasSession: S
   return { topic: topicKey(topic), shop, webhookId, triggeredAt: new Date(triggered), payload: delivery.body instanceof RawJson ? delivery.body : payload };
 }
 
+/** A delivery acknowledged without being stored, kept for the merchant of the shop it names. */
+export interface RefusedDelivery {
+  shop: string;
+  topic: string;
+  webhookId: string | null;
+  reason: string;
+}
+
 export interface QueueConsumerDeps {
   /** The intake: stores a webhook, resolves once it is committed. */
   store(hook: OrderWebhook): Promise<IntakeResult>;
   /** Whether the shop has the app installed (cheap: cached). */
   shopHasSession: ShopCheck;
+  /** Keeps a refusal for the shop's merchant to see; resolves once it is kept. */
+  keepRefusal(refusal: RefusedDelivery): Promise<void>;
   logger: Pick<Logger, "warn">;
 }
 
@@ -119,7 +129,27 @@ export type QueueConsumer = (delivery: QueuedDelivery) => Promise<Settlement>;
  * installed a moment ago. That does not go on forever either: a day after
  * it was triggered, the delivery is refused as stale and acknowledged.
  */
-export function createQueueConsumer({ store, shopHasSession, logger }: QueueConsumerDeps): QueueConsumer {
+export function createQueueConsumer({ store, shopHasSession, keepRefusal, logger }: QueueConsumerDeps): QueueConsumer {
+  /**
+   * Keeps a refusal for the merchant when the delivery is one of an order
+   * topic (an order of theirs that was not recorded; another topic loses
+   * them nothing) and names a shop that has the app. False when it could not
+   * be kept now: the message is then handed back, to be refused and kept
+   * when it comes again.
+   */
+  async function shownToMerchant(delivery: QueuedDelivery, reason: string): Promise<boolean> {
+    const shop = header(delivery.headers, "X-Shopify-Shop-Domain");
+    const topic = header(delivery.headers, "X-Shopify-Topic");
+    if (!shop || !SHOP_DOMAIN.test(shop) || !topic || !ORDER_TOPICS.has(topic)) return true;
+    try {
+      if (!(await shopHasSession(shop))) return true;
+      await keepRefusal({ shop, topic, webhookId: header(delivery.headers, "X-Shopify-Webhook-Id")?.slice(0, 100) ?? null, reason: reason.slice(0, 500) });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   return async function consume(delivery: QueuedDelivery): Promise<Settlement> {
     let hook: OrderWebhook | Refusal;
     try {
@@ -130,16 +160,21 @@ export function createQueueConsumer({ store, shopHasSession, logger }: QueueCons
     if ("refused" in hook) {
       if (hook.later) return { settle: "retry", outcome: "no_session", detail: hook.refused };
       logger.warn({ reason: hook.refused }, "queued delivery refused");
+      if (!(await shownToMerchant(delivery, hook.refused))) return { settle: "retry", outcome: "refused", detail: "the refusal could not be kept" };
       return { settle: "ack", outcome: "refused", detail: hook.refused };
     }
+    let result: IntakeResult;
     try {
-      const result = await store(hook);
-      if (result.outcome === "malformed") logger.warn({ shop: hook.shop, webhookId: hook.webhookId, reason: result.detail }, "queued order webhook malformed");
-      return { settle: "ack", ...result };
+      result = await store(hook);
     } catch {
       // Logged by the intake; the queue delivers the message again.
       return { settle: "retry", outcome: "refused", detail: "the webhook could not be stored" };
     }
+    if (result.outcome === "malformed") {
+      logger.warn({ shop: hook.shop, webhookId: hook.webhookId, reason: result.detail }, "queued order webhook malformed");
+      if (!(await shownToMerchant(delivery, result.detail ?? "the order could not be read"))) return { settle: "retry", outcome: "refused", detail: "the refusal could not be kept" };
+    }
+    return { settle: "ack", ...result };
   };
 }
 

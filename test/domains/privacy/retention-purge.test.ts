@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../../app/wiring/db.server";
 import { PRIVACY_PURGE_JOB, PURGE_JOB_SHOP } from "../../../app/domains/privacy/job-kinds";
 import { PURGE_INTERVAL_MS, purgeExpired, schedulePurge } from "../../../app/domains/privacy/purge.server";
-import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, SET_ASIDE_DELIVERY_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "../../../app/domains/privacy/retention.server";
+import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, REFUSED_DELIVERY_MS, SET_ASIDE_DELIVERY_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "../../../app/domains/privacy/retention.server";
 import { resetDatabase } from "../../support/database";
 import { testPipeline } from "../../support/pipeline";
 import { TEST_SHOP } from "../../support/shopify-requests";
@@ -61,7 +61,12 @@ async function seed(shop: string, now: number) {
   await kept("TypeError: cannot be planned", SET_ASIDE_DELIVERY_MS + HOUR);
   await kept("TypeError: cannot be planned", SET_ASIDE_DELIVERY_MS - HOUR);
 
-  return { orderRecordsCleared: 2, pixelSignalsDeleted: 2, finishedJobsDeleted: 2, reportsDeleted: 1, setAsideDeliveriesDeleted: 1 };
+  // Queued order webhooks refused for good (shown on the Overview): one past its period (deleted), one within it.
+  for (const receivedAgo of [REFUSED_DELIVERY_MS + HOUR, REFUSED_DELIVERY_MS - HOUR]) {
+    await prisma.refusedDelivery.create({ data: { shop, topic: "orders/paid", webhookId: `wh-${next++}`, reason: "the body is not JSON", receivedAt: ago(now, receivedAgo) } });
+  }
+
+  return { orderRecordsCleared: 2, pixelSignalsDeleted: 2, finishedJobsDeleted: 2, reportsDeleted: 1, setAsideDeliveriesDeleted: 1, refusedDeliveriesDeleted: 1 };
 }
 
 async function leftOver(shop: string) {
@@ -76,11 +81,12 @@ async function leftOver(shop: string) {
     requesters: await prisma.dataRequest.count({ where: { shop, email: { not: null } } }),
     requests: await prisma.dataRequest.count({ where: { shop } }),
     keptDeliveries: await prisma.pendingDelivery.count({ where: { shop } }),
+    refusedDeliveries: await prisma.refusedDelivery.count({ where: { shop } }),
   };
 }
 
-/** What each shop holds after a purge, by the periods: 8 of 10 orders keep their IP and held event (all 10 stay, with their email), 1 of 3 signals, 4 of 6 jobs, 1 of 3 reports, 1 of 2 webhooks set aside. */
-const AFTER = { ordersWithEmail: 10, ordersWithIpOrHeldEvent: 8, orders: 10, pixelSignals: 1, jobs: 4, reports: 1, requesters: 2, requests: 3, keptDeliveries: 1 };
+/** What each shop holds after a purge, by the periods: 8 of 10 orders keep their IP and held event (all 10 stay, with their email), 1 of 3 signals, 4 of 6 jobs, 1 of 3 reports, 1 of 2 webhooks set aside, 1 of 2 refused. */
+const AFTER = { ordersWithEmail: 10, ordersWithIpOrHeldEvent: 8, orders: 10, pixelSignals: 1, jobs: 4, reports: 1, requesters: 2, requests: 3, keptDeliveries: 1, refusedDeliveries: 1 };
 
 describe("the retention purge", () => {
   it("runs as the app's hourly job and leaves, in every shop, what the documented periods keep", async () => {
@@ -127,17 +133,19 @@ describe("the retention purge", () => {
       finishedJobsDeleted: total("finishedJobsDeleted"),
       reportsDeleted: total("reportsDeleted"),
       setAsideDeliveriesDeleted: total("setAsideDeliveriesDeleted"),
+      refusedDeliveriesDeleted: total("refusedDeliveriesDeleted"),
     }).toEqual({
       orderRecordsCleared: one.orderRecordsCleared + other.orderRecordsCleared,
       pixelSignalsDeleted: one.pixelSignalsDeleted + other.pixelSignalsDeleted,
       finishedJobsDeleted: one.finishedJobsDeleted + other.finishedJobsDeleted,
       reportsDeleted: one.reportsDeleted + other.reportsDeleted,
       setAsideDeliveriesDeleted: one.setAsideDeliveriesDeleted + other.setAsideDeliveriesDeleted,
+      refusedDeliveriesDeleted: one.refusedDeliveriesDeleted + other.refusedDeliveriesDeleted,
     });
     expect(await leftOver(TEST_SHOP)).toEqual({ ...AFTER, keptDeliveries: AFTER.keptDeliveries + 1 });
     await prisma.pendingDelivery.deleteMany({ where: { failure: null } });
     // Nothing is left for a purge at the same time.
-    expect(await purgeExpired(prisma, new Date(now))).toEqual({ orderRecordsCleared: 0, pixelSignalsDeleted: 0, finishedJobsDeleted: 0, reportsDeleted: 0, setAsideDeliveriesDeleted: 0 });
+    expect(await purgeExpired(prisma, new Date(now))).toEqual({ orderRecordsCleared: 0, pixelSignalsDeleted: 0, finishedJobsDeleted: 0, reportsDeleted: 0, setAsideDeliveriesDeleted: 0, refusedDeliveriesDeleted: 0 });
   });
 
   it("keeps a sent Flow trigger's job past the period, so the event is never sent again, but empties its payload", async () => {

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../../app/wiring/db.server";
 import { createLogger } from "../../../app/platform/logger/logger.server";
-import { intakeOver, intakeStoreFor, queueConsumerFor, shopHasSession } from "../../../app/wiring/order-intake.server";
+import { intakeOver, intakeStoreFor, keepRefusal, queueConsumerFor, shopHasSession } from "../../../app/wiring/order-intake.server";
 import { cachedShopCheck, NOT_INSTALLED_KEPT_MS } from "../../../app/entry/webhooks/installed-shops";
 import type { OrderWebhook } from "../../../app/domains/referrals/order-intake";
-import { createQueueConsumer, eventBridgeDelivery, pubSubDelivery, type QueuedDelivery, type Settlement } from "../../../app/entry/webhooks/queued-delivery.server";
+import { createQueueConsumer, eventBridgeDelivery, pubSubDelivery, type QueueConsumerDeps, type QueuedDelivery, type Settlement } from "../../../app/entry/webhooks/queued-delivery.server";
 import { shopifyOrder, shopifyRefund } from "../../support/orders";
 import { connectShop, sandboxCommissions, testPipeline, useTestSandbox } from "../../support/pipeline";
 import { TEST_SHOP } from "../../support/shopify-requests";
@@ -78,7 +78,7 @@ describe("the queue consumer entry point", () => {
       }
       return storeOrderWebhook(hook);
     };
-    const consume = createQueueConsumer({ store: accept, shopHasSession, logger: { warn: (...args: unknown[]) => log.push(args) } as never });
+    const consume = createQueueConsumer({ store: accept, shopHasSession, keepRefusal, logger: { warn: (...args: unknown[]) => log.push(args) } as never });
     const queue = new InMemoryQueue();
 
     // GIVEN three orders (64-bit ids), one delivered by both queues and once more by Pub/Sub, one whose first store fails
@@ -113,11 +113,28 @@ describe("the queue consumer entry point", () => {
     expect(outcomes.filter((o) => o === "ack:malformed")).toHaveLength(1);
     expect(outcomes.filter((o) => o === "ack:refused")).toHaveLength(4);
     expect(log).toHaveLength(5);
+    // AND the two orders of the shop that could not be read are kept for its merchant, saying why; the product update, the
+    // message naming no shop of Shopify's and the one naming none are not
+    const kept = await prisma.refusedDelivery.findMany({ orderBy: { id: "asc" }, select: { shop: true, topic: true, reason: true } });
+    expect(kept).toEqual([
+      { shop: TEST_SHOP, topic: "orders/paid", reason: "the body is not JSON" },
+      { shop: TEST_SHOP, topic: "orders/paid", reason: 'line_items: expected a list, received string "many"' },
+    ]);
+  });
+
+  it("hands a refused order back when the refusal cannot be kept for the merchant, and acknowledges it once it is", async () => {
+    let keeping: QueueConsumerDeps["keepRefusal"] = () => Promise.reject(new Error("the database is restarting"));
+    const consume = createQueueConsumer({ store: storeOrderWebhook, shopHasSession, keepRefusal: (refusal) => keeping(refusal), logger: { warn: () => undefined } as never });
+    const unreadable = pubSub("orders/paid", { id: "7205817436110159501" }, '{"id": 7205817436110159501, "email": ');
+    expect(await consume(unreadable)).toEqual({ settle: "retry", outcome: "refused", detail: "the refusal could not be kept" });
+    keeping = keepRefusal;
+    expect(await consume(unreadable)).toEqual({ settle: "ack", outcome: "refused", detail: "the body is not JSON" });
+    expect(await prisma.refusedDelivery.count()).toBe(1);
   });
 
   it("checks a message's attributes and the body's shape before trusting them, and stores only what is sound", async () => {
     const log: unknown[] = [];
-    const consume = createQueueConsumer({ store: storeOrderWebhook, shopHasSession, logger: { warn: (...args: unknown[]) => log.push(args) } as never });
+    const consume = createQueueConsumer({ store: storeOrderWebhook, shopHasSession, keepRefusal, logger: { warn: (...args: unknown[]) => log.push(args) } as never });
     const order = referred(7205817436110159101n);
     const refund = shopifyRefund(7205817436110159101n, ["30.00"], 7205817436110159102n);
     const withHeaders = (topic: string, body: { id: unknown }, change: Record<string, string | undefined>) =>
@@ -147,6 +164,9 @@ describe("the queue consumer entry point", () => {
       expect(settlement, String(reason)).toMatchObject({ settle: "ack", outcome: "refused", detail: expect.stringMatching(reason) });
     }
     expect(log).toHaveLength(refusals.length);
+    // AND each is kept for the merchant, but the one naming a domain that is not a shop's
+    expect(await prisma.refusedDelivery.count({ where: { shop: TEST_SHOP } })).toBe(refusals.length - 1);
+    expect(await prisma.refusedDelivery.count()).toBe(refusals.length - 1);
     expect(await prisma.job.count({ where: { key: { contains: "7205817436110159101" } } })).toBe(0);
     expect(await prisma.orderRecord.count({ where: { orderId: "7205817436110159101" } })).toBe(0);
 
@@ -183,6 +203,7 @@ describe("the queue consumer entry point", () => {
     const consume = createQueueConsumer({
       store: storeOrderWebhook,
       shopHasSession: () => Promise.reject(new Error("the database is restarting")),
+      keepRefusal,
       logger: { warn: () => undefined } as never,
     });
     expect(await consume(pubSub("orders/paid", referred(7205817436110159201n)))).toEqual({ settle: "retry", outcome: "refused", detail: "the shop could not be checked" });
@@ -194,7 +215,7 @@ describe("the queue consumer entry point", () => {
     let clock = Date.now();
     const hasSession = cachedShopCheck(async (shop) => (await prisma.session.count({ where: { id: `offline_${shop}` } })) > 0, () => clock);
     const log: unknown[] = [];
-    const consume = createQueueConsumer({ store: storeOrderWebhook, shopHasSession: hasSession, logger: { warn: (...args: unknown[]) => log.push(args) } as never });
+    const consume = createQueueConsumer({ store: storeOrderWebhook, shopHasSession: hasSession, keepRefusal, logger: { warn: (...args: unknown[]) => log.push(args) } as never });
     const shop = "just-installed.myshopify.com";
     const order = referred(7205817436110159301n);
     const delivery = pubSubDelivery({ attributes: { ...headersOf("orders/paid", order), "X-Shopify-Shop-Domain": shop }, data: Buffer.from(JSON.stringify(order)).toString("base64") });

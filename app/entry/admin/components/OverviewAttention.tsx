@@ -1,11 +1,12 @@
+import type { SyncHealth } from "../dashboard.server";
 import type { MerchantError } from "../merchant-error";
 import { AttentionBanner, serviceErrorItem, type AttentionItem } from "./AttentionBanner";
 import { useEmbeddedHref } from "./embedded-url";
-import { plural } from "./format";
+import { formatDateTime, plural } from "./format";
 
 export interface OverviewAttentionFacts {
   connection: { status: string; error?: string | null };
-  health: { held: { count: number; reason: string | null }; counts: { failed: number } };
+  health: Pick<SyncHealth, "held" | "refused"> & { counts: { failed: number } };
   trackedCampaigns: number;
   /** The referral service's answer to the page's figures, when it failed. */
   statsError: MerchantError | null;
@@ -30,6 +31,16 @@ export function overviewAttention({ connection, health, trackedCampaigns, statsE
       title: `${plural(health.counts.failed, "order")} couldn't be recorded`,
       message: "Each one shows the service's reason. Retry them once the cause is fixed, or skip them.",
       action: { content: "Review failed orders", url: "/app/activity?status=failed" },
+    });
+  }
+  const { refused } = health;
+  if (refused.count > 0 && refused.latest) {
+    const { topic, reason, at } = refused.latest;
+    items.push({
+      id: "refused",
+      tone: "critical",
+      title: `${plural(refused.count, "order update")} from Shopify couldn't be read in the last ${refused.days} days`,
+      message: `Those orders were not recorded. The latest (${topic}, ${formatDateTime(at)}): ${reason}. Contact the app's support with this message.`,
     });
   }
   if (statsError) items.push(serviceErrorItem(statsError));

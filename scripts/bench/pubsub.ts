@@ -1,0 +1,126 @@
+// npm run bench -- --db postgresql --pubsub [N]: the order webhooks through
+// Google Cloud Pub/Sub, on this machine's emulator. N orders (10,000) are
+// published first, as Shopify publishes them; then two consumers
+// (`npm run consume`) and two workers start on a private PostgreSQL cluster,
+// while the sandbox service adds 300 ms to every event/record. Prints the
+// messages stored per second, the drain, whether each order was recorded
+// exactly once, and the CPU seconds and peak memory of each kind of process,
+// the emulator's among them (to tell whether it or the app sets the pace).
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { availableParallelism, loadavg } from "node:os";
+import { buildIfNeeded, demoAppEnv, freePort, freshRunDatabase, spawnConsumerProcess, spawnWorkerProcess } from "../lib/app-process";
+import { generatePrismaClient } from "../lib/prisma-client";
+import { createOrderTopic, publishAsShopify, startPubSubEmulator } from "../lib/pubsub-emulator";
+import { shopifyOrder } from "../lib/sample-orders";
+import { cpuSeconds } from "./cpu";
+import { peakResidentMb, startChild } from "./processes";
+
+const SERVICE_LATENCY_MS = 300;
+const PROCESSES = 2;
+const PROJECT = "referral-bridge-bench";
+
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" ");
+
+/** Waits (10 minutes at most) until `count()` reaches `expected`; its last answer. */
+async function until(count: () => Promise<number>, expected: number): Promise<number> {
+  const started = performance.now();
+  let seen = 0;
+  while (performance.now() - started < 600_000) {
+    seen = await count();
+    if (seen >= expected) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return seen;
+}
+
+/** Runs the bench; true when every order was recorded exactly once. */
+export async function runPubSubBench(N: number): Promise<boolean> {
+  buildIfNeeded(console.log);
+  generatePrismaClient("postgresql");
+  process.on("exit", () => generatePrismaClient("sqlite"));
+  const { connectDemoShop, demoDatabase, DEMO_SHOP } = await import("../lib/demo-shop");
+
+  const sandboxPort = await freePort();
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  const sandbox = await startChild(["sandbox/main.ts"], { SANDBOX_PORT: String(sandboxPort) }, "listening");
+  await fetch(`${sandboxUrl}/_sandbox/faults`, { method: "POST", body: JSON.stringify({ latencyMs: SERVICE_LATENCY_MS, operations: ["event/record"] }) });
+  const service = { baseUrl: sandboxUrl, username: "demo", token: "demo-token" };
+  const [database, emulator] = await Promise.all([freshRunDatabase("postgresql", "bench-pubsub"), startPubSubEmulator()]);
+  const appDb = demoDatabase(database.url);
+  const children: ChildProcess[] = [sandbox];
+  let once = false;
+  try {
+    const { env, credentialsKey } = demoAppEnv({ databaseUrl: database.url, env: { LOG_LEVEL: "error" } });
+    await connectDemoShop({ databaseUrl: database.url, credentialsKey, service, campaignUids: "1001" });
+    // A minute's lease: a message waiting behind the flow control is not handed back for redelivery meanwhile.
+    const { topic, subscription } = await createOrderTopic(emulator.client(PROJECT), "shopify-orders", { ackDeadlineSeconds: 60 });
+
+    console.log(`PostgreSQL (private cluster), ${PROCESSES} consumers (npm run consume) and ${PROCESSES} workers, the Pub/Sub emulator; ${availableParallelism()} cores.`);
+    const ids = new Set<string>();
+    const messages = Array.from({ length: N }, (_, i) => {
+      const order = shopifyOrder({ email: `pubsub-${i}-${randomBytes(3).toString("hex")}@example.com`, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
+      ids.add(String(order.id));
+      return { topic: "orders/paid", shop: DEMO_SHOP, body: JSON.stringify(order) };
+    });
+    const publishStart = performance.now();
+    for (let i = 0; i < messages.length; i += 1_000) await publishAsShopify(topic, messages.slice(i, i + 1_000));
+    const publishMs = performance.now() - publishStart;
+    console.log(`${N} orders/paid messages published in ${(publishMs / 1000).toFixed(1)} s (${((N / publishMs) * 1000).toFixed(0)}/s); the service adds ${SERVICE_LATENCY_MS} ms to event/record. Load average ${load()}.`);
+
+    const processEnv = { ...process.env, ...env, ...emulator.env };
+    const consumers = Array.from({ length: PROCESSES }, () =>
+      spawnConsumerProcess({ env: { ...processEnv, PUBSUB_SUBSCRIPTION: subscription }, stdio: ["ignore", "ignore", "inherit"] }),
+    );
+    const workers = Array.from({ length: PROCESSES }, () => spawnWorkerProcess({ env: processEnv, stdio: ["ignore", "ignore", "inherit"] }));
+    children.push(...consumers, ...workers);
+    const kinds = { consumers: consumers.map((c) => c.pid!), workers: workers.map((w) => w.pid!), emulator: [emulator.pid], "sandbox service": [sandbox.pid!] };
+    const cpuBefore = cpuSeconds(kinds);
+    const started = Date.now();
+
+    const stored = await until(() => appDb.orderRecord.count({ where: { shop: DEMO_SHOP } }), N);
+    const storedLoad = load();
+    const recorded = await until(() => appDb.orderRecord.count({ where: { shop: DEMO_SHOP, status: "recorded" } }), N);
+    const cpuAfter = cpuSeconds(kinds);
+    const drainLoad = load();
+
+    // On the database's clock: the first order stored, the last stored, the last recorded at the service.
+    const span = await appDb.orderRecord.aggregate({ where: { shop: DEMO_SHOP }, _min: { createdAt: true }, _max: { createdAt: true, recordedAt: true } });
+    const first = span._min.createdAt?.getTime() ?? started;
+    const storedMs = (span._max.createdAt?.getTime() ?? Infinity) - first;
+    const drainMs = (span._max.recordedAt?.getTime() ?? Infinity) - first;
+    const storedPerSecond = (stored / storedMs) * 1000;
+    const drainPerSecond = (recorded / drainMs) * 1000;
+    const ledger = (await (await fetch(`${sandboxUrl}/_sandbox/ledger`)).json()) as { commissions: { transaction_id: string | null }[] };
+    const counts = new Map<string, number>();
+    for (const c of ledger.commissions) if (c.transaction_id && ids.has(c.transaction_id)) counts.set(c.transaction_id, (counts.get(c.transaction_id) ?? 0) + 1);
+    const jobs = await appDb.job.count({ where: { shop: DEMO_SHOP, kind: "order.record" } });
+    once = stored === N && jobs === N && counts.size === N && [...counts.values()].every((n) => n === 1);
+
+    console.log(`first message stored ${((first - started) / 1000).toFixed(1)} s after the consumers were started (their start-up)`);
+    console.log(`stored: ${stored} of ${N} orders in ${(storedMs / 1000).toFixed(1)} s, ${storedPerSecond.toFixed(0)} messages/s (load average then ${storedLoad})`);
+    console.log(`drain: ${recorded} recorded at the service ${(drainMs / 1000).toFixed(1)} s after the first was stored, ${drainPerSecond.toFixed(0)} orders/s (load average then ${drainLoad})`);
+    console.log(`every order recorded exactly once: ${once ? "yes" : `NO (${counts.size} of ${N} at the service, duplicates ${[...counts.values()].filter((n) => n > 1).length}; ${stored} stored, ${jobs} jobs)`}`);
+    console.log(`CPU seconds from the consumers' start to the drain's end: ${Object.keys(kinds).map((kind) => `${kind} ${(cpuAfter[kind]! - cpuBefore[kind]!).toFixed(1)}`).join(", ")}`);
+    const peaks = [...consumers.map((c, i) => [`consumer ${i + 1}`, c.pid] as const), ...workers.map((w, i) => [`worker ${i + 1}`, w.pid] as const)].map(([name, pid]) => ({ name, mb: peakResidentMb(pid) }));
+    console.log(`peak resident memory: ${peaks.map((p) => `${p.name} ${p.mb === undefined ? "?" : `${p.mb.toFixed(0)} MB`}`).join(", ")}`);
+    const targets: [string, boolean][] = [
+      ["stored >= 1,000 messages/s", storedPerSecond >= 1_000],
+      ["drain >= 250 orders/s", drainPerSecond >= 250],
+      ["every order exactly once", once],
+      ["every process < 250 MB", peaks.every((p) => p.mb !== undefined && p.mb < 250)],
+    ];
+    console.log(`\ntargets: ${targets.map(([name, met]) => `${name} ${met ? "met" : "NOT met"}`).join("; ")}`);
+  } finally {
+    await appDb.$disconnect();
+    const exits = children.map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once("exit", resolve))));
+    for (const child of children) child.kill("SIGTERM");
+    await Promise.all(exits);
+    await emulator.stop();
+    database.stop();
+  }
+  return once;
+}
