@@ -64,6 +64,7 @@ describe("the app's Admin documents, at the sizes the app sends them", () => {
       new Set([
         "app/platform/shopify-admin/access-scopes.server.ts",
         "app/platform/shopify-admin/customer-lookup.server.ts",
+        "app/platform/shopify-admin/shop-currency.server.ts",
         "app/domains/offers/offer-admin.server.ts",
         "app/domains/offers/offer-metafield.server.ts",
         "app/domains/order-sync/order-query.ts",
