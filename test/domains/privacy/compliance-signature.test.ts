@@ -104,7 +104,8 @@ describe("customers/redact answers at once; a job removes the person", () => {
     expect(await prisma.orderRecord.count({ where: { orderId: { in: ["5640000000101", "5640000000102"] } } })).toBe(2);
     const jobs = await prisma.job.findMany();
     expect(jobs.map((j) => [j.kind, j.status])).toEqual([["privacy.customer-redact", "queued"]]);
-    expect(jobs[0]!.payload).not.toMatch(/jon|7210000000017/i);
+    // (The whole address, not "jon": three letters turn up by chance in a random sealed value, as "sjON" once did.)
+    expect(jobs[0]!.payload).not.toMatch(/jon_snow|7210000000017/i);
 
     // WHEN a worker runs the queue
     await testPipeline().drain();
