@@ -30,7 +30,7 @@ import { percentile, sendRequests, signedOrderRequest, type LoadResult } from ".
 import { printBurstCost, printCost, readCost, readCpu, type CpuReading, type Topology } from "./cost";
 import { printProfiles } from "./profiles";
 import { parentPid } from "./cpu";
-import { peakResidentMb, startChild } from "./processes";
+import { peakResidentMb, SERVICE_LATENCY_MS, startChild, startSlowService } from "./processes";
 import { asRole, clearCounts, COUNTS_DIR, preparePostgresCounting, resetPostgresCounts, ROLES, threadCounts } from "./statements";
 
 const { values: flags, positionals } = parseArgs({
@@ -49,7 +49,6 @@ if (flags.pubsub) {
 const C = Number(positionals[1] ?? 200);
 /** App processes (and inline baseline processes) behind the one address the load goes to. */
 const PROCESSES = onPostgres ? 2 : 1;
-const SERVICE_LATENCY_MS = 300;
 /** Unmeasured orders first, at full concurrency, so that start-up (JIT, first connections) is not counted. */
 const WARM_UP = Number(flags["warm-up"]);
 
@@ -116,11 +115,7 @@ process.on("exit", () => onPostgres && generatePrismaClient("sqlite"));
 // Loaded after the client is generated for the database of this run.
 const { connectDemoShop, demoDatabase, DEMO_SHOP } = await import("../lib/demo-shop");
 
-const sandboxPort = await freePort();
-const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-const sandbox = await startChild(["sandbox/main.ts"], { SANDBOX_PORT: String(sandboxPort) }, "listening");
-await fetch(`${sandboxUrl}/_sandbox/faults`, { method: "POST", body: JSON.stringify({ latencyMs: SERVICE_LATENCY_MS, operations: ["event/record"] }) });
-const service = { baseUrl: sandboxUrl, username: "demo", token: "demo-token" };
+const { sandbox, sandboxUrl, service } = await startSlowService();
 
 // pg_stat_statements counts the statements each kind of process runs (statements.ts); 20,000 entries, so none is dropped.
 const database = await freshRunDatabase(onPostgres ? "postgresql" : "sqlite", "bench", {

@@ -9,14 +9,13 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { availableParallelism, loadavg } from "node:os";
-import { buildIfNeeded, demoAppEnv, freePort, freshRunDatabase, spawnConsumerProcess, spawnWorkerProcess } from "../lib/app-process";
+import { buildIfNeeded, demoAppEnv, freshRunDatabase, spawnConsumerProcess, spawnWorkerProcess } from "../lib/app-process";
 import { generatePrismaClient } from "../lib/prisma-client";
 import { createOrderTopic, publishAsShopify, startPubSubEmulator } from "../lib/pubsub-emulator";
 import { shopifyOrder } from "../lib/sample-orders";
 import { cpuSeconds } from "./cpu";
-import { peakResidentMb, startChild } from "./processes";
+import { peakResidentMb, SERVICE_LATENCY_MS, startSlowService } from "./processes";
 
-const SERVICE_LATENCY_MS = 300;
 const PROCESSES = 2;
 const PROJECT = "referral-bridge-bench";
 
@@ -44,11 +43,7 @@ export async function runPubSubBench(N: number): Promise<boolean> {
   process.on("exit", () => generatePrismaClient("sqlite"));
   const { connectDemoShop, demoDatabase, DEMO_SHOP } = await import("../lib/demo-shop");
 
-  const sandboxPort = await freePort();
-  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-  const sandbox = await startChild(["sandbox/main.ts"], { SANDBOX_PORT: String(sandboxPort) }, "listening");
-  await fetch(`${sandboxUrl}/_sandbox/faults`, { method: "POST", body: JSON.stringify({ latencyMs: SERVICE_LATENCY_MS, operations: ["event/record"] }) });
-  const service = { baseUrl: sandboxUrl, username: "demo", token: "demo-token" };
+  const { sandbox, sandboxUrl, service } = await startSlowService();
   const [database, emulator] = await Promise.all([freshRunDatabase("postgresql", "bench-pubsub"), startPubSubEmulator()]);
   const appDb = demoDatabase(database.url);
   const children: ChildProcess[] = [sandbox];
