@@ -116,12 +116,17 @@ const WORKER_ENTRY = "build/worker.mjs";
 /** How `npm run worker` runs a worker process, the same way. */
 export const workerCommand = (cwd = process.cwd()): NodeCommand => scriptCommand("worker", WORKER_ENTRY, cwd);
 
-/** A job worker process (`npm run worker`) on the build in `cwd`, with the worker script's settings (the caller's `env` wins, as serveBuild's does). */
-export function spawnWorkerProcess(options: { env: NodeJS.ProcessEnv; stdio: StdioOptions; cwd?: string }): ChildProcess {
+type SpawnOptions = { env: NodeJS.ProcessEnv; stdio: StdioOptions; cwd?: string };
+
+/** Runs `entry` of the build in `cwd` as its package.json script runs it (the caller's `env` wins, as serveBuild's does). */
+function spawnScript(command: (cwd: string) => NodeCommand, entry: string, options: SpawnOptions): ChildProcess {
   const cwd = options.cwd ?? process.cwd();
-  const { env, nodeArgs } = workerCommand(cwd);
-  return spawn(process.execPath, [...nodeArgs, join(cwd, WORKER_ENTRY)], { cwd, env: { ...env, ...options.env }, stdio: options.stdio });
+  const { env, nodeArgs } = command(cwd);
+  return spawn(process.execPath, [...nodeArgs, join(cwd, entry)], { cwd, env: { ...env, ...options.env }, stdio: options.stdio });
 }
+
+/** A job worker process (`npm run worker`) on the build in `cwd`, with the worker script's settings. */
+export const spawnWorkerProcess = (options: SpawnOptions): ChildProcess => spawnScript(workerCommand, WORKER_ENTRY, options);
 
 const CONSUMER_ENTRY = "build/consume.mjs";
 
@@ -129,11 +134,7 @@ const CONSUMER_ENTRY = "build/consume.mjs";
 export const consumerCommand = (cwd = process.cwd()): NodeCommand => scriptCommand("consume", CONSUMER_ENTRY, cwd);
 
 /** A Pub/Sub consumer process (`npm run consume`) on the build in `cwd`, as spawnWorkerProcess starts a worker. */
-export function spawnConsumerProcess(options: { env: NodeJS.ProcessEnv; stdio: StdioOptions; cwd?: string }): ChildProcess {
-  const cwd = options.cwd ?? process.cwd();
-  const { env, nodeArgs } = consumerCommand(cwd);
-  return spawn(process.execPath, [...nodeArgs, join(cwd, CONSUMER_ENTRY)], { cwd, env: { ...env, ...options.env }, stdio: options.stdio });
-}
+export const spawnConsumerProcess = (options: SpawnOptions): ChildProcess => spawnScript(consumerCommand, CONSUMER_ENTRY, options);
 
 /**
  * Serves a build with server.mjs on a free loopback port, as production does,
