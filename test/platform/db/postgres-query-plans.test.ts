@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listActivity } from "../../../app/entry/admin/activity.server";
 import { dailyReferrals, syncHealth } from "../../../app/entry/admin/dashboard.server";
 import { createAdapter, databaseKind } from "../../../app/platform/db/adapter.server";
-import { attachPlainSql, bindNamed, createPlainSql, type PlainSql, type Statement } from "../../../app/platform/db/sql.server";
+import { attachPlainSql, createPlainSql, type PlainSql } from "../../../app/platform/db/sql.server";
 import { POSTGRES } from "../../../app/platform/db/sql-dialect";
 import type { Delivery } from "../../../app/platform/intake/planner";
 import { claimJobs } from "../../../app/platform/queue/claim.server";
@@ -12,6 +12,7 @@ import { gatherGuardFacts } from "../../../app/domains/referrals/guard-facts.ser
 import { readGuardSettings } from "../../../app/domains/referrals/guard-settings";
 import { ORDER_PLANNER, type OrderRead } from "../../../app/domains/referrals/order-intake";
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../../app/domains/referrals/pipeline-settings";
+import { notingStatements, type Sent } from "../../support/noted-sql";
 import { shopifyOrder } from "../../support/orders";
 
 // PostgreSQL's plans of the statements every order and every page pays for:
@@ -30,29 +31,12 @@ const ORDERS_PER_SHOP = 1_000;
 const STATUSES = ["recorded", "recorded", "not_referred", "recorded", "failed", "skipped", "needs_review", "queued"];
 const TABLES = new Set(["OrderRecord", "Job"]);
 
-type Sent = { sql: string; params: unknown[] };
 type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; Plans?: PlanNode[] };
 
 let sent: Sent[] = [];
 let db: PrismaClient;
 let plain: PlainSql;
 let client: InstanceType<typeof pg.Client>;
-
-/** The plain SQL beside the client, each statement noted (bound as PostgreSQL binds it) before it runs. */
-function noting(sql: PlainSql): PlainSql {
-  const note = (statement: Statement) => {
-    const [text, params] = bindNamed(statement, "postgresql");
-    sent.push({ sql: text, params });
-  };
-  return new Proxy(sql, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key, target);
-      if (key === "rows" || key === "run") return (statement: Statement) => (note(statement), (value as (s: Statement) => unknown).call(target, statement));
-      if (key === "applyGroups") return (groups: Statement[][]) => (groups.flat().forEach(note), (value as (g: Statement[][]) => unknown).call(target, groups));
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
 
 /**
  * ORDERS_PER_SHOP orders of each shop, placed ten minutes apart (every eighth one
@@ -152,7 +136,7 @@ describe.skipIf(databaseKind(url) !== "postgresql")("PostgreSQL plans the querie
   beforeAll(async () => {
     client = new pg.Client({ connectionString: url });
     await client.connect();
-    plain = noting(createPlainSql(url));
+    plain = notingStatements(createPlainSql(url), "postgresql", (statement) => sent.push(statement));
     db = new PrismaClient({ adapter: createAdapter(url), log: [{ emit: "event", level: "query" }] });
     attachPlainSql(db, plain);
     (db as unknown as { $on(event: "query", listener: (e: { query: string; params: string }) => void): void }).$on("query", (e) => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listActivity } from "../../../app/entry/admin/activity.server";
 import { dailyReferrals, syncHealth } from "../../../app/entry/admin/dashboard.server";
 import { createAdapter, databaseKind } from "../../../app/platform/db/adapter.server";
-import { attachPlainSql, bindNamed, createPlainSql, type PlainSql, type Statement } from "../../../app/platform/db/sql.server";
+import { attachPlainSql, createPlainSql, type PlainSql } from "../../../app/platform/db/sql.server";
 import type { Logger } from "../../../app/platform/logger/logger.server";
 import { purgeExpired } from "../../../app/domains/privacy/purge.server";
 import { SERVICE_EVENT_JOB } from "../../../app/domains/service-events/job-kinds";
@@ -17,6 +17,7 @@ import { ORDER_PLANNER, type OrderRead } from "../../../app/domains/referrals/or
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../../app/domains/referrals/pipeline-settings";
 import { SQLITE } from "../../../app/platform/db/sql-dialect";
 import type { Delivery } from "../../../app/platform/intake/planner";
+import { notingStatements, type Sent } from "../../support/noted-sql";
 import { shopifyOrder } from "../../support/orders";
 
 // The statements on the two tables every order writes (OrderRecord, Job)
@@ -32,28 +33,10 @@ const SHOP = SHOPS[1]!;
 const ORDERS_PER_SHOP = 1_500;
 const STATUSES = ["recorded", "recorded", "not_referred", "recorded", "failed", "skipped", "needs_review", "queued"];
 
-/** What one entry point sent: SQL bound the SQLite way and its values. */
-type Sent = { sql: string; params: unknown[] };
-
 let sent: Sent[] = [];
 let db: PrismaClient;
 let plain: PlainSql;
 
-/** The plain SQL beside the client, each statement noted before it runs. */
-function noting(sql: PlainSql): PlainSql {
-  const note = (statement: Statement) => {
-    const [text, params] = bindNamed(statement, "sqlite");
-    sent.push({ sql: text, params });
-  };
-  return new Proxy(sql, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key, target);
-      if (key === "rows" || key === "run") return (statement: Statement) => (note(statement), (value as (s: Statement) => unknown).call(target, statement));
-      if (key === "applyGroups") return (groups: Statement[][]) => (groups.flat().forEach(note), (value as (g: Statement[][]) => unknown).call(target, groups));
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
 
 async function seed() {
   const now = Date.now();
@@ -143,7 +126,7 @@ const forSqlite = (value: unknown) => (typeof value === "boolean" ? Number(value
 
 describe.skipIf(databaseKind(url) !== "sqlite")("the queries on orders and jobs use an index", () => {
   beforeAll(async () => {
-    plain = noting(createPlainSql(url));
+    plain = notingStatements(createPlainSql(url), "sqlite", (statement) => sent.push(statement));
     db = new PrismaClient({ adapter: createAdapter(url), log: [{ emit: "event", level: "query" }] });
     attachPlainSql(db, plain);
     (db as unknown as { $on(event: "query", listener: (e: { query: string; params: string }) => void): void }).$on("query", (e) => {
