@@ -16,9 +16,10 @@ requireSupportedNode();
 // Production unless development is asked for: React, Remix and the app's own checks (app/wiring/env.server.ts) then agree.
 const productionByDefault = !process.env.NODE_ENV?.trim();
 if (productionByDefault) process.env.NODE_ENV = "production";
-// The start command's --min-semi-space-size sizes this thread's young generation (see docs/setup.md, step 6); V8
-// would apply it to the threads the app starts too, over their own limits: from here on, they keep those.
+// The start command's semi-space sizes bound this thread's young generation (see docs/setup.md, step 6); V8
+// would apply them to the threads the app starts too, over their own limits: from here on, they keep those.
 v8.setFlagsFromString("--min-semi-space-size=0");
+v8.setFlagsFromString("--max-semi-space-size=0");
 await serve();
 
 /** Stops at once, saying what to do, on a Node older than package.json's engines allow. */

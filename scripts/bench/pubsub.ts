@@ -7,6 +7,7 @@
 // exactly once, and the CPU seconds and peak memory of each kind of process,
 // the emulator's among them (to tell whether it or the app sets the pace).
 import type { ChildProcess } from "node:child_process";
+import type { PrismaClient } from "@prisma/client";
 import { randomBytes } from "node:crypto";
 import { availableParallelism, loadavg } from "node:os";
 import { buildIfNeeded, demoAppEnv, freshRunDatabase, spawnConsumerProcess, spawnWorkerProcess } from "../lib/app-process";
@@ -34,6 +35,26 @@ async function until(count: () => Promise<number>, expected: number): Promise<nu
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return seen;
+}
+
+/** Counts the running jobs every 250 ms while a backlog is queued, until stopped: how many calls the workers keep in flight. */
+function sampleRunningJobs(appDb: PrismaClient): { stop(): Promise<{ mean: number; max: number }> } {
+  const samples: number[] = [];
+  let sampling = true;
+  const loop = (async () => {
+    while (sampling) {
+      const [running, queued] = await Promise.all([appDb.job.count({ where: { status: "running" } }), appDb.job.count({ where: { status: "queued" } })]);
+      if (queued > 0) samples.push(running);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  return {
+    async stop() {
+      sampling = false;
+      await loop;
+      return { mean: samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length), max: Math.max(0, ...samples) };
+    },
+  };
 }
 
 /** Runs the bench; true when every order was recorded exactly once. */
@@ -75,12 +96,14 @@ export async function runPubSubBench(N: number): Promise<boolean> {
     const kinds = { consumers: consumers.map((c) => c.pid!), workers: workers.map((w) => w.pid!), emulator: [emulator.pid], "sandbox service": [sandbox.pid!] };
     const cpuBefore = cpuSeconds(kinds);
     const started = Date.now();
+    const running = sampleRunningJobs(appDb);
 
     const stored = await until(() => appDb.orderRecord.count({ where: { shop: DEMO_SHOP } }), N);
     const storedLoad = load();
     const recorded = await until(() => appDb.orderRecord.count({ where: { shop: DEMO_SHOP, status: "recorded" } }), N);
     const cpuAfter = cpuSeconds(kinds);
     const drainLoad = load();
+    const inFlight = await running.stop();
 
     // On the database's clock: the first order stored, the last stored, the last recorded at the service.
     const span = await appDb.orderRecord.aggregate({ where: { shop: DEMO_SHOP }, _min: { createdAt: true }, _max: { createdAt: true, recordedAt: true } });
@@ -98,6 +121,7 @@ export async function runPubSubBench(N: number): Promise<boolean> {
     console.log(`first message stored ${((first - started) / 1000).toFixed(1)} s after the consumers were started (their start-up)`);
     console.log(`stored: ${stored} of ${N} orders in ${(storedMs / 1000).toFixed(1)} s, ${storedPerSecond.toFixed(0)} messages/s (load average then ${storedLoad})`);
     console.log(`drain: ${recorded} recorded at the service ${(drainMs / 1000).toFixed(1)} s after the first was stored, ${drainPerSecond.toFixed(0)} orders/s (load average then ${drainLoad})`);
+    console.log(`jobs running at once while a backlog was due (every 250 ms): mean ${inFlight.mean.toFixed(0)}, max ${inFlight.max} (the workers' concurrency allows ${PROCESSES} × ${processEnv.WORKER_CONCURRENCY ?? 64})`);
     console.log(`every order recorded exactly once: ${once ? "yes" : `NO (${counts.size} of ${N} at the service, duplicates ${[...counts.values()].filter((n) => n > 1).length}; ${stored} stored, ${jobs} jobs)`}`);
     console.log(`CPU seconds from the consumers' start to the drain's end: ${Object.keys(kinds).map((kind) => `${kind} ${(cpuAfter[kind]! - cpuBefore[kind]!).toFixed(1)}`).join(", ")}`);
     const peaks = [...consumers.map((c, i) => [`consumer ${i + 1}`, c.pid] as const), ...workers.map((w, i) => [`worker ${i + 1}`, w.pid] as const)].map(([name, pid]) => ({ name, mb: peakResidentMb(pid) }));

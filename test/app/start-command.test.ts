@@ -1,10 +1,10 @@
 import "../entry/admin/browser-env";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inheritedEnv, spawnWorkerProcess, startCommand, workerCommand } from "../../scripts/lib/app-process";
-import { startTestAppServer, type AppServer } from "../entry/admin/app-server";
+import { repoRoot, startAppServer, startTestAppServer, testAppEnv, type AppServer } from "../entry/admin/app-server";
 
 // `npm start` bounds the server's memory (glibc's malloc arenas); the tests,
 // the bench and the fault runs serve the build the same way, read from
@@ -31,6 +31,26 @@ describe("the start command", () => {
     const script = commandLine.findIndex((word) => word.endsWith("server.mjs"));
     expect(commandLine.slice(1, script)).toEqual(nodeArgs);
   });
+
+  it("bounds the main thread's young generation at 32 MB, while the app's threads keep their own limits", async () => {
+    // Node 24's V8 lets a busy main thread's young generation grow to 128 MB (Node 22's: 32 MB).
+    const folder = mkdtempSync(path.join(tmpdir(), "young-generation-"));
+    const report = path.join(folder, "report.json");
+    const probed = await startAppServer({ ...testAppEnv(), YOUNG_GENERATION_REPORT: report }, repoRoot, {
+      nodeArgs: ["--import", path.join(repoRoot, "test/app/support/young-generation-probe.mjs")],
+    });
+    try {
+      await expect.poll(() => existsSync(report), { timeout: 30_000 }).toBe(true);
+      const { mainMb, threadMb } = JSON.parse(readFileSync(report, "utf8")) as { mainMb: number; threadMb: number };
+      expect(mainMb).toBeGreaterThanOrEqual(16);
+      expect(mainMb).toBeLessThanOrEqual(32);
+      // A thread that asks for a 12 MB young generation gets 8 MB of semi-spaces, not the start command's.
+      expect(threadMb).toBeLessThanOrEqual(8);
+    } finally {
+      await probed.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it("refuses a start script it cannot read as [NAME=value ...] node [--flags] server.mjs", () => {
     const folder = mkdtempSync(path.join(tmpdir(), "start-command-"));

@@ -93,7 +93,7 @@ function nodeEnvFor(env: Record<string, string>): "production" | "development" {
  * node_modules linked in. It sits outside the project, so no TypeScript
  * source is there to fall back on.
  */
-export async function startAppServer(env: Record<string, string>, from = repoRoot): Promise<AppServer> {
+export async function startAppServer(env: Record<string, string>, from = repoRoot, options: { nodeArgs?: string[] } = {}): Promise<AppServer> {
   const root = path.join(tmpdir(), `referral-bridge-deploy-${process.pid}-${randomUUID().slice(0, 8)}`);
   mkdirSync(path.join(root, "public"), { recursive: true });
   for (const part of ["build", "public/build", "prisma", "package.json", "server.mjs"]) {
@@ -105,6 +105,7 @@ export async function startAppServer(env: Record<string, string>, from = repoRoo
     buildIndex: path.join(root, "build/index.js"),
     cwd: root,
     env: { ...env, NODE_ENV: nodeEnvFor(env) },
+    nodeArgs: options.nodeArgs,
     spawned: (child) => watchServedOutput(`served app ${child.pid}`, child),
   });
   return {

@@ -1,0 +1,34 @@
+// Loaded into a served build with --import (start-command.test.ts): once the
+// app has started, measures how large V8 lets the young generation grow in
+// the main thread, and in a thread started with its own limits as the app's
+// threads are, and writes both (in MB) to $YOUNG_GENERATION_REPORT.
+import { writeFileSync } from "node:fs";
+import { setTimeout } from "node:timers";
+import { Worker } from "node:worker_threads";
+
+/** Makes short-lived garbage and returns the largest young generation V8 gave it, in MB. */
+const churnSource = `
+  const v8 = require("node:v8");
+  let kept = [];
+  let largest = 0;
+  for (let round = 0; round < 1500; round++) {
+    const garbage = [];
+    for (let i = 0; i < 5000; i++) garbage.push({ i, text: "x".repeat(20) + i });
+    kept.push(garbage[0]);
+    if (kept.length > 20000) kept = [];
+    largest = Math.max(largest, v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space").space_size);
+  }
+  return largest / 1048576;
+`;
+
+// A timer fires once server.mjs's own top-level code has run (the flags it clears before serving).
+setTimeout(() => {
+  const thread = new Worker(`require("node:worker_threads").parentPort.postMessage((() => {${churnSource}})())`, {
+    eval: true,
+    resourceLimits: { maxYoungGenerationSizeMb: 12 },
+  });
+  thread.once("message", (threadMb) => {
+    const mainMb = new Function("require", churnSource)(process.getBuiltinModule);
+    writeFileSync(process.env.YOUNG_GENERATION_REPORT, JSON.stringify({ mainMb, threadMb }));
+  });
+}, 500);
