@@ -1,3 +1,6 @@
+/** Jobs one worker runs side by side by default: most of each job's time is a wait on the referral service. */
+export const DEFAULT_WORKER_CONCURRENCY = 64;
+
 /** The default share of one shop: enough calls in flight to keep a service that answers in 300 ms busy at 400 a second. */
 export const DEFAULT_SHOP_CONCURRENCY = 128;
 
