@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DEFAULT_DATABASE_URL, databaseKind } from "../platform/db/adapter.server";
 import { DEFAULT_RECONCILE_INTERVAL_MS, DEFAULT_RECONCILE_OVERLAP_MS } from "../domains/order-sync/job-kinds";
 import type { CredentialsKey } from "../platform/crypto/sealing.server";
-import { DEFAULT_LEASE_MS, DEFAULT_SHOP_CONCURRENCY, DEFAULT_WORKER_CONCURRENCY } from "../platform/queue/defaults";
+import { DEFAULT_LEASE_MS, DEFAULT_SHOP_CONCURRENCY } from "../platform/queue/defaults";
 
 /**
  * Development and the demo run with these; production refuses to start
@@ -62,7 +62,8 @@ const schema = z.object({
     .pipe(z.array(base64Key).max(4, "holds at most 4 keys")),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Jobs one worker runs side by side; most wait on the referral service, so many fit in one process. */
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(DEFAULT_WORKER_CONCURRENCY),
+  // Unset: DEFAULT_WORKER_CONCURRENCY, a worker process's or the app's own thread's.
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   /** Jobs of one shop running at once across every worker: the share of one service account, and what keeps one shop's backlog from taking every worker. */
   SHOP_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_SHOP_CONCURRENCY),
   /** First retry delay of a failed job; later ones double (see app/platform/queue/backoff.ts). */

@@ -12,9 +12,12 @@ import { logStrayRejections } from "./stray-rejections.server";
  * (shopify.server.ts, with the development fetch to the Admin stand-in) loads
  * with the first job that calls the Admin API (admin-access.server.ts).
  */
-export function startJobWorker(options: Pick<WorkerOptions, "workerId" | "shouldYield"> = {}): { stop(deadlineMs: number): Promise<void> } {
+export function startJobWorker(
+  host: "process" | "thread",
+  options: Pick<WorkerOptions, "workerId" | "shouldYield"> = {},
+): { stop(deadlineMs: number): Promise<void> } {
   logStrayRejections(logger);
-  const worker = appWorker(appJobContext(), { ...appWorkerOptions(), ...options });
+  const worker = appWorker(appJobContext(), { ...appWorkerOptions(host), ...options });
   worker.start();
   return {
     async stop(deadlineMs) {

@@ -14,6 +14,7 @@ import { orderSyncJobs, type OrderSyncJobContext } from "../domains/order-sync";
 import { SERVICE_EVENT_JOB } from "../domains/service-events";
 import { privacyJobs, type PrivacyJobContext } from "../domains/privacy";
 import { DEFAULT_BACKOFF } from "../platform/queue/backoff";
+import { DEFAULT_WORKER_CONCURRENCY } from "../platform/queue/defaults";
 import { createJobRegistry } from "../platform/queue/registry";
 import { createWorker, type Worker, type WorkerOptions } from "../platform/queue/worker.server";
 import { CodeDirectory } from "../domains/referrals";
@@ -74,11 +75,11 @@ function forgettingOnReconnect(clientOf: (shop: string) => Promise<ShopClient>, 
   };
 }
 
-/** Worker settings from the environment (WORKER_CONCURRENCY, SHOP_CONCURRENCY, JOB_RETRY_BASE_MS, JOB_LEASE_MS). */
-export function appWorkerOptions(): Omit<WorkerOptions, "database"> {
+/** Worker settings from the environment (WORKER_CONCURRENCY, SHOP_CONCURRENCY, JOB_RETRY_BASE_MS, JOB_LEASE_MS), for a worker process or the app's own thread. */
+export function appWorkerOptions(host: keyof typeof DEFAULT_WORKER_CONCURRENCY): Omit<WorkerOptions, "database"> {
   const env = getEnv();
   return {
-    concurrency: env.WORKER_CONCURRENCY,
+    concurrency: env.WORKER_CONCURRENCY ?? DEFAULT_WORKER_CONCURRENCY[host],
     perShop: env.SHOP_CONCURRENCY,
     backoff: { ...DEFAULT_BACKOFF, baseMs: env.JOB_RETRY_BASE_MS },
     leaseMs: env.JOB_LEASE_MS,

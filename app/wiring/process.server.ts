@@ -69,7 +69,7 @@ export function startWorkerProcess(): { stop(): Promise<void> } {
   const databaseUrl = getEnv().DATABASE_URL;
   // On PostgreSQL, acknowledgements first (webhook-bursts.server.ts).
   const bursts = databaseKind(databaseUrl) === "postgresql" ? hearWebhookBursts(databaseUrl) : undefined;
-  const worker = startJobWorker({ shouldYield: bursts?.duringBurst });
+  const worker = startJobWorker("process", { shouldYield: bursts?.duringBurst });
   return {
     async stop() {
       await worker.stop(getEnv().SHUTDOWN_DEADLINE_MS);

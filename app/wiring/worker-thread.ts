@@ -18,7 +18,7 @@ import { startJobWorker } from "./job-worker.server";
 const port = parentPort!;
 logger.setBindings({ thread: threadId });
 const answering = new WebhooksAnswering();
-const worker = startJobWorker({
+const worker = startJobWorker("thread", {
   // The job rows' lockedBy names the process and the thread that holds them.
   workerId: `worker-${process.pid}-thread${threadId}-${randomUUID().slice(0, 8)}`,
   // Acknowledgements first: no claim while the main thread answers a burst of order webhooks (bounded, see shouldYield).

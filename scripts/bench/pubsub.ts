@@ -122,7 +122,7 @@ export async function runPubSubBench(N: number): Promise<boolean> {
     console.log(`first message stored ${((first - started) / 1000).toFixed(1)} s after the consumers were started (their start-up)`);
     console.log(`stored: ${stored} of ${N} orders in ${(storedMs / 1000).toFixed(1)} s, ${storedPerSecond.toFixed(0)} messages/s (load average then ${storedLoad})`);
     console.log(`drain: ${recorded} recorded at the service ${(drainMs / 1000).toFixed(1)} s after the first was stored, ${drainPerSecond.toFixed(0)} orders/s (load average then ${drainLoad})`);
-    console.log(`jobs running at once while a backlog was due (every 250 ms): mean ${inFlight.mean.toFixed(0)}, max ${inFlight.max} (the workers' concurrency allows ${PROCESSES} × ${processEnv.WORKER_CONCURRENCY ?? DEFAULT_WORKER_CONCURRENCY})`);
+    console.log(`jobs running at once while a backlog was due (every 250 ms): mean ${inFlight.mean.toFixed(0)}, max ${inFlight.max} (the workers' concurrency allows ${PROCESSES} × ${processEnv.WORKER_CONCURRENCY ?? DEFAULT_WORKER_CONCURRENCY.process})`);
     console.log(`every order recorded exactly once: ${once ? "yes" : `NO (${counts.size} of ${N} at the service, duplicates ${[...counts.values()].filter((n) => n > 1).length}; ${stored} stored, ${jobs} jobs)`}`);
     console.log(`CPU seconds from the consumers' start to the drain's end: ${Object.keys(kinds).map((kind) => `${kind} ${(cpuAfter[kind]! - cpuBefore[kind]!).toFixed(1)}`).join(", ")}`);
     const peaks = [...consumers.map((c, i) => [`consumer ${i + 1}`, c.pid] as const), ...workers.map((w, i) => [`worker ${i + 1}`, w.pid] as const)].map(([name, pid]) => ({ name, mb: peakResidentMb(pid) }));

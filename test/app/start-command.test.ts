@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inheritedEnv, spawnWorkerProcess, startCommand, workerCommand } from "../../scripts/lib/app-process";
+import { consumerCommand, inheritedEnv, spawnWorkerProcess, startCommand, workerCommand } from "../../scripts/lib/app-process";
 import { repoRoot, startAppServer, startTestAppServer, testAppEnv, type AppServer } from "../entry/admin/app-server";
 
 // `npm start` bounds the server's memory (glibc's malloc arenas); the tests,
@@ -66,8 +66,13 @@ describe("the start command", () => {
     }
   });
 
-  it("gives worker processes (npm run worker) the server's memory settings, and is how they run", () => {
-    expect(workerCommand()).toEqual(startCommand());
+  it("gives worker and consumer processes the server's memory settings but a young generation up to 64 MB, and is how they run", () => {
+    // A process of jobs answers no webhook: a larger young generation spends less CPU collecting, within the memory bound.
+    const otherThanYoungMaximum = (args: string[]) => args.filter((arg) => !arg.startsWith("--max-semi-space-size="));
+    expect(workerCommand().env).toEqual(startCommand().env);
+    expect(otherThanYoungMaximum(workerCommand().nodeArgs)).toEqual(otherThanYoungMaximum(startCommand().nodeArgs));
+    expect(workerCommand().nodeArgs).toContain("--max-semi-space-size=32");
+    expect(consumerCommand()).toEqual(workerCommand());
     const worker = spawnWorkerProcess({ env: { ...inheritedEnv(), DATABASE_URL: process.env.DATABASE_URL }, stdio: "ignore" });
     try {
       const commandLine = procFile(worker.pid!, "cmdline");
