@@ -31,6 +31,7 @@ import { GUARD_RULES } from "../../../domains/referrals/guard-settings";
 import { ContextualSaveBar } from "./ContextualSaveBar";
 import { useEmbeddedHref } from "./embedded-url";
 import { GuardSettings } from "./GuardSettings";
+import { LeakedCodeSettings } from "./LeakedCodeSettings";
 
 export interface SettingsFeedback {
   ok: boolean;
@@ -113,6 +114,9 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
       <input type="hidden" name="flowTriggers" value={String(values.flowTriggers)} />
       <input type="hidden" name="reviewWindowDays" value={values.reviewWindowDays} />
       <input type="hidden" name="renewalRuleKind" value={values.renewalRuleKind} />
+      <input type="hidden" name="leakThreshold" value={values.leakThreshold} />
+      <input type="hidden" name="leakWindowDays" value={values.leakWindowDays} />
+      <input type="hidden" name="leakHold" value={String(values.leakHold)} />
       <input type="hidden" name="renewalRuleName" value={values.renewalRuleKind === "none" ? "" : values.renewalRuleName} />
 
       <Layout>
@@ -319,6 +323,7 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
           onDailyLimitChange={set("guardDailyLimit")}
           errors={errors}
         />
+        <LeakedCodeSettings values={values} onChange={(key, value) => set(key)(value)} errors={errors} />
       </Layout>
     </Form>
   );
