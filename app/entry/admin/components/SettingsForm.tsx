@@ -220,7 +220,7 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
                   placeholder="Off"
                   helpText={
                     values.reviewWindowDays.trim() && values.reviewWindowDays.trim() !== "0"
-                      ? `A pending commission approves itself ${values.reviewWindowDays.trim()} days after its order, unless the order is refunded, cancelled or denied meanwhile, or the referral guard flagged it.`
+                      ? `A pending commission approves itself ${values.reviewWindowDays.trim()} days after its order, unless the order is refunded, cancelled or denied meanwhile, the referral guard flagged it, or its code leaked and is held.`
                       : "Off: pending commissions wait for you. Enter a number of days (for example 30, your return period) to approve them on their own when that time has passed."
                   }
                   error={errors.reviewWindowDays}
@@ -309,7 +309,7 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
           <Card>
             <Checkbox
               label="Send events to Shopify Flow"
-              helpText="When on, the app tells Shopify Flow each time a referral is credited or blocked, a commission is approved or denied, an ambassador is enrolled or a payout is credited as store credit, so your workflows can act on it (tag a customer, send an email). Off: nothing is sent."
+              helpText="When on, the app tells Shopify Flow each time a referral is credited or blocked, a commission is approved or denied, an ambassador is enrolled, a payout is credited as store credit or a referral code leaks, so your workflows can act on it (tag a customer, send an email). Off: nothing is sent."
               checked={values.flowTriggers}
               onChange={set("flowTriggers")}
               error={errors.flowTriggers}
