@@ -69,7 +69,7 @@ export async function noteBuyerWithoutLink(
   input: { shop: string; code: string; orderId: string; placedAt: Date; buyer: { customerId?: string | null; email?: string | null }; settings: LeakSettings },
 ): Promise<Tripped | null> {
   const key = buyerKey(input.buyer);
-  if (!key || input.settings.threshold <= 0) return null;
+  if (!key) return null;
   const sql = plainSql(db);
   const code = input.code.toUpperCase();
   await sql.run({

@@ -154,6 +154,17 @@ describe("a referral coupon used without a link", () => {
   });
 });
 
+describe("leaked codes off (an empty threshold on Settings)", () => {
+  it("flags nothing and keeps no buyer", async () => {
+    await shop({ leakThreshold: 0 });
+    const run = pipeline();
+    for (const n of [1, 2, 3, 4, 5, 6, 7]) await couponOrder(buyer(n));
+    await run.drain();
+    expect(await leaked()).toEqual([]);
+    expect(await prisma.couponBuyer.count()).toBe(0);
+  });
+});
+
 describe("a leaked code's commissions", () => {
   /** Threshold 2: the third distinct buyer without a link flags the code; a fourth comes after. Each order a day apart, inside a 7-day window. */
   async function fourBuyers(run: ReturnType<typeof pipeline>) {
