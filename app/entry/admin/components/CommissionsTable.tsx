@@ -157,9 +157,9 @@ const CommissionCells = memo(function CommissionCells({ row, result, busy, point
             </Text>
           ) : null}
           {row.codeLeaked?.held && !result ? (
-            <div className="rb-wrap">
+            <div className="rb-wrap" title={row.codeLeaked.held}>
               <Text as="span" variant="bodySm" tone="subdued">
-                {`Held for your review: ${row.codeLeaked.code} leaked`}
+                Held for your review
               </Text>
             </div>
           ) : null}
