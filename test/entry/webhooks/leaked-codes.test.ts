@@ -74,6 +74,15 @@ async function couponOrder(who: OrderOptions, extra: OrderOptions = {}): Promise
   return id.toString();
 }
 
+/** Until two order jobs are running at once. */
+async function bothRunning(): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if ((await prisma.job.count({ where: { shop: TEST_SHOP, kind: "order.record", status: "running" } })) === 2) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error("timed out waiting for both orders' jobs to run");
+}
+
 const leaked = () => prisma.leakedCode.findMany({ where: { shop: TEST_SHOP } });
 const leakTriggerJobs = () => prisma.job.findMany({ where: { shop: TEST_SHOP, kind: "flow.trigger", key: { contains: "referral-code-leaked" } } });
 const recordOf = (orderId: string) => prisma.orderRecord.findFirstOrThrow({ where: { shop: TEST_SHOP, orderId } });
@@ -136,16 +145,25 @@ describe("a referral coupon used without a link", () => {
     await couponOrder(buyer(2));
     await run.drain();
 
-    // One buyer's two orders, taken by two workers at once: neither knows of the other, both are credited by the coupon
+    // One buyer's two orders, both taken before either is settled (the service holds its answers until both run):
+    // neither knows of the other, both are credited by the coupon
     const twice = [await couponOrder(buyer(3)), await couponOrder(buyer(3))];
-    await Promise.all([run.drain(), second.drain()]);
+    const release = sandbox.holdCalls();
+    const draining = Promise.all([run.drain(), second.drain()]);
+    await bothRunning();
+    release();
+    await draining;
     for (const id of twice) expect(await recordOf(id)).toMatchObject({ status: "recorded", couponCode: "ALICE-15", repeatKind: null });
     expect(await leaked()).toEqual([]);
 
-    // Two more buyers arrive together; two workers take them at once
+    // Two more buyers arrive together; two workers take them at once, and the service answers both together
     await couponOrder(buyer(4));
     await couponOrder(buyer(5));
-    await Promise.all([run.drain(), second.drain()]);
+    const releaseBoth = sandbox.holdCalls();
+    const both = Promise.all([run.drain(), second.drain()]);
+    await bothRunning();
+    releaseBoth();
+    await both;
     await run.drain();
 
     expect(await leaked()).toHaveLength(1);
