@@ -29,7 +29,7 @@ type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: 
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 describe.skipIf(kind !== "sqlite")("a code's buyers within the window, on SQLite", () => {
-  let file: Database.Database;
+  let file: InstanceType<typeof Database>;
   beforeAll(() => {
     file = new Database(url.slice("file:".length));
     const series = (alias: string, n: number) => `(WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < ${n - 1}) SELECT i FROM r) AS ${alias}`;
