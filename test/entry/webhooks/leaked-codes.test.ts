@@ -6,6 +6,9 @@ import { CodeDirectory } from "../../../app/domains/referrals/code-directory.ser
 import { createLogger } from "../../../app/platform/logger/logger.server";
 import { decideCommission, listCommissionsPage, parseCommissionQuery } from "../../../app/entry/admin/commissions.server";
 import { commissionEntry } from "../../../app/domains/commissions/commission-entry";
+import { redactCustomer } from "../../../app/domains/privacy/redact-customer.server";
+import { SERVICE_EVENT_JOB } from "../../../app/domains/service-events/job-kinds";
+import type { Logger } from "../../../app/platform/logger/logger.server";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
 import { connectShop, sandboxCommissions, shopServiceAccess, shopServiceClient, useTestSandbox } from "../../support/pipeline";
 import { deliveriesPlanned } from "../../support/kept-deliveries";
@@ -169,6 +172,25 @@ describe("a referral coupon used without a link", () => {
     expect(await leaked()).toHaveLength(1);
     expect(await leakTriggerJobs()).toMatchObject([{ status: "done" }]);
     expect(shopify.flow.receivedOf("referral-code-leaked")).toHaveLength(1);
+  });
+});
+
+describe("leaked codes and customers/redact", () => {
+  it("a buyer's redaction deletes their buyer row; the ambassador's clears their email from the flag", async () => {
+    await shop({ leakThreshold: 2 });
+    const run = pipeline();
+    const ids = [];
+    for (const n of [1, 2, 3]) ids.push(await couponOrder(buyer(n)));
+    await run.drain();
+    expect(await leaked()).toMatchObject([{ referrerEmail: "alice@example.com" }]);
+    const redact = (who: { email: string; customerId: string | null; orderIds: string[] }) =>
+      redactCustomer(prisma, { info() {}, warn() {} } as unknown as Logger, { shop: TEST_SHOP, who, webhookId: null }, { credentialsKey: Buffer.alloc(32, 7).toString("base64"), serviceEventJobKind: SERVICE_EVENT_JOB.name, appSecret: "test-api-secret" });
+
+    await redact({ email: "buyer1@example.com", customerId: "7390002000000000001", orderIds: [ids[0]!] });
+    expect((await prisma.couponBuyer.findMany({ select: { orderId: true } })).map((r) => r.orderId).sort()).toEqual([ids[1], ids[2]]);
+
+    await redact({ email: "Alice@Example.com", customerId: null, orderIds: [] });
+    expect(await leaked()).toMatchObject([{ code: "ALICE-15", referrerEmail: null }]);
   });
 });
 
