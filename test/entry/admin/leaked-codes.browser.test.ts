@@ -9,7 +9,8 @@ import prisma from "../../../app/wiring/db.server";
 import { DEFAULT_SCOPES } from "../../../app/wiring/env.server";
 import { formatDate } from "../../../app/entry/admin/components/format";
 import { standInAppBridge } from "../../support/app-bridge-standin";
-import { describeInBrowser } from "../../support/browser";
+import path from "node:path";
+import { artifactsDir, describeInBrowser } from "../../support/browser";
 import { installShop } from "../../support/sessions";
 import { connectShop, testPipeline } from "../../support/pipeline";
 import { TEST_SHOP } from "../../support/shopify-requests";
@@ -53,6 +54,16 @@ describeInBrowser("leaked codes on the admin pages", () => {
     await eventually(() => page.getByRole("row").filter({ hasText: "buyer9@example.com" }).count()).toBe(1);
     expect(await page.getByText("Code leaked").count()).toBe(0);
     expect(await page.getByText(/^Held for your review/).count()).toBe(0);
+
+    // Settings shows the defaults: more than 5 buyers within 7 days, held
+    await open("/app/settings");
+    const threshold = page.getByLabel("Buyers without a link before a code is flagged");
+    await eventually(() => threshold.isVisible()).toBe(true);
+    expect(await threshold.inputValue()).toBe("5");
+    expect(await page.getByLabel("Within").inputValue()).toBe("7");
+    expect(await page.getByLabel("Hold a leaked code's commissions for my review").isChecked()).toBe(true);
+    const section = page.locator(".Polaris-Layout__AnnotatedSection").filter({ has: page.locator("#leaked-codes") });
+    await section.screenshot({ path: path.join(artifactsDir, "leaked-code-settings.png") });
   }, 60_000);
 
   it("the Ambassador page names the leaked code, when and what to do; each of its commissions on Commissions is badged and says it is held", async () => {

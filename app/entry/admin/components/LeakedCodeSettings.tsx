@@ -31,7 +31,7 @@ export function LeakedCodeSettings({ values, onChange, errors }: Props) {
               placeholder="Off"
               helpText={
                 on
-                  ? `A code is flagged once more than ${threshold} different buyers use it without the ambassador's link within the days below. Each buyer counts once.`
+                  ? `A code is flagged once more than ${threshold} different buyers use it without the ambassador's link within ${values.leakWindowDays.trim() || "the"} days. Each buyer counts once.`
                   : "Off: no code is flagged. Enter a number of buyers (5 is the default) to watch for leaks."
               }
               error={errors.leakThreshold}
