@@ -27,6 +27,7 @@ import {
   type CodeFacts,
   type Decision,
   type DecisionInput,
+  type DecisionStep,
   type OrderSignals,
 } from "./referral-decision";
 import type { ReferralEventParams } from "./referral-event";
@@ -35,7 +36,7 @@ import { classifyRefusal } from "./service-refusals";
 import { referredCustomerStatements } from "./referred-customers.server";
 import { repeatSignalNotes, repeatVerdicts } from "./repeat-order.server";
 import { reviewApprovalStatement } from "./review-window.server";
-import { heldByLeak, leakHeldReason, readLeakSettings, type LeakedCode } from "./leaked-code";
+import { heldByLeak, leakHeldReason, readLeakSettings, type LeakedCode, type LeakSettings } from "./leaked-code";
 import { findLeakedCode, leakedCodeStatements, noteBuyerWithoutLink, type Tripped } from "./leaked-codes.server";
 import type { RepeatVerdict } from "./repeat-purchase";
 
@@ -158,6 +159,33 @@ type Release = { state: CommissionState | undefined; approved: string[] } | null
  */
 type LeakOfOrder = { code: string; leak: LeakedCode | null; tripped: Tripped | null; held: boolean } | null;
 
+/**
+ * A code typed alone, about to be sent, is watched for leaks (null: not
+ * watched): its flag, if flagged already, and whether the order's
+ * commissions go pending for the merchant.
+ */
+async function leakBeforeSend(ctx: OrderJobContext, order: Order, step: Extract<DecisionStep, { next: "send" }>, settings: LeakSettings) {
+  const typed = step.source === "discount_code" || step.source === "offer_code";
+  if (!step.withoutLink || !typed || settings.threshold <= 0) return null;
+  const flagged = await findLeakedCode(ctx.db, order.shop, step.code);
+  return { flagged, heldNow: heldByLeak(flagged, order.placedAt, settings.hold) };
+}
+
+/**
+ * Once the service knew the code: an unflagged code notes the order's buyer
+ * and may be flagged by it. The order that flags the code is held when its
+ * commissions are still pending (sent held until the guard has checked the
+ * coupon's referrer); later ones were sent pending already.
+ */
+async function leakAfterSend(ctx: OrderJobContext, order: Order, code: string, watch: NonNullable<Awaited<ReturnType<typeof leakBeforeSend>>>, settings: LeakSettings): Promise<LeakOfOrder> {
+  const { flagged, heldNow } = watch;
+  const buyer = { customerId: order.event.params.uid, email: order.event.params.email };
+  const tripped = flagged ? null : await noteBuyerWithoutLink(ctx.db, { shop: order.shop, code, orderId: order.orderId, placedAt: order.placedAt, buyer, settings });
+  if (!flagged && !tripped) return null;
+  const pendingYet = order.todo.some((uid) => order.results[uid]?.held);
+  return { code: code.toUpperCase(), leak: flagged, tripped, held: heldNow || (Boolean(tripped) && settings.hold && pendingYet) };
+}
+
 /** What the order's earlier sends left, for a retry that finds every campaign sent: the code was known, and whom the service named. */
 function sentBefore(results: CampaignResults): NonNullable<CodeFacts["sent"]> {
   const recorded = Object.values(results).filter((r) => r.state === "recorded");
@@ -245,19 +273,11 @@ async function decideAndSend(
           factsOf(step.code).sent = sentBefore(results);
           break;
         }
-        // A code typed alone is watched for leaks: one flagged already sends its commissions pending when the shop holds them.
-        const watched = step.withoutLink && choices.leak.threshold > 0 && (step.source === "discount_code" || step.source === "offer_code");
-        const flagged = watched ? await findLeakedCode(ctx.db, shop, step.code) : null;
-        const heldNow = heldByLeak(flagged, order.placedAt, choices.leak.hold);
+        const watch = await leakBeforeSend(ctx, order, step, choices.leak);
         const params = sendParams(base, step);
-        const known = await send(client, todo, heldNow ? { ...params, isApproved: false } : params, results);
+        const known = await send(client, todo, watch?.heldNow ? { ...params, isApproved: false } : params, results);
         if (known && step.hold) for (const uid of todo) if (results[uid]?.state === "recorded") results[uid].held = true;
-        if (known && watched) {
-          const tripped = flagged ? null : await noteBuyerWithoutLink(ctx.db, { shop, code: step.code, orderId, placedAt: order.placedAt, buyer: { customerId: event.params.uid, email: event.params.email }, settings: choices.leak });
-          // The order that flags the code is held when its commission is still pending: sent held until the guard has checked the coupon's referrer.
-          const pendingYet = todo.some((uid) => results[uid]?.held);
-          if (flagged || tripped) leak = { code: step.code.toUpperCase(), leak: flagged, tripped, held: heldNow || (Boolean(tripped) && choices.leak.hold && pendingYet) };
-        }
+        if (known && watch) leak = await leakAfterSend(ctx, order, step.code, watch, choices.leak);
         // A discount code the service does not know as a coupon is the store's own promotion: not sent again for a while.
         if (!known && step.source === "discount_code") ctx.codes.rememberPromotion(shop, step.code);
         factsOf(step.code).sent = known ? sentBefore(results) : { known };

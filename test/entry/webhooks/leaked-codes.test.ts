@@ -260,6 +260,17 @@ describe("a leaked code's commissions", () => {
     expect(page.rows.find((r) => r.transactionId === ids[3])!.codeLeaked).toMatchObject({ code: "ALICE-15", held: null });
   });
 
+  it("hold on, a shop that approves at once with the guard's referrer rules off (coupons not held for the guard): once flagged, the code's next commissions are sent pending", async () => {
+    await shop({ leakThreshold: 2, approval: "approved" });
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { guardRules: "self_email=off,self_customer=off,self_address=off,self_ip=off" } });
+    const run = pipeline();
+    const ids = await fourBuyers(run);
+    // The flagging order was approved as it was sent (the service cannot take that back); the one after it waits
+    expect(await Promise.all(ids.map(states))).toEqual([["approved"], ["approved"], ["approved"], ["pending"]]);
+    expect(await recordOf(ids[3]!)).toMatchObject({ commissionState: "pending" });
+    expect((await recordOf(ids[3]!)).explanation).toContain("flagged as leaked");
+  });
+
   it("hold on, a shop that approves at once: the order that flags the code and those after stay pending; those approved before stay approved", async () => {
     await shop({ leakThreshold: 2, approval: "approved" });
     const run = pipeline();
