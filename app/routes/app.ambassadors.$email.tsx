@@ -17,7 +17,7 @@ import {
   Text,
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
-import { ambassadorDetail, ambassadorEmailParam, parseStatsRange, updateAmbassador, type Figures } from "../entry/admin/ambassadors.server";
+import { ambassadorDetail, ambassadorEmailParam, ambassadorLeaks, parseStatsRange, updateAmbassador, type Figures, type LeakedCodeView } from "../entry/admin/ambassadors.server";
 import { appAdminContext } from "../wiring/admin-context.server";
 import { deferService, withService } from "../entry/admin/shop-service.server";
 import { CardSkeleton, Deferred } from "../entry/admin/components/Deferred";
@@ -41,10 +41,15 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   if (range.values.from && range.values.to && range.values.from > range.values.to)
     errors.to = "The end date must be on or after the start date.";
   const dates = Object.keys(errors).length > 0 ? {} : range.values;
-  const service = await deferService(appAdminContext(), session.shop, (client) => ambassadorDetail(client, email.data, dates));
+  const ctx = appAdminContext();
+  const [service, leakedCodes] = await Promise.all([
+    deferService(ctx, session.shop, (client) => ambassadorDetail(client, email.data, dates)),
+    ambassadorLeaks(ctx, session.shop, email.data),
+  ]);
   return defer({
     ok: true as const,
     email: email.data,
+    leakedCodes,
     rawRange: range.raw,
     rangeErrors: errors,
     notConnected: service.ok ? null : service.error,
@@ -225,7 +230,7 @@ export default function AmbassadorPage() {
             <ServiceErrorBanner error={answer.error} />
           </Page>
         ) : answer.value ? (
-          <AmbassadorView detail={answer.value} range={range} />
+          <AmbassadorView detail={answer.value} range={range} leakedCodes={data.leakedCodes} />
         ) : (
           unknown
         )
@@ -277,7 +282,30 @@ function AmbassadorFrame({ email, range }: { email: string; range: FilterQuery }
   );
 }
 
-function AmbassadorView({ detail, range }: { detail: Detail; range: FilterQuery }) {
+/** The ambassador's codes flagged as leaked: when, how many buyers without a link, and what the merchant can do. */
+function LeakedCodesBanner({ leaks }: { leaks: LeakedCodeView[] }) {
+  if (leaks.length === 0) return null;
+  return (
+    <Banner tone="critical" title={leaks.length === 1 ? `Code ${leaks[0]!.code} has leaked` : `${leaks.length} of this ambassador's codes have leaked`}>
+      <BlockStack gap="200">
+        {leaks.map((leak) => (
+          <Text as="p" key={leak.code}>
+            {`${leak.code}: flagged on ${formatDate(leak.flaggedAt)}, after ${leak.buyers} buyers used it without the ambassador's link within ${leak.windowDays} days. `}
+            {leak.held
+              ? "Its commissions from then on wait for your review in Commissions; they are not approved on their own."
+              : "Its commissions are approved as usual (Settings → Leaked codes holds them)."}
+          </Text>
+        ))}
+        <Text as="p">
+          To stop it, disable or replace the code in Shopify (Discounts), and give the ambassador a new one. Approve or deny the held commissions in
+          Commissions.
+        </Text>
+      </BlockStack>
+    </Banner>
+  );
+}
+
+function AmbassadorView({ detail, range, leakedCodes }: { detail: Detail; range: FilterQuery; leakedCodes: LeakedCodeView[] }) {
   const result = useActionData<typeof action>();
   const href = useEmbeddedHref();
   const back = { content: "Ambassadors", url: href("/app/ambassadors") };
@@ -290,6 +318,7 @@ function AmbassadorView({ detail, range }: { detail: Detail; range: FilterQuery 
       secondaryActions={[{ content: "Commissions", url: href("/app/commissions", { email: detail.email }) }]}
     >
       <BlockStack gap="400">
+        <LeakedCodesBanner leaks={leakedCodes} />
         {result && "message" in result ? <Banner tone="success" title={result.message} /> : null}
         {result && "error" in result ? <ServiceErrorBanner error={result.error} /> : null}
         {result && "fieldErrors" in result ? (

@@ -274,7 +274,7 @@ describe("the app's TOML files, loaded by Shopify CLI " + CLI_VERSION, () => {
     expect(unknownKeys(ui.specification.schema, { ...table, targeting })).toEqual(expected);
   });
 
-  it("loads the six Flow triggers, and would fail a broken trigger's TOML", async () => {
+  it("loads the seven Flow triggers, and would fail a broken trigger's TOML", async () => {
     const triggers = app.realExtensions.filter((e) => e.specification.identifier === "flow_trigger");
     expect(triggers.map((e) => e.handle).sort()).toEqual([
       "ambassador-enrolled",
@@ -282,6 +282,7 @@ describe("the app's TOML files, loaded by Shopify CLI " + CLI_VERSION, () => {
       "commission-denied",
       "payout-store-credit",
       "referral-blocked",
+      "referral-code-leaked",
       "referral-credited",
     ]);
     const credited = triggers.find((e) => e.handle === "referral-credited")!;

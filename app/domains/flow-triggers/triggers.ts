@@ -13,6 +13,7 @@ export const FLOW_TRIGGER_HANDLES = {
   ambassadorEnrolled: "ambassador-enrolled",
   referralBlocked: "referral-blocked",
   payoutStoreCredit: "payout-store-credit",
+  referralCodeLeaked: "referral-code-leaked",
 } as const;
 
 export type FlowTriggerHandle = (typeof FLOW_TRIGGER_HANDLES)[keyof typeof FLOW_TRIGGER_HANDLES];
@@ -166,4 +167,21 @@ export function payoutStoreCredit(event: PayoutStoreCredit): FlowTrigger {
       { "Ambassador email": text(event.email), Amount: decimal(event.amount), Currency: text(event.currency), "Payout id": text(event.payoutId) },
     ),
   );
+}
+
+export interface ReferralCodeLeaked {
+  code: string;
+  ambassadorEmail?: string | null;
+  /** The buyers without a link counted when the code was flagged. */
+  buyers: number;
+  windowDays: number;
+}
+
+export function referralCodeLeaked(event: ReferralCodeLeaked): FlowTrigger {
+  return trigger(FLOW_TRIGGER_HANDLES.referralCodeLeaked, {
+    "Referral code": text(event.code),
+    "Ambassador email": text(event.ambassadorEmail),
+    Buyers: event.buyers,
+    "Window days": event.windowDays,
+  });
 }

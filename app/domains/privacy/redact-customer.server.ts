@@ -85,6 +85,9 @@ async function eraseLocally(tx: Prisma.TransactionClient, shop: string, who: Cus
   const referredMatch: Prisma.ReferredCustomerWhereInput[] = [{ orderId: { in: orderIds } }];
   if (who.customerId) referredMatch.push({ customerKey: `c:${who.customerId}` });
   await tx.referredCustomer.deleteMany({ where: { shop, OR: referredMatch } });
+  // A buyer of a leaked code's row (hashed, naming nobody, but tied to their order); a flagged code naming them as its ambassador.
+  await tx.couponBuyer.deleteMany({ where: { shop, orderId: { in: orderIds } } });
+  if (who.email) await tx.leakedCode.updateMany({ where: { shop, referrerEmail: who.email.trim().toLowerCase() }, data: { referrerEmail: null } });
   for (const row of otherOrders) {
     const data: Record<string, string | null> = {};
     for (const column of ["results", "explanation", "statusReason", "lastError"] as const) data[column] = row[column] && pattern ? scrub(row[column]!, pattern) : row[column];

@@ -9,7 +9,7 @@ import { jobsOfShop } from "../../platform/queue/shop-jobs.server";
  */
 export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop: string; webhookId: string | null }) {
   const where = { shop: hook.shop };
-  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs, pixelSignals, commissionBulkRuns, shareLinks, flowActionRuns, pendingDeliveries, referredCustomers, refusedDeliveries] = await db.$transaction([
+  const [jobs, orderRecords, serviceEvents, dataRequests, redactionLogs, payoutCredits, sessions, shops, offerCodes, offers, orderSyncs, pixelSignals, commissionBulkRuns, shareLinks, flowActionRuns, pendingDeliveries, referredCustomers, refusedDeliveries, couponBuyers, leakedCodes] = await db.$transaction([
     db.job.deleteMany({ where: jobsOfShop(hook.shop) }),
     db.orderRecord.deleteMany({ where }),
     db.serviceEvent.deleteMany({ where }),
@@ -28,6 +28,8 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     db.pendingDelivery.deleteMany({ where }),
     db.referredCustomer.deleteMany({ where }),
     db.refusedDelivery.deleteMany({ where }),
+    db.couponBuyer.deleteMany({ where }),
+    db.leakedCode.deleteMany({ where }),
   ]);
   const deleted = {
     jobs: jobs.count,
@@ -48,6 +50,8 @@ export async function redactShop(db: PrismaClient, logger: Logger, hook: { shop:
     pendingDeliveries: pendingDeliveries.count,
     referredCustomers: referredCustomers.count,
     refusedDeliveries: refusedDeliveries.count,
+    couponBuyers: couponBuyers.count,
+    leakedCodes: leakedCodes.count,
   };
   logger.info({ shop: hook.shop, topic: "shop/redact", webhookId: hook.webhookId, deleted }, "shop redacted");
   return deleted;

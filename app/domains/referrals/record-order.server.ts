@@ -27,6 +27,7 @@ import {
   type CodeFacts,
   type Decision,
   type DecisionInput,
+  type DecisionStep,
   type OrderSignals,
 } from "./referral-decision";
 import type { ReferralEventParams } from "./referral-event";
@@ -35,6 +36,8 @@ import { classifyRefusal } from "./service-refusals";
 import { referredCustomerStatements } from "./referred-customers.server";
 import { repeatSignalNotes, repeatVerdicts } from "./repeat-order.server";
 import { reviewApprovalStatement } from "./review-window.server";
+import { heldByLeak, leakHeldReason, readLeakSettings, type LeakedCode, type LeakSettings } from "./leaked-code";
+import { findLeakedCode, leakedCodeStatements, noteBuyerWithoutLink, type Tripped } from "./leaked-codes.server";
 import type { RepeatVerdict } from "./repeat-purchase";
 
 // The order.record job: it gathers the facts the referral decision asks for
@@ -122,13 +125,18 @@ async function send(client: ReferralClient, campaigns: string[], params: Referra
   return true;
 }
 
-type ChoiceColumns = Pick<Shop, "campaignUids" | "scope" | "guardRules" | "guardDailyLimit">;
+type ChoiceColumns = Pick<Shop, "campaignUids" | "scope" | "guardRules" | "guardDailyLimit" | "leakThreshold" | "leakWindowDays" | "leakHold">;
 
 /** The shop's choices, from the row the connection was read with when it came along. */
 async function shopChoices(ctx: OrderJobContext, shop: string, read?: ChoiceColumns) {
-  const row = read ?? (await ctx.db.shop.findUnique({ where: { shop }, select: { campaignUids: true, scope: true, guardRules: true, guardDailyLimit: true } }));
+  const row =
+    read ??
+    (await ctx.db.shop.findUnique({
+      where: { shop },
+      select: { campaignUids: true, scope: true, guardRules: true, guardDailyLimit: true, leakThreshold: true, leakWindowDays: true, leakHold: true },
+    }));
   const pipeline = readPipelineSettings({ ...PIPELINE_DEFAULTS, ...(row ? { campaignUids: row.campaignUids, scope: row.scope } : {}) });
-  return { campaignUids: pipeline.campaignUids, sendWithoutCode: pipeline.scope === "all_orders", guard: readGuardSettings(row ?? {}) };
+  return { campaignUids: pipeline.campaignUids, sendWithoutCode: pipeline.scope === "all_orders", guard: readGuardSettings(row ?? {}), leak: readLeakSettings(row ?? {}) };
 }
 
 interface Order {
@@ -144,6 +152,39 @@ interface Order {
 
 /** What became of commissions held until the guard had checked a coupon's referrer: the state they share and the campaigns approved, if they were released. */
 type Release = { state: CommissionState | undefined; approved: string[] } | null;
+
+/**
+ * The order's code is a leaked one (decision 036): flagged before (`leak`),
+ * or by this order (`tripped`); `held`: its commissions wait for the merchant.
+ */
+type LeakOfOrder = { code: string; leak: LeakedCode | null; tripped: Tripped | null; held: boolean } | null;
+
+/**
+ * A code typed alone, about to be sent, is watched for leaks (null: not
+ * watched): its flag, if flagged already, and whether the order's
+ * commissions go pending for the merchant.
+ */
+async function leakBeforeSend(ctx: OrderJobContext, order: Order, step: Extract<DecisionStep, { next: "send" }>, settings: LeakSettings) {
+  const typed = step.source === "discount_code" || step.source === "offer_code";
+  if (!step.withoutLink || !typed || settings.threshold <= 0) return null;
+  const flagged = await findLeakedCode(ctx.db, order.shop, step.code);
+  return { flagged, heldNow: heldByLeak(flagged, order.placedAt, settings.hold) };
+}
+
+/**
+ * Once the service knew the code: an unflagged code notes the order's buyer
+ * and may be flagged by it. The order that flags the code is held when its
+ * commissions are still pending (sent held until the guard has checked the
+ * coupon's referrer); later ones were sent pending already.
+ */
+async function leakAfterSend(ctx: OrderJobContext, order: Order, code: string, watch: NonNullable<Awaited<ReturnType<typeof leakBeforeSend>>>, settings: LeakSettings): Promise<LeakOfOrder> {
+  const { flagged, heldNow } = watch;
+  const buyer = { customerId: order.event.params.uid, email: order.event.params.email };
+  const tripped = flagged ? null : await noteBuyerWithoutLink(ctx.db, { shop: order.shop, code, orderId: order.orderId, placedAt: order.placedAt, buyer, settings });
+  if (!flagged && !tripped) return null;
+  const pendingYet = order.todo.some((uid) => order.results[uid]?.held);
+  return { code: code.toUpperCase(), leak: flagged, tripped, held: heldNow || (Boolean(tripped) && settings.hold && pendingYet) };
+}
 
 /** What the order's earlier sends left, for a retry that finds every campaign sent: the code was known, and whom the service named. */
 function sentBefore(results: CampaignResults): NonNullable<CodeFacts["sent"]> {
@@ -162,7 +203,7 @@ async function decideAndSend(
   order: Order,
   choices: Awaited<ReturnType<typeof shopChoices>>,
   pixel: PixelSignalFound | null,
-): Promise<{ decision: Decision; release: Release }> {
+): Promise<{ decision: Decision; release: Release; leak: LeakOfOrder }> {
   const { shop, orderId, event, todo, results } = order;
   const signals = storedSignals(event);
   const facts = new Map<string, CodeFacts>();
@@ -178,11 +219,12 @@ async function decideAndSend(
   };
   const base: ReferralEventParams = { ...event.params, shortCode: undefined, couponCode: undefined };
   let release: Release = null;
+  let leak: LeakOfOrder = null;
   for (;;) {
     const step = decideReferral(input);
     switch (step.next) {
       case "decided":
-        return { decision: step.decision, release };
+        return { decision: step.decision, release, leak };
       case "find_owner":
         factsOf(step.code).owner = await ctx.codes.shortCodeOwner(client, shop, step.code);
         break;
@@ -215,7 +257,8 @@ async function decideAndSend(
         break;
       }
       case "release_held": {
-        const wanted = event.params.isApproved;
+        // A leaked code's commissions stay pending for the merchant.
+        const wanted = leak?.held ? false : event.params.isApproved;
         const released = await releaseHeld(client, orderId, results, (uid) =>
           wanted === undefined ? ctx.codes.campaignAutoApproves(client, shop, uid) : Promise.resolve(wanted),
         );
@@ -230,8 +273,11 @@ async function decideAndSend(
           factsOf(step.code).sent = sentBefore(results);
           break;
         }
-        const known = await send(client, todo, sendParams(base, step), results);
+        const watch = await leakBeforeSend(ctx, order, step, choices.leak);
+        const params = sendParams(base, step);
+        const known = await send(client, todo, watch?.heldNow ? { ...params, isApproved: false } : params, results);
         if (known && step.hold) for (const uid of todo) if (results[uid]?.state === "recorded") results[uid].held = true;
+        if (known && watch) leak = await leakAfterSend(ctx, order, step.code, watch, choices.leak);
         // A discount code the service does not know as a coupon is the store's own promotion: not sent again for a while.
         if (!known && step.source === "discount_code") ctx.codes.rememberPromotion(shop, step.code);
         factsOf(step.code).sent = known ? sentBefore(results) : { known };
@@ -396,6 +442,7 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
   const signals = { ...storedSignals(event), ...(pixel ? { pixel } : {}) };
   let decision: Decision = { explanation: { signals: [], winner: null, guard: [], decision: "" }, flags: [] };
   let release: Release = null;
+  let leak: LeakOfOrder = null;
   try {
     // A customer referred in a campaign already is sent there on its recurring reward, as its policy says; the others are decided.
     const repeats = await repeatVerdicts(ctx, connection.client, shop, orderId, event, signals, campaigns);
@@ -408,7 +455,11 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
     if (campaigns.some((uid) => !repeats.has(uid))) {
       const order = { shop, orderId, event, placedAt: record?.placedAt ?? ctx.now(), todo: fresh, results };
       const repeat = decision.explanation.repeat;
-      ({ decision, release } = await decideAndSend(ctx, connection.client, order, choices, pixel));
+      ({ decision, release, leak } = await decideAndSend(ctx, connection.client, order, choices, pixel));
+      if (leak?.held && !decision.heldPending) {
+        const flag = leak.leak ?? { code: leak.code, windowDays: choices.leak.windowDays, buyers: leak.tripped!.buyers };
+        decision.heldPending = leakHeldReason(flag);
+      }
       if (repeat) decision.explanation.repeat = repeat;
       if (decision.unsent) for (const uid of fresh) results[uid] = { ...decision.unsent };
     }
@@ -459,6 +510,10 @@ export async function recordOrder(ctx: OrderJobContext, shop: string, { orderId,
     ...(settled && flowOn ? flowTriggersOfOrder(shop, orderId, event, summary, explanation, results, now) : []),
     // Apart, and conditional: a service event may have moved the commission already.
     ...(commissionState ? decidedByRecording(shop, orderId, event, commissionState, results, release, flowOn, now) : []),
+    // A code this order flagged as leaked: its flag and Flow trigger, once per code.
+    ...(settled && summary.status === "recorded" && leak?.tripped
+      ? leakedCodeStatements(shop, { code: leak.code, referrerEmail: winner?.referrer, orderId, windowDays: choices.leak.windowDays, ...leak.tripped }, flowOn, now)
+      : []),
     // The review window: the commission approves itself when it ends, unless the order changes meanwhile (one job per order).
     ...(reviewDays > 0 && settled && summary.status === "recorded" && flags.length === 0 && commissionState !== "approved"
       ? [reviewApprovalStatement(shop, orderId, placedAt, reviewDays, now)]

@@ -3,6 +3,7 @@ import { SIGNAL_NAMES, type Explanation, type SignalNote, type SignalSource } fr
 import { runGuard, type GuardFacts } from "./guard";
 import type { GuardRule, GuardSettings } from "./guard-settings";
 import type { CampaignResult, CampaignResults } from "./order-records.server";
+import { seenNoLink } from "./leaked-code";
 import type { ReferralEventParams } from "./referral-event";
 
 // The referral decision: which of an order's codes credits whom, in which
@@ -133,7 +134,16 @@ export type DecisionStep =
    * Send the order with this code. `hold`: send it pending whatever the shop's approval, because the guard
    * can check a coupon's referrer only once the service has named them.
    */
-  | { next: "send"; code: string; source: SignalSource; sentAs: "short_code" | "coupon_code"; flags: GuardRule[]; hold: boolean }
+  | {
+      next: "send";
+      code: string;
+      source: SignalSource;
+      sentAs: "short_code" | "coupon_code";
+      flags: GuardRule[];
+      hold: boolean;
+      /** The order showed no link at all: the code was typed alone (what leaked codes count, decision 036). */
+      withoutLink: boolean;
+    }
   /** Send the order without a code. */
   | { next: "send_without_code" }
   | { next: "decided"; decision: Decision };
@@ -230,7 +240,7 @@ export function decideReferral(input: DecisionInput): DecisionStep {
       return decided({ explanation: { winner, guard: guard.verdicts }, flags: [], unsent: { state: "blocked", detail: blockedDetail(guard.blockedBy) } });
     }
     const flags = guard.flaggedBy.map((v) => v.rule);
-    if (!facts.sent) return { next: "send", code, source, sentAs, flags, hold: sentAs === "coupon_code" && holdsCoupons(input.guard) };
+    if (!facts.sent) return { next: "send", code, source, sentAs, flags, hold: sentAs === "coupon_code" && holdsCoupons(input.guard), withoutLink: seenNoLink(notes) };
     if (!facts.sent.known) {
       note.outcome = isDiscount ? STORE_OWN_CODE : NOT_A_REFERRAL_CODE;
       continue;

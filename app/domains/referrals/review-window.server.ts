@@ -10,11 +10,13 @@ import type { Statement } from "../../platform/db/sql.server";
 import type { ReferralClient } from "../../platform/referral-api";
 import { REVIEW_APPROVE_JOB } from "./job-kinds";
 import type { OrderJobContext } from "./order-job-context";
+import { leakHoldOf } from "./leaked-codes.server";
 import { findOrderRecord, parseJsonObject, type CampaignResults } from "./order-records.server";
 
 // The review window (decision 032): a pending commission approves itself a
 // number of days after its order, unless the order was refunded, cancelled or
-// denied meanwhile. The recording job stores one approval job per order, due
+// denied meanwhile, or its code was flagged as leaked and the shop holds such
+// commissions (decision 036). The recording job stores one approval job per order, due
 // when the window ends, with its own result: the job's unique key makes it
 // one, and the claim's lease makes one worker run it at a time. The
 // approval goes through decide, as the merchant's does (the state, the Flow
@@ -76,7 +78,8 @@ async function commissionAtService(client: ReferralClient, orderId: string, camp
 export async function approveAfterReview(ctx: OrderJobContext, shop: string, { orderId }: Payload, job: JobMeta): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
   if (!record) return done;
-  const why = nothingToApprove(record);
+  const hold = (await ctx.db.shop.findUnique({ where: { shop }, select: { leakHold: true } }))?.leakHold ?? false;
+  const why = nothingToApprove(record) ?? (await leakHoldOf(ctx.db, shop, record, hold));
   if (why) {
     ctx.logger.info({ shop, orderId, why }, "review window over: nothing approved");
     return done;

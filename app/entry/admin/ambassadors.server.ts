@@ -13,6 +13,8 @@ import type {
   RevenueTotals,
   StatsBlock,
 } from "../../platform/referral-api";
+import { leakedCodesOf } from "../../domains/referrals";
+import type { AdminContext } from "./admin-context";
 import { fieldErrorsOf, formFields } from "./form-data";
 import { isoDate, pageNumber, parseQueryFields } from "./query-fields";
 
@@ -234,4 +236,20 @@ export async function updateAmbassador(
   await client.updateAmbassador({ email, isDeactivated: input.intent === "deactivate" });
   await askShareLinkSync(deps.db, deps.shop, email, { reason: "admin" });
   return { ok: true, message: input.intent === "deactivate" ? "Ambassador deactivated." : "Ambassador activated." };
+}
+
+/** A code of the ambassador's flagged as leaked, as the Ambassador page shows it. */
+export interface LeakedCodeView {
+  code: string;
+  flaggedAt: string;
+  buyers: number;
+  windowDays: number;
+  /** The shop holds such codes' commissions for review. */
+  held: boolean;
+}
+
+/** The ambassador's codes flagged as leaked (the app's own record; the service is not asked). */
+export async function ambassadorLeaks(ctx: Pick<AdminContext, "db">, shop: string, email: string): Promise<LeakedCodeView[]> {
+  const [leaks, settings] = await Promise.all([leakedCodesOf(ctx.db, shop, email), ctx.db.shop.findUnique({ where: { shop }, select: { leakHold: true } })]);
+  return leaks.map((leak) => ({ code: leak.code, flaggedAt: leak.flaggedAt.toISOString(), buyers: leak.buyers, windowDays: leak.windowDays, held: settings?.leakHold ?? false }));
 }

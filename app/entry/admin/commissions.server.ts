@@ -11,7 +11,7 @@ import {
 } from "../../platform/referral-api";
 import { commissionsOfOrder, decide, decisionRow, readCommissionEntry, type DecisionRow } from "../../domains/commissions";
 import { findOrderRecord, orderReferrers } from "../../domains/referrals/order-records.server";
-import { reviewApprovalDates } from "../../domains/referrals";
+import { leaksOfOrders, reviewApprovalDates } from "../../domains/referrals";
 import { COMMISSION_STATUSES } from "../../domains/commissions/commission-status";
 import type { AdminContext } from "./admin-context";
 import { fieldErrorsOf, formFields } from "./form-data";
@@ -54,9 +54,13 @@ export interface CommissionRow {
   order: { id: string; name: string | null; url: string } | null;
   /** A pending commission the shop's review window approves: when (ISO). */
   approvesOn: string | null;
+  /** The order was credited by a code flagged as leaked (decision 036): the code, when (ISO), and why it is held (null: not held). */
+  codeLeaked: { code: string; flaggedAt: string; held: string | null } | null;
 }
 
-function rowOf(c: Commission): Omit<CommissionRow, "order" | "approvesOn"> {
+type ServiceRow = Omit<CommissionRow, "order" | "approvesOn" | "codeLeaked">;
+
+function rowOf(c: Commission): ServiceRow {
   const name = [c.affiliateFirstName, c.affiliateLastName].filter(Boolean).join(" ");
   return {
     uid: c.commissionUid,
@@ -82,22 +86,30 @@ function rowOf(c: Commission): Omit<CommissionRow, "order" | "approvesOn"> {
 async function withOrderLinks(
   ctx: Pick<AdminContext, "db">,
   shop: string,
-  rows: Omit<CommissionRow, "order" | "approvesOn">[]
+  rows: ServiceRow[]
 ): Promise<CommissionRow[]> {
   const ids = [...new Set(rows.map((r) => r.transactionId).filter((id): id is string => Boolean(id)))];
   const pendingIds = [...new Set(rows.filter((r) => r.status === "pending" && r.transactionId).map((r) => r.transactionId!))];
-  const [records, approvals] = await Promise.all([
-    ids.length ? ctx.db.orderRecord.findMany({ where: { shop, orderId: { in: ids } }, select: { orderId: true, orderName: true } }) : [],
+  const [records, approvals, settings] = await Promise.all([
+    ids.length
+      ? ctx.db.orderRecord.findMany({ where: { shop, orderId: { in: ids } }, select: { orderId: true, orderName: true, explanation: true, placedAt: true, createdAt: true } })
+      : [],
     reviewApprovalDates(ctx.db, shop, pendingIds),
+    ctx.db.shop.findUnique({ where: { shop }, select: { leakHold: true } }),
   ]);
+  const leaks = await leaksOfOrders(ctx.db, shop, records, settings?.leakHold ?? false);
   const byId = new Map(records.map((r) => [r.orderId, r]));
   return rows.map((row) => {
     const record = row.transactionId ? byId.get(row.transactionId) : undefined;
-    const approvesOn = row.status === "pending" && record ? approvals.get(record.orderId) : undefined;
+    const leak = record ? leaks.get(record.orderId) : undefined;
+    // A held commission waits for the merchant: the window's end approves nothing.
+    const held = row.status === "pending" && leak?.held ? leak.held : null;
+    const approvesOn = row.status === "pending" && record && !held ? approvals.get(record.orderId) : undefined;
     return {
       ...row,
       order: record ? { id: record.orderId, name: record.orderName, url: shopifyOrderUrl(shop, record.orderId) } : null,
       approvesOn: approvesOn?.toISOString() ?? null,
+      codeLeaked: leak ? { code: leak.code, flaggedAt: leak.flaggedAt.toISOString(), held } : null,
     };
   });
 }

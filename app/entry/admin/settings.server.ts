@@ -12,7 +12,7 @@ import {
   TRIGGERS,
 } from "../../domains/referrals/pipeline-settings";
 import { GUARD_MODES, GUARD_RULES, readGuardSettings, writeGuardRules, type GuardMode, type GuardRule } from "../../domains/referrals/guard-settings";
-import { MAX_REVIEW_WINDOW_DAYS } from "../../domains/referrals";
+import { MAX_LEAK_THRESHOLD, MAX_LEAK_WINDOW_DAYS, MAX_REVIEW_WINDOW_DAYS, readLeakSettings } from "../../domains/referrals";
 import { readRenewalRule, renewalRuleText } from "../../domains/referrals/repeat-purchase";
 import type { AdminContext } from "./admin-context";
 import { fieldErrorsOf } from "./form-data";
@@ -40,6 +40,10 @@ export interface SettingsView {
   /** The merchant's own renewal signal: none, a tag, or a note attribute, and its name. */
   renewalRuleKind: RenewalRuleKind;
   renewalRuleName: string;
+  /** Leaked codes (decision 036): buyers without a link, as the form's text field holds it ("" is off), the window in days, and the hold. */
+  leakThreshold: string;
+  leakWindowDays: string;
+  leakHold: boolean;
 }
 
 export const RENEWAL_RULE_KINDS = ["none", "tag", "attribute"] as const;
@@ -57,7 +61,46 @@ export async function readSettings(ctx: Pick<AdminContext, "db">, shop: string):
     flowTriggers: row?.flowTriggers ?? false,
     reviewWindowDays: row?.reviewWindowDays ? String(row.reviewWindowDays) : "",
     ...renewalRuleView(pipeline.renewalRule),
+    ...leakView(row ?? {}),
   };
+}
+
+function leakView(row: Parameters<typeof readLeakSettings>[0]): Pick<SettingsView, "leakThreshold" | "leakWindowDays" | "leakHold"> {
+  const leak = readLeakSettings(row);
+  return { leakThreshold: leak.threshold > 0 ? String(leak.threshold) : "", leakWindowDays: String(leak.windowDays), leakHold: leak.hold };
+}
+
+type LeakField = "leakThreshold" | "leakWindowDays" | "leakHold";
+
+/**
+ * The leaked codes' part of the form: the threshold (empty is off), the
+ * window and the hold. A field the form did not send keeps what is stored.
+ */
+function readLeakForm(input: Record<string, unknown>): {
+  data: { leakThreshold?: number; leakWindowDays?: number; leakHold?: boolean };
+  errors: Partial<Record<LeakField, string>>;
+} {
+  const errors: Partial<Record<LeakField, string>> = {};
+  const data: { leakThreshold?: number; leakWindowDays?: number; leakHold?: boolean } = {};
+  const whole = (value: unknown, empty: number) => {
+    const text = typeof value === "string" ? value.trim() : "";
+    return text === "" ? empty : /^\d+$/.test(text) ? Number(text) : NaN;
+  };
+  if (input.leakThreshold !== undefined) {
+    const number = whole(input.leakThreshold, 0);
+    if (number >= 0 && number <= MAX_LEAK_THRESHOLD) data.leakThreshold = number;
+    else errors.leakThreshold = `Enter a whole number of buyers from 1 to ${MAX_LEAK_THRESHOLD}, or leave it empty to flag no code.`;
+  }
+  if (input.leakWindowDays !== undefined) {
+    const number = whole(input.leakWindowDays, NaN);
+    if (number >= 1 && number <= MAX_LEAK_WINDOW_DAYS) data.leakWindowDays = number;
+    else errors.leakWindowDays = `Enter a whole number of days from 1 to ${MAX_LEAK_WINDOW_DAYS}.`;
+  }
+  if (input.leakHold !== undefined) {
+    if (input.leakHold === "true" || input.leakHold === "false") data.leakHold = input.leakHold === "true";
+    else errors.leakHold = "Choose whether leaked codes' commissions are held.";
+  }
+  return { data, errors };
 }
 
 function renewalRuleView(text: string): Pick<SettingsView, "renewalRuleKind" | "renewalRuleName"> {
@@ -183,7 +226,7 @@ export const settingsFormSchema = z.object({
     .transform((v) => (v === undefined ? undefined : v === "true")),
 });
 
-export type SettingsField = keyof z.input<typeof settingsFormSchema> | GuardField | ReviewAndRenewalField;
+export type SettingsField = keyof z.input<typeof settingsFormSchema> | GuardField | ReviewAndRenewalField | LeakField;
 
 export type SaveSettingsResult =
   | { ok: true; resumedJobs: number; trackedCampaigns: number }
@@ -210,8 +253,9 @@ export async function saveSettings(
   const fields = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
   const guard = readGuardForm(fields);
   const review = readReviewAndRenewalForm(fields);
-  if (!parsed.success || Object.keys(guard.errors).length > 0 || Object.keys(review.errors).length > 0) {
-    return { ok: false, fieldErrors: { ...(parsed.success ? {} : fieldErrorsOf(parsed.error.issues)), ...guard.errors, ...review.errors } };
+  const leak = readLeakForm(fields);
+  if (!parsed.success || [guard.errors, review.errors, leak.errors].some((errors) => Object.keys(errors).length > 0)) {
+    return { ok: false, fieldErrors: { ...(parsed.success ? {} : fieldErrorsOf(parsed.error.issues)), ...guard.errors, ...review.errors, ...leak.errors } };
   }
   const settings = parsed.data;
   const unknownCampaigns = known.campaignUids ? settings.campaignUids.filter((uid) => !known.campaignUids!.includes(uid)) : [];
@@ -239,6 +283,7 @@ export async function saveSettings(
     newAmbassadorGroup: settings.newAmbassadorGroup,
     ...guard.data,
     ...review.data,
+    ...leak.data,
     ...(settings.flowTriggers === undefined ? {} : { flowTriggers: settings.flowTriggers }),
   };
   await ctx.db.shop.upsert({ where: { shop }, create: { shop, ...data }, update: data });

@@ -20,6 +20,7 @@ import {
   FLOW_TRIGGER_HANDLES,
   payloadBytes,
   payoutStoreCredit,
+  referralCodeLeaked,
   referenceId,
   referralBlocked,
   referralCredited,
@@ -48,11 +49,12 @@ function everyTrigger(text = "a"): FlowTrigger[] {
     ambassadorEnrolled({ customerId: "7012345678901", email: "ann@example.com", shareLink: `https://refer.example/${text}`, how: "thank_you" }),
     referralBlocked({ orderId: "6412347889123", customerId: "7012345678901", rule: "self_email", reason: text, code: "ALICE-15" }),
     payoutStoreCredit({ customerId: "gid://shopify/Customer/7012345678901", email: "alice@example.com", amount: "12.50", currency: "EUR", payoutId: text }),
+    referralCodeLeaked({ code: text, ambassadorEmail: "alice@example.com", buyers: 6, windowDays: 7 }),
   ];
 }
 
 describe("the payloads", () => {
-  it("carry exactly the fields each trigger's TOML declares, for all six", () => {
+  it("carry exactly the fields each trigger's TOML declares, for all seven", () => {
     const declared = appFlowTriggers();
     const triggers = everyTrigger();
     expect(new Set(triggers.map((t) => t.handle))).toEqual(new Set(Object.values(FLOW_TRIGGER_HANDLES)));
@@ -94,7 +96,7 @@ describe("the flow.trigger job, against the Admin stand-in", () => {
     for (const trigger of everyTrigger()) {
       expect(await sendFlowTrigger(ctx(shopify), TEST_SHOP, FLOW_TRIGGER_JOB.payload.parse(trigger), job)).toEqual({ type: "done" });
     }
-    expect(shopify.callsOf("ReferralBridgeFlowTrigger").map((c) => c.outcome)).toEqual(Array(6).fill("ok"));
+    expect(shopify.callsOf("ReferralBridgeFlowTrigger").map((c) => c.outcome)).toEqual(Array(everyTrigger().length).fill("ok"));
     expect(shopify.flow.received.map((r) => r.handle)).toEqual(everyTrigger().map((t) => t.handle));
     for (const received of shopify.flow.received) console.log(`stand-in received ${received.handle}:`, JSON.stringify(received.payload));
   });

@@ -257,6 +257,8 @@ describe("shop/redact", () => {
       await prisma.redactionLog.create({ data: { shop, subjectHash: "x", deleted: "{}", serviceState: "done" } });
       await prisma.payoutCredit.create({ data: { shop, payoutId: "1", serviceEventId: event.id, email: "jon@example.com", amount: "1.00" } });
       await prisma.job.create({ data: { shop, kind: "order.record", key: `${shop}:order.record:${record.orderId}`, payload: "{}" } });
+      await prisma.couponBuyer.create({ data: { shop, code: "ALICE-15", buyerKey: "k", lastUsedAt: new Date(), orderId: record.orderId } });
+      await prisma.leakedCode.create({ data: { shop, code: "ALICE-15", referrerEmail: "alice@example.com", flaggedAt: new Date(), buyers: 6, windowDays: 7, heldFrom: new Date(), orderId: record.orderId } });
     }
     const otherBefore = await holdings(OTHER_SHOP);
     await cachedLinks.prime(TEST_SHOP, "1");
@@ -269,6 +271,9 @@ describe("shop/redact", () => {
     expect(await prisma.redactionLog.count({ where: { shop: TEST_SHOP } })).toBe(0);
     expect(await holdings(OTHER_SHOP)).toEqual(otherBefore);
     expect(await prisma.redactionLog.count({ where: { shop: OTHER_SHOP } })).toBe(1);
+    // Leaked codes: the buyers counted and the flags
+    expect([await prisma.couponBuyer.count({ where: { shop: TEST_SHOP } }), await prisma.leakedCode.count({ where: { shop: TEST_SHOP } })]).toEqual([0, 0]);
+    expect([await prisma.couponBuyer.count({ where: { shop: OTHER_SHOP } }), await prisma.leakedCode.count({ where: { shop: OTHER_SHOP } })]).toEqual([1, 1]);
     expect([cachedLinks.has(TEST_SHOP, "1"), cachedLinks.has(OTHER_SHOP, "1")]).toEqual([false, true]);
   });
 });

@@ -293,6 +293,30 @@ describe("settings: the order pipeline and storefront", () => {
     expect(await shopRow()).toMatchObject({ reviewWindowDays: 14, renewalRule: "attribute:Renewal" });
   });
 
+  it("shows the leaked codes' defaults, saves a threshold, window and hold (empty threshold: off), and refuses what isn't allowed, keeping what is stored", async () => {
+    await connectShop(sandbox);
+    // The defaults: on, more than 5 buyers within 7 days, commissions held
+    expect((await page()).settings).toMatchObject({ leakThreshold: "5", leakWindowDays: "7", leakHold: true });
+
+    expect(await post({ ...SETTINGS, campaignUids: ["1001"], leakThreshold: " 12 ", leakWindowDays: "30", leakHold: "false" })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await shopRow()).toMatchObject({ leakThreshold: 12, leakWindowDays: 30, leakHold: false });
+    expect((await page()).settings).toMatchObject({ leakThreshold: "12", leakWindowDays: "30", leakHold: false });
+
+    const refused = async (form: Record<string, string>) => refusal((await post({ ...SETTINGS, campaignUids: ["1001"], ...form })).body).fieldErrors;
+    expect(await refused({ leakThreshold: "1001" })).toEqual({ leakThreshold: "Enter a whole number of buyers from 1 to 1000, or leave it empty to flag no code." });
+    expect(await refused({ leakThreshold: "-1" })).toEqual({ leakThreshold: expect.stringContaining("whole number of buyers") });
+    expect(await refused({ leakWindowDays: "0" })).toEqual({ leakWindowDays: "Enter a whole number of days from 1 to 90." });
+    expect(await refused({ leakWindowDays: "" })).toEqual({ leakWindowDays: "Enter a whole number of days from 1 to 90." });
+    expect(await refused({ leakWindowDays: "91" })).toEqual({ leakWindowDays: "Enter a whole number of days from 1 to 90." });
+    expect(await refused({ leakHold: "maybe" })).toEqual({ leakHold: "Choose whether leaked codes' commissions are held." });
+    expect(await shopRow()).toMatchObject({ leakThreshold: 12, leakWindowDays: 30, leakHold: false });
+
+    // Empty: no code is flagged
+    expect(await post({ ...SETTINGS, campaignUids: ["1001"], leakThreshold: "", leakHold: "true" })).toMatchObject({ status: 200 });
+    expect(await shopRow()).toMatchObject({ leakThreshold: 0, leakWindowDays: 30, leakHold: true });
+    expect((await page()).settings).toMatchObject({ leakThreshold: "" });
+  });
+
   it("refuses a campaign that isn't active in the program and a group that doesn't exist", async () => {
     await connectShop(sandbox);
     const expired = await post({ ...SETTINGS, campaignUids: ["1001", "1005"] });

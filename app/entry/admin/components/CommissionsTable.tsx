@@ -12,12 +12,17 @@ import { CommissionStatusBadge, FraudBadge } from "./StatusBadges";
 
 const selectionValue = (row: CommissionRow) => commissionEntry({ commissionUid: row.uid, transactionId: row.transactionId, campaignUid: row.campaignUid });
 
-function Fraud({ fraud, guardFlag }: { fraud: CommissionRow["fraud"]; guardFlag: string | null }) {
+function Fraud({ fraud, guardFlag, codeLeaked }: { fraud: CommissionRow["fraud"]; guardFlag: string | null; codeLeaked: CommissionRow["codeLeaked"] }) {
   return (
     <BlockStack gap="100">
       {guardFlag ? (
         <span title={guardFlag}>
           <Badge tone="warning">Flagged by the app</Badge>
+        </span>
+      ) : null}
+      {codeLeaked ? (
+        <span title={`${codeLeaked.code} was flagged as leaked on ${formatDate(codeLeaked.flaggedAt)}: used by many buyers who never came through the ambassador's link.`}>
+          <Badge tone="critical">Code leaked</Badge>
         </span>
       ) : null}
       <InlineStack gap="100" blockAlign="center" wrap={false}>
@@ -151,6 +156,13 @@ const CommissionCells = memo(function CommissionCells({ row, result, busy, point
               Approves on {formatDate(row.approvesOn)}
             </Text>
           ) : null}
+          {row.codeLeaked?.held && !result ? (
+            <div className="rb-wrap" title={row.codeLeaked.held}>
+              <Text as="span" variant="bodySm" tone="subdued">
+                Held for your review
+              </Text>
+            </div>
+          ) : null}
           {result ? (
             <div className="rb-wrap" role="status">
               <Text as="span" variant="bodySm" tone={result.ok ? "success" : "critical"}>
@@ -161,7 +173,7 @@ const CommissionCells = memo(function CommissionCells({ row, result, busy, point
         </BlockStack>
       </IndexTable.Cell>
       <IndexTable.Cell>
-        <Fraud fraud={row.fraud} guardFlag={row.guardFlag} />
+        <Fraud fraud={row.fraud} guardFlag={row.guardFlag} codeLeaked={row.codeLeaked} />
       </IndexTable.Cell>
       <IndexTable.Cell>
         {row.order ? (

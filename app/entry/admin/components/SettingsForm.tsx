@@ -31,6 +31,7 @@ import { GUARD_RULES } from "../../../domains/referrals/guard-settings";
 import { ContextualSaveBar } from "./ContextualSaveBar";
 import { useEmbeddedHref } from "./embedded-url";
 import { GuardSettings } from "./GuardSettings";
+import { LeakedCodeSettings } from "./LeakedCodeSettings";
 
 export interface SettingsFeedback {
   ok: boolean;
@@ -113,6 +114,9 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
       <input type="hidden" name="flowTriggers" value={String(values.flowTriggers)} />
       <input type="hidden" name="reviewWindowDays" value={values.reviewWindowDays} />
       <input type="hidden" name="renewalRuleKind" value={values.renewalRuleKind} />
+      <input type="hidden" name="leakThreshold" value={values.leakThreshold} />
+      <input type="hidden" name="leakWindowDays" value={values.leakWindowDays} />
+      <input type="hidden" name="leakHold" value={String(values.leakHold)} />
       <input type="hidden" name="renewalRuleName" value={values.renewalRuleKind === "none" ? "" : values.renewalRuleName} />
 
       <Layout>
@@ -216,7 +220,7 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
                   placeholder="Off"
                   helpText={
                     values.reviewWindowDays.trim() && values.reviewWindowDays.trim() !== "0"
-                      ? `A pending commission approves itself ${values.reviewWindowDays.trim()} days after its order, unless the order is refunded, cancelled or denied meanwhile, or the referral guard flagged it.`
+                      ? `A pending commission approves itself ${values.reviewWindowDays.trim()} days after its order, unless the order is refunded, cancelled or denied meanwhile, the referral guard flagged it, or its code leaked and is held.`
                       : "Off: pending commissions wait for you. Enter a number of days (for example 30, your return period) to approve them on their own when that time has passed."
                   }
                   error={errors.reviewWindowDays}
@@ -305,7 +309,7 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
           <Card>
             <Checkbox
               label="Send events to Shopify Flow"
-              helpText="When on, the app tells Shopify Flow each time a referral is credited or blocked, a commission is approved or denied, an ambassador is enrolled or a payout is credited as store credit, so your workflows can act on it (tag a customer, send an email). Off: nothing is sent."
+              helpText="When on, the app tells Shopify Flow each time a referral is credited or blocked, a commission is approved or denied, an ambassador is enrolled, a payout is credited as store credit or a referral code leaks, so your workflows can act on it (tag a customer, send an email). Off: nothing is sent."
               checked={values.flowTriggers}
               onChange={set("flowTriggers")}
               error={errors.flowTriggers}
@@ -319,6 +323,7 @@ export function SettingsForm({ settings, campaigns, groups, feedback }: Props) {
           onDailyLimitChange={set("guardDailyLimit")}
           errors={errors}
         />
+        <LeakedCodeSettings values={values} onChange={(key, value) => set(key)(value)} errors={errors} />
       </Layout>
     </Form>
   );
