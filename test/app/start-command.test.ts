@@ -32,19 +32,20 @@ describe("the start command", () => {
     expect(commandLine.slice(1, script)).toEqual(nodeArgs);
   });
 
-  it("bounds the main thread's young generation at 32 MB, while the app's threads keep their own limits", async () => {
-    // Node 24's V8 lets a busy main thread's young generation grow to 128 MB (Node 22's: 32 MB).
+  it("bounds the main thread's new space (two semi-spaces) at 32 MB, while the app's threads keep their own limits", async () => {
+    // Node 24's V8 lets a busy main thread's new space grow to 128 MB (Node 22's: 32 MB).
     const folder = mkdtempSync(path.join(tmpdir(), "young-generation-"));
     const report = path.join(folder, "report.json");
     const probed = await startAppServer({ ...testAppEnv(), YOUNG_GENERATION_REPORT: report }, repoRoot, {
       nodeArgs: ["--import", path.join(repoRoot, "test/app/support/young-generation-probe.mjs")],
     });
     try {
+      process.kill(probed.pid, "SIGUSR2");
       await expect.poll(() => existsSync(report), { timeout: 30_000 }).toBe(true);
       const { mainMb, threadMb } = JSON.parse(readFileSync(report, "utf8")) as { mainMb: number; threadMb: number };
       expect(mainMb).toBeGreaterThanOrEqual(16);
       expect(mainMb).toBeLessThanOrEqual(32);
-      // A thread that asks for a 12 MB young generation gets 8 MB of semi-spaces, not the start command's.
+      // A thread that asks for a 12 MB young generation gets an 8 MB new space (two 4 MB semi-spaces), not the start command's.
       expect(threadMb).toBeLessThanOrEqual(8);
     } finally {
       await probed.stop();
@@ -66,8 +67,8 @@ describe("the start command", () => {
     }
   });
 
-  it("gives worker and consumer processes the server's memory settings but a young generation up to 64 MB, and is how they run", () => {
-    // A process of jobs answers no webhook: a larger young generation spends less CPU collecting, within the memory bound.
+  it("gives worker and consumer processes the server's memory settings but a new space up to 64 MB, and is how they run", () => {
+    // A process of jobs answers no webhook: a larger new space spends less CPU collecting, within the memory bound.
     const otherThanYoungMaximum = (args: string[]) => args.filter((arg) => !arg.startsWith("--max-semi-space-size="));
     expect(workerCommand().env).toEqual(startCommand().env);
     expect(otherThanYoungMaximum(workerCommand().nodeArgs)).toEqual(otherThanYoungMaximum(startCommand().nodeArgs));

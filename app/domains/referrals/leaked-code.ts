@@ -24,6 +24,13 @@ export function readLeakSettings(row: { leakThreshold?: number | null; leakWindo
   };
 }
 
+/** Whether a flagged code's commissions wait for the merchant: the hold is on, and leaks are watched (a threshold is set). */
+export function holdsLeakedCommissions(row: Parameters<typeof readLeakSettings>[0] | null | undefined): boolean {
+  if (!row) return false;
+  const settings = readLeakSettings(row);
+  return settings.hold && settings.threshold > 0;
+}
+
 /** A code typed at checkout: a discount code, or the friend's offer code the app made for one ambassador. */
 const TYPED: ReadonlySet<SignalSource> = new Set(["discount_code", "offer_code"]);
 

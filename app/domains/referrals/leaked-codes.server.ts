@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { flowTriggerStatement, referralCodeLeaked } from "../flow-triggers";
 import { plainSql, timeOf, type Statement } from "../../platform/db/sql.server";
 import { readExplanation } from "./explanation";
@@ -7,7 +7,7 @@ import { customerKeys } from "./repeat-purchase";
 
 // Leaked codes (decision 036): each buyer who used a referral coupon without
 // a link is one CouponBuyer row (the customer id, else the guard's email key,
-// hashed); the order's job writes its buyer's row, then reads at most
+// as an HMAC keyed with the app's secret); the order's job writes its buyer's row, then reads at most
 // threshold + 1 of the code's rows inside the window over an index, so the
 // work per order is bounded however popular the code. A code with more
 // buyers than the threshold gets one LeakedCode row and one Flow trigger,
@@ -16,10 +16,10 @@ import { customerKeys } from "./repeat-purchase";
 type Db = Parameters<typeof plainSql>[0];
 const DAY_MS = 24 * 60 * 60_000;
 
-/** The buyer's key, pseudonymous: equal for the same buyer, naming nobody. */
-function buyerKey(buyer: { customerId?: string | null; email?: string | null }): string | null {
+/** The buyer's key, pseudonymous: equal for the same buyer, and keyed, so that no one without the app's secret can tell whose it is by hashing a guess. */
+function buyerKey(buyer: { customerId?: string | null; email?: string | null }, secret: string): string | null {
   const key = customerKeys(buyer.customerId, buyer.email)[0];
-  return key ? createHash("sha256").update(`referral-bridge/coupon-buyer\n${key}`).digest("hex").slice(0, 32) : null;
+  return key ? createHmac("sha256", secret).update(`referral-bridge/coupon-buyer\n${key}`).digest("hex").slice(0, 32) : null;
 }
 
 /** The code's flag, if it is flagged (one read by the primary key). */
@@ -66,9 +66,9 @@ export interface Tripped {
  */
 export async function noteBuyerWithoutLink(
   db: Db,
-  input: { shop: string; code: string; orderId: string; placedAt: Date; buyer: { customerId?: string | null; email?: string | null }; settings: LeakSettings },
+  input: { shop: string; code: string; orderId: string; placedAt: Date; buyer: { customerId?: string | null; email?: string | null }; settings: LeakSettings; secret: string },
 ): Promise<Tripped | null> {
-  const key = buyerKey(input.buyer);
+  const key = buyerKey(input.buyer, input.secret);
   if (!key) return null;
   const sql = plainSql(db);
   const code = input.code.toUpperCase();

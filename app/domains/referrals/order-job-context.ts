@@ -10,4 +10,6 @@ export interface OrderJobContext extends QueueContext {
   codes: CodeDirectory;
   /** The shop's Admin API, for a subscription order's selling plan (selling-plan.server.ts). */
   adminForShop?: AdminForShop;
+  /** The app's secret: it keys the pseudonyms of coupon buyers (leaked-codes.server.ts). */
+  appSecret: string;
 }

@@ -180,9 +180,10 @@ async function leakBeforeSend(ctx: OrderJobContext, order: Order, step: Extract<
 async function leakAfterSend(ctx: OrderJobContext, order: Order, code: string, watch: NonNullable<Awaited<ReturnType<typeof leakBeforeSend>>>, settings: LeakSettings): Promise<LeakOfOrder> {
   const { flagged, heldNow } = watch;
   const buyer = { customerId: order.event.params.uid, email: order.event.params.email };
-  const tripped = flagged ? null : await noteBuyerWithoutLink(ctx.db, { shop: order.shop, code, orderId: order.orderId, placedAt: order.placedAt, buyer, settings });
+  const tripped = flagged ? null : await noteBuyerWithoutLink(ctx.db, { shop: order.shop, code, orderId: order.orderId, placedAt: order.placedAt, buyer, settings, secret: ctx.appSecret });
   if (!flagged && !tripped) return null;
-  const pendingYet = order.todo.some((uid) => order.results[uid]?.held);
+  // Every campaign's result, not only those sent now: a retry that finds them all sent has none to do.
+  const pendingYet = Object.values(order.results).some((result) => result.state === "recorded" && result.held);
   return { code: code.toUpperCase(), leak: flagged, tripped, held: heldNow || (Boolean(tripped) && settings.hold && pendingYet) };
 }
 
@@ -268,12 +269,13 @@ async function decideAndSend(
         break;
       }
       case "send": {
-        // A retry that finds every campaign sent sends nothing, and checks again what the earlier send left.
+        const watch = await leakBeforeSend(ctx, order, step, choices.leak);
+        // A retry that finds every campaign sent sends nothing, and checks again what the earlier send left, the leak watch included.
         if (todo.length === 0) {
+          if (watch) leak = await leakAfterSend(ctx, order, step.code, watch, choices.leak);
           factsOf(step.code).sent = sentBefore(results);
           break;
         }
-        const watch = await leakBeforeSend(ctx, order, step, choices.leak);
         const params = sendParams(base, step);
         const known = await send(client, todo, watch?.heldNow ? { ...params, isApproved: false } : params, results);
         if (known && step.hold) for (const uid of todo) if (results[uid]?.state === "recorded") results[uid].held = true;

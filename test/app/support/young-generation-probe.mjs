@@ -1,12 +1,12 @@
 // Loaded into a served build with --import (start-command.test.ts): once the
-// app has started, measures how large V8 lets the young generation grow in
-// the main thread, and in a thread started with its own limits as the app's
-// threads are, and writes both (in MB) to $YOUNG_GENERATION_REPORT.
+// app has started, measures how large V8 lets the new space (the young
+// generation's two semi-spaces) grow in the main thread, and in a thread
+// started with its own limits as the app's threads are, and writes both (in
+// MB) to $YOUNG_GENERATION_REPORT.
 import { writeFileSync } from "node:fs";
-import { setTimeout } from "node:timers";
 import { Worker } from "node:worker_threads";
 
-/** Makes short-lived garbage and returns the largest young generation V8 gave it, in MB. */
+/** Makes short-lived garbage and returns the largest new space V8 gave it, in MB. */
 const churnSource = `
   const v8 = require("node:v8");
   let kept = [];
@@ -21,8 +21,8 @@ const churnSource = `
   return largest / 1048576;
 `;
 
-// A timer fires once server.mjs's own top-level code has run (the flags it clears before serving).
-setTimeout(() => {
+// The test sends SIGUSR2 once the app answers: server.mjs has run its top-level code (the flags it clears) by then.
+process.once("SIGUSR2", () => {
   const thread = new Worker(`require("node:worker_threads").parentPort.postMessage((() => {${churnSource}})())`, {
     eval: true,
     resourceLimits: { maxYoungGenerationSizeMb: 12 },
@@ -31,4 +31,4 @@ setTimeout(() => {
     const mainMb = new Function("require", churnSource)(process.getBuiltinModule);
     writeFileSync(process.env.YOUNG_GENERATION_REPORT, JSON.stringify({ mainMb, threadMb }));
   });
-}, 500);
+});

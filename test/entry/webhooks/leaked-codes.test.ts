@@ -10,7 +10,7 @@ import { redactCustomer } from "../../../app/domains/privacy/redact-customer.ser
 import { SERVICE_EVENT_JOB } from "../../../app/domains/service-events/job-kinds";
 import type { Logger } from "../../../app/platform/logger/logger.server";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
-import { connectShop, sandboxCommissions, shopServiceAccess, shopServiceClient, useTestSandbox } from "../../support/pipeline";
+import { connectShop, sandboxCommissions, sandboxFaults, shopServiceAccess, shopServiceClient, useTestSandbox } from "../../support/pipeline";
 import { deliveriesPlanned } from "../../support/kept-deliveries";
 import { shopifyOrder, type OrderOptions } from "../../support/orders";
 import { ShopifyAdminStandIn } from "../../support/shopify-admin-standin";
@@ -268,6 +268,21 @@ describe("a leaked code's commissions", () => {
     expect(page.rows.find((r) => r.transactionId === ids[3])!.codeLeaked).toMatchObject({ code: "ALICE-15", held: null });
   });
 
+  it("hold on, then leak detection turned off before the window ends: the review window approves them, and Commissions no longer says held", async () => {
+    await shop({ leakThreshold: 2, reviewWindowDays: 30 });
+    const run = pipeline();
+    const ids = await fourBuyers(run);
+    expect(await leaked()).toHaveLength(1);
+    // WHEN the merchant turns leak detection off (an empty threshold), with the hold still on
+    await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { leakThreshold: 0 } });
+    const pending = await listCommissionsPage({ db: prisma }, TEST_SHOP, await shopServiceClient(), parseCommissionQuery(new URLSearchParams("status=pending")));
+    expect(pending.rows.find((r) => r.transactionId === ids[3])!.codeLeaked).toMatchObject({ code: "ALICE-15", held: null });
+    run.advance(40 * DAY);
+    await run.drain();
+    // THEN no commission waits on a watch that is off
+    for (const id of ids) expect(await states(id)).toEqual(["approved"]);
+  });
+
   it("hold on, a shop that approves at once with the guard's referrer rules off (coupons not held for the guard): once flagged, the code's next commissions are sent pending", async () => {
     await shop({ leakThreshold: 2, approval: "approved" });
     await prisma.shop.update({ where: { shop: TEST_SHOP }, data: { guardRules: "self_email=off,self_customer=off,self_address=off,self_ip=off" } });
@@ -277,6 +292,28 @@ describe("a leaked code's commissions", () => {
     expect(await Promise.all(ids.map(states))).toEqual([["approved"], ["approved"], ["approved"], ["pending"]]);
     expect(await recordOf(ids[3]!)).toMatchObject({ commissionState: "pending" });
     expect((await recordOf(ids[3]!)).explanation).toContain("flagged as leaked");
+  });
+
+  it("hold on, a shop that approves at once: an order retried after its send (the guard's read failed once) still keeps its commission pending", async () => {
+    await shop({ leakThreshold: 2, approval: "approved" });
+    const ids = await fourBuyers(pipeline());
+    expect(await leaked()).toHaveLength(1);
+    // GIVEN a fifth buyer's order, whose job sends the coupon (pending, while the guard checks its referrer),
+    // then fails to read the referrer's profile once (a worker of its own: nothing cached), so the job is retried
+    const run = pipeline();
+    const fifth = await couponOrder(buyer(5), { createdAt: new Date() });
+    await sandboxFaults(sandbox, { failNext: 1, operations: ["ambassador/get"] });
+    await run.drain();
+    expect(await states(fifth)).toEqual(["pending"]);
+    expect(await recordOf(fifth)).toMatchObject({ status: "queued" });
+    // WHEN the retry finds the campaign sent and releases what the guard held
+    run.advance(10 * 60_000);
+    await run.drain();
+    // THEN the leaked code's commission stays pending for the merchant, at the service and in the app
+    expect(await states(fifth)).toEqual(["pending"]);
+    expect(await recordOf(fifth)).toMatchObject({ status: "recorded", commissionState: "pending" });
+    expect((await recordOf(fifth)).explanation).toContain("flagged as leaked");
+    expect(ids).toHaveLength(4);
   });
 
   it("hold on, a shop that approves at once: the order that flags the code and those after stay pending; those approved before stay approved", async () => {
