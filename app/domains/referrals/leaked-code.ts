@@ -34,15 +34,19 @@ export function holdsLeakedCommissions(row: Parameters<typeof readLeakSettings>[
 /** A code typed at checkout: a discount code, or the friend's offer code the app made for one ambassador. */
 const TYPED: ReadonlySet<SignalSource> = new Set(["discount_code", "offer_code"]);
 
+export function typedAtCheckout(source: SignalSource): boolean {
+  return TYPED.has(source);
+}
+
 /** No link was seen on the order: no cart attribute, no web pixel signal, no landing page code (whatever became of it). */
 export function seenNoLink(notes: readonly SignalNote[]): boolean {
-  return notes.every((note) => TYPED.has(note.source));
+  return notes.every((note) => typedAtCheckout(note.source));
 }
 
 /** The code, upper case, that credited the order by being typed alone (no link seen); null for any other order. */
 export function codeWithoutLink(explanation: Pick<Explanation, "signals" | "winner"> | null): string | null {
   const winner = explanation?.winner;
-  if (!winner || !TYPED.has(winner.source) || !seenNoLink(explanation.signals)) return null;
+  if (!winner || !typedAtCheckout(winner.source) || !seenNoLink(explanation.signals)) return null;
   return winner.code.toUpperCase();
 }
 

@@ -22,13 +22,21 @@ function buyerKey(buyer: { customerId?: string | null; email?: string | null }, 
   return key ? createHmac("sha256", secret).update(`referral-bridge/coupon-buyer\n${key}`).digest("hex").slice(0, 32) : null;
 }
 
+type LeakedCodeRow = { code: string; referrerEmail: string | null; flaggedAt: unknown; buyers: number; windowDays: number; heldFrom: unknown };
+const LEAKED_CODE_COLUMNS = `"code", "referrerEmail", "flaggedAt", "buyers", "windowDays", "heldFrom"`;
+
+/** A LeakedCode row as plain SQL gives it on either database (numbers and times as the app's). */
+function leakedCodeOf(row: LeakedCodeRow): LeakedCode {
+  return { ...row, buyers: Number(row.buyers), windowDays: Number(row.windowDays), flaggedAt: timeOf(row.flaggedAt)!, heldFrom: timeOf(row.heldFrom)! };
+}
+
 /** The code's flag, if it is flagged (one read by the primary key). */
 export async function findLeakedCode(db: Db, shop: string, code: string): Promise<LeakedCode | null> {
-  const [row] = await plainSql(db).rows<{ code: string; referrerEmail: string | null; flaggedAt: unknown; buyers: number; windowDays: number; heldFrom: unknown }>({
-    sql: `SELECT "code", "referrerEmail", "flaggedAt", "buyers", "windowDays", "heldFrom" FROM "LeakedCode" WHERE "shop" = :shop AND "code" = :code`,
+  const [row] = await plainSql(db).rows<LeakedCodeRow>({
+    sql: `SELECT ${LEAKED_CODE_COLUMNS} FROM "LeakedCode" WHERE "shop" = :shop AND "code" = :code`,
     values: { shop, code: code.toUpperCase() },
   });
-  return row ? { ...row, buyers: Number(row.buyers), windowDays: Number(row.windowDays), flaggedAt: timeOf(row.flaggedAt)!, heldFrom: timeOf(row.heldFrom)! } : null;
+  return row ? leakedCodeOf(row) : null;
 }
 
 /** The flags of these codes (the Commissions page's rows). */
@@ -43,11 +51,11 @@ export async function findLeakedCodes(db: Db, shop: string, codes: readonly stri
 
 /** An ambassador's flagged codes (the Ambassador page). */
 export async function leakedCodesOf(db: Db, shop: string, referrerEmail: string): Promise<LeakedCode[]> {
-  const rows = await plainSql(db).rows<{ code: string; referrerEmail: string | null; flaggedAt: unknown; buyers: number; windowDays: number; heldFrom: unknown }>({
-    sql: `SELECT "code", "referrerEmail", "flaggedAt", "buyers", "windowDays", "heldFrom" FROM "LeakedCode" WHERE "shop" = :shop AND "referrerEmail" = :email ORDER BY "flaggedAt"`,
+  const rows = await plainSql(db).rows<LeakedCodeRow>({
+    sql: `SELECT ${LEAKED_CODE_COLUMNS} FROM "LeakedCode" WHERE "shop" = :shop AND "referrerEmail" = :email ORDER BY "flaggedAt"`,
     values: { shop, email: referrerEmail.trim().toLowerCase() },
   });
-  return rows.map((row) => ({ ...row, buyers: Number(row.buyers), windowDays: Number(row.windowDays), flaggedAt: timeOf(row.flaggedAt)!, heldFrom: timeOf(row.heldFrom)! }));
+  return rows.map(leakedCodeOf);
 }
 
 /** What the buyers counted said: the code has more than the threshold within the window, from heldFrom. */
@@ -147,8 +155,7 @@ export async function leaksOfOrders(
  * credited by the code typed alone, the code is flagged, the shop holds such
  * commissions, and the order was placed from the flag's first use on.
  */
-export async function leakHoldOf(db: Db, shop: string, record: { explanation: string | null; placedAt: Date | null; createdAt: Date }, hold: boolean): Promise<string | null> {
-  const code = hold ? codeWithoutLink(readExplanation(record.explanation)) : null;
-  const leak = code ? await findLeakedCode(db, shop, code) : null;
-  return leak && heldByLeak(leak, record.placedAt ?? record.createdAt, hold) ? leakHeldReason(leak) : null;
+export async function leakHoldOf(db: Db, shop: string, record: Parameters<typeof leaksOfOrders>[2][number], hold: boolean): Promise<string | null> {
+  if (!hold) return null;
+  return (await leaksOfOrders(db, shop, [record], hold)).get(record.orderId)?.held ?? null;
 }

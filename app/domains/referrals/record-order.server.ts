@@ -36,7 +36,7 @@ import { classifyRefusal } from "./service-refusals";
 import { referredCustomerStatements } from "./referred-customers.server";
 import { repeatSignalNotes, repeatVerdicts } from "./repeat-order.server";
 import { reviewApprovalStatement } from "./review-window.server";
-import { heldByLeak, leakHeldReason, readLeakSettings, type LeakedCode, type LeakSettings } from "./leaked-code";
+import { heldByLeak, leakHeldReason, readLeakSettings, typedAtCheckout, type LeakedCode, type LeakSettings } from "./leaked-code";
 import { findLeakedCode, leakedCodeStatements, noteBuyerWithoutLink, type Tripped } from "./leaked-codes.server";
 import type { RepeatVerdict } from "./repeat-purchase";
 
@@ -165,8 +165,7 @@ type LeakOfOrder = { code: string; leak: LeakedCode | null; tripped: Tripped | n
  * commissions go pending for the merchant.
  */
 async function leakBeforeSend(ctx: OrderJobContext, order: Order, step: Extract<DecisionStep, { next: "send" }>, settings: LeakSettings) {
-  const typed = step.source === "discount_code" || step.source === "offer_code";
-  if (!step.withoutLink || !typed || settings.threshold <= 0) return null;
+  if (!step.withoutLink || !typedAtCheckout(step.source) || settings.threshold <= 0) return null;
   const flagged = await findLeakedCode(ctx.db, order.shop, step.code);
   return { flagged, heldNow: heldByLeak(flagged, order.placedAt, settings.hold) };
 }

@@ -65,6 +65,12 @@ export async function readSettings(ctx: Pick<AdminContext, "db">, shop: string):
   };
 }
 
+/** A form's whole number: `empty` for an empty field, NaN for anything but digits. */
+function wholeNumber(value: unknown, empty: number): number {
+  const text = typeof value === "string" ? value.trim() : "";
+  return text === "" ? empty : /^\d+$/.test(text) ? Number(text) : NaN;
+}
+
 function leakView(row: Parameters<typeof readLeakSettings>[0]): Pick<SettingsView, "leakThreshold" | "leakWindowDays" | "leakHold"> {
   const leak = readLeakSettings(row);
   return { leakThreshold: leak.threshold > 0 ? String(leak.threshold) : "", leakWindowDays: String(leak.windowDays), leakHold: leak.hold };
@@ -82,17 +88,13 @@ function readLeakForm(input: Record<string, unknown>): {
 } {
   const errors: Partial<Record<LeakField, string>> = {};
   const data: { leakThreshold?: number; leakWindowDays?: number; leakHold?: boolean } = {};
-  const whole = (value: unknown, empty: number) => {
-    const text = typeof value === "string" ? value.trim() : "";
-    return text === "" ? empty : /^\d+$/.test(text) ? Number(text) : NaN;
-  };
   if (input.leakThreshold !== undefined) {
-    const number = whole(input.leakThreshold, 0);
+    const number = wholeNumber(input.leakThreshold, 0);
     if (number >= 0 && number <= MAX_LEAK_THRESHOLD) data.leakThreshold = number;
     else errors.leakThreshold = `Enter a whole number of buyers from 1 to ${MAX_LEAK_THRESHOLD}, or leave it empty to flag no code.`;
   }
   if (input.leakWindowDays !== undefined) {
-    const number = whole(input.leakWindowDays, NaN);
+    const number = wholeNumber(input.leakWindowDays, NaN);
     if (number >= 1 && number <= MAX_LEAK_WINDOW_DAYS) data.leakWindowDays = number;
     else errors.leakWindowDays = `Enter a whole number of days from 1 to ${MAX_LEAK_WINDOW_DAYS}.`;
   }
@@ -124,10 +126,8 @@ function readReviewAndRenewalForm(input: Record<string, unknown>): {
 } {
   const errors: Partial<Record<ReviewAndRenewalField, string>> = {};
   const data: { reviewWindowDays?: number; renewalRule?: string } = {};
-  const days = input.reviewWindowDays;
-  if (days !== undefined) {
-    const text = typeof days === "string" ? days.trim() : "";
-    const number = text === "" ? 0 : /^\d+$/.test(text) ? Number(text) : NaN;
+  if (input.reviewWindowDays !== undefined) {
+    const number = wholeNumber(input.reviewWindowDays, 0);
     if (number >= 0 && number <= MAX_REVIEW_WINDOW_DAYS) data.reviewWindowDays = number;
     else errors.reviewWindowDays = `Enter a whole number of days from 1 to ${MAX_REVIEW_WINDOW_DAYS}, or leave it empty to approve nothing on its own.`;
   }
