@@ -3,7 +3,7 @@
 // generation's two semi-spaces) grow in the main thread, and in a thread
 // started with its own limits as the app's threads are, and writes both (in
 // MB) to $YOUNG_GENERATION_REPORT.
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 
 /** Makes short-lived garbage and returns the largest new space V8 gave it, in MB. */
@@ -29,6 +29,9 @@ process.once("SIGUSR2", () => {
   });
   thread.once("message", (threadMb) => {
     const mainMb = new Function("require", churnSource)(process.getBuiltinModule);
-    writeFileSync(process.env.YOUNG_GENERATION_REPORT, JSON.stringify({ mainMb, threadMb }));
+    // Written whole, then renamed: the test reads the report once it exists, never half-written.
+    const report = process.env.YOUNG_GENERATION_REPORT;
+    writeFileSync(`${report}.partial`, JSON.stringify({ mainMb, threadMb }));
+    renameSync(`${report}.partial`, report);
   });
 });
