@@ -19,6 +19,7 @@ declare module "pg" {
   }
   interface PoolClient {
     query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
+    query<Row = Record<string, unknown>>(query: PreparedQuery): Promise<QueryResult<Row>>;
     release(): void;
   }
   /** A statement with a name: the connection parses it once, then only binds and runs it. */

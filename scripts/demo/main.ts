@@ -146,9 +146,11 @@ async function waitForQueue(database: typeof db, timeoutMs: number): Promise<voi
   while (Date.now() < deadline) {
     // Jobs due now or in a few seconds (a retry after the service's Retry-After); the next reconciliation pass waits for its time on purpose.
     const soon = new Date(Date.now() + 15_000);
+    // On SQLite a webhook is answered once kept, and its job made a moment later (decision 022), in the transaction that
+    // lets the kept delivery go: the deliveries are counted first, so a job made between the two counts is still seen.
+    const kept = await database.pendingDelivery.count({ where: { failure: null } });
     const open = await database.job.count({ where: { shop: DEMO_SHOP, status: { in: ["queued", "running"] }, runAt: { lte: soon }, kind: { not: "orders.reconcile" } } });
-    // On SQLite a webhook is answered once kept, and its job made a moment later (decision 022).
-    if (open === 0 && (await database.pendingDelivery.count({ where: { failure: null } })) === 0) return;
+    if (kept === 0 && open === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`jobs still open after ${timeoutMs / 1000} s`);

@@ -2,6 +2,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type Database from "better-sqlite3";
 import { countingAdapterFactory, statementCountsEnabled } from "./statement-counts";
+import { sqlitePragmas } from "./sqlite-connection";
 
 export type DatabaseKind = "sqlite" | "postgresql";
 
@@ -17,14 +18,14 @@ export function databaseKind(url: string): DatabaseKind {
 }
 
 /**
- * Each SQLite connection Prisma opens, as it opens: write-ahead logging lets
- * the app and worker processes read while one writes; synchronous stays FULL
- * so an acknowledged webhook survives a power cut; busy_timeout makes a second
- * process wait for the lock instead of failing. Set on the connection before
- * its first query (a PRAGMA sent later could land inside a transaction, where
- * SQLite refuses to change the safety level).
+ * Each SQLite connection Prisma opens gets the app's settings
+ * (sqlitePragmas, a second process's write waited for 5 s) as it opens,
+ * before its first query: a PRAGMA sent later could land inside a
+ * transaction, where SQLite refuses to change the safety level.
  */
-const SQLITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;";
+const SQLITE_PRAGMAS = sqlitePragmas(5_000)
+  .map((pragma) => `PRAGMA ${pragma};`)
+  .join(" ");
 
 class TunedSqlite extends PrismaBetterSQLite3 {
   override async connect() {

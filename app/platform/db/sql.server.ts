@@ -7,6 +7,7 @@ import { POSTGRES, SQLITE, timeOf, type SqlDialect, type SqlValue } from "./sql-
 export { timeOf };
 import { countStatements } from "./statement-counts";
 import { sqliteWriteLock } from "./write-lock";
+import { openSqlite } from "./sqlite-connection";
 
 // Plain SQL straight to the driver, for the worker's hot path: a job's
 // claim, its order's reads and its settle. Through Prisma each of those
@@ -28,11 +29,10 @@ export interface PlainSql {
   rows<T extends SqlRow = SqlRow>(statement: Statement): Promise<T[]>;
   /**
    * The rows of a statement already bound the database's way ($1... or ?).
-   * `prepare`: PostgreSQL keeps the statement parsed and planned on each
-   * connection, for a text sent again and again (SQLite prepares every
-   * statement once anyway).
+   * Each text is prepared once: PostgreSQL keeps it parsed (and, when that
+   * costs no more, planned) on each connection, SQLite in its statement cache.
    */
-  boundRows(text: string, params: unknown[], options?: { prepare?: boolean }): Promise<SqlRow[]>;
+  boundRows(text: string, params: unknown[]): Promise<SqlRow[]>;
   /** One write on its own; how many rows it changed. */
   run(statement: Statement): Promise<number>;
   /**
@@ -109,10 +109,7 @@ function sqliteSql(path: string, lockWaitMs: number): PlainSql {
   const prepared = new Map<string, Database.Statement>();
   const open = () => {
     if (db) return db;
-    db = new Database(path);
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = FULL");
-    db.pragma("busy_timeout = 0");
+    db = openSqlite(path, 0);
     return db;
   };
   const statement = (sql: string): Database.Statement => {
@@ -197,10 +194,12 @@ function postgresSql(url: string, poolSize: number, keepIdle: boolean): PlainSql
   };
   const connections = () => (pool ??= newPool());
   const names = new Map<string, string>();
-  const preparedName = (text: string) => {
+  // Every statement is prepared: its texts are the hot path's few (values are always bound), each parsed once per connection, and
+  // PostgreSQL then plans it once for all the values it is sent with when that costs no more (plan_cache_mode auto).
+  const prepared = (text: string, values: unknown[]): { name: string; text: string; values: unknown[] } => {
     let name = names.get(text);
     if (!name) names.set(text, (name = `prepared_${names.size}`));
-    return name;
+    return { name, text, values };
   };
   async function inTransaction<T>(work: (query: (text: string, params: unknown[]) => Promise<{ changed: number }>) => Promise<T>): Promise<T> {
     const client = await connections().connect();
@@ -209,7 +208,7 @@ function postgresSql(url: string, poolSize: number, keepIdle: boolean): PlainSql
       await client.query("BEGIN");
       const result = await work(async (text, params) => {
         countStatements("plain");
-        const answer = await client.query(text, params);
+        const answer = await client.query(prepared(text, params));
         return { changed: answer.rowCount ?? 0 };
       });
       await client.query("COMMIT");
@@ -227,15 +226,13 @@ function postgresSql(url: string, poolSize: number, keepIdle: boolean): PlainSql
     rows<T extends SqlRow>(s: Statement) {
       return this.boundRows(...bindNamed(s, "postgresql")) as Promise<T[]>;
     },
-    async boundRows(text, params, options) {
+    async boundRows(text, params) {
       countStatements("plain");
-      if (options?.prepare) return (await connections().query({ name: preparedName(text), text, values: params })).rows;
-      return (await connections().query(text, params)).rows;
+      return (await connections().query(prepared(text, params))).rows;
     },
     async run(s) {
       countStatements("plain");
-      const [text, params] = bindNamed(s, "postgresql");
-      return (await connections().query(text, params)).rowCount ?? 0;
+      return (await connections().query(prepared(...bindNamed(s, "postgresql")))).rowCount ?? 0;
     },
     applyGroups(groups) {
       return inTransaction(async (query) => {

@@ -323,9 +323,9 @@ export function postgresIntakeStore(sql: PlainSql, planner: AnyIntakePlanner): I
   };
   const database: IntakeDatabase = {
     dialect: POSTGRES,
-    select: async (text, params) => (await sql.boundRows(text, params, { prepare: true })) as Row[],
+    select: async (text, params) => (await sql.boundRows(text, params)) as Row[],
     async insert(batch) {
-      const rows = await sql.boundRows(batchText(batch.targets), batchColumns(batch), { prepare: true });
+      const rows = await sql.boundRows(batchText(batch.targets), batchColumns(batch));
       const fresh = new Set(rows.map((row) => row.id));
       return batch.groups.map((group) => group.length > 0 && fresh.has(group[0]![1][0]));
     },

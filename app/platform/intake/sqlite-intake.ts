@@ -1,11 +1,12 @@
 import type { MessagePort } from "node:worker_threads";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { countStatements } from "../db/statement-counts";
 import { sqliteWriteLock, WriteLockBusyError } from "../db/write-lock";
 import { WebhooksAnswering } from "../threads/webhooks-answering";
 import { batchIntake, SQLITE, type Batch, type BatchIntake, type IntakeDatabase, type Row } from "./intake-batch";
 import { checkDelivery } from "./plan";
 import { RawJson, type AnyIntakePlanner, type Delivery, type IntakeResult } from "./planner";
+import { openSqlite } from "../db/sqlite-connection";
 
 // The SQLite intake, served on a message port by serveIntake: in a thread of
 // its own, or beside the job worker in its thread. A webhook as delivered
@@ -95,10 +96,7 @@ interface PendingRow {
  * write waits without blocking, and tries again while SQLite says busy.
  */
 function openDatabase({ path, lockWaitMs }: ThreadSettings, shared: boolean) {
-  const db = new Database(path);
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = FULL");
-  db.pragma(`busy_timeout = ${shared ? 0 : lockWaitMs}`);
+  const db = openSqlite(path, shared ? 0 : lockWaitMs);
   // Never a checkpoint as this connection commits (one stalled a commit 40–70 ms once a burst's kept bodies had
   // filled the log): the thread checkpoints once a burst is planned, and the worker's connection at SQLite's default.
   db.pragma("wal_autocheckpoint = 0");

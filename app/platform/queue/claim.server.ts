@@ -1,6 +1,6 @@
 import type { Job, PrismaClient } from "@prisma/client";
 import type { DatabaseKind } from "../db/adapter.server";
-import { asModel, plainSql } from "../db/sql.server";
+import { asModel, plainSql, type Statement } from "../db/sql.server";
 import { DEFAULT_SHOP_CONCURRENCY } from "./defaults";
 import { isUniqueViolation } from "./enqueue.server";
 
@@ -28,8 +28,9 @@ export interface ClaimOptions {
  * second...), so one shop's backlog never holds up another shop's new order;
  * a shop never has more than `perShop` jobs running, however many workers.
  * The shops with due jobs are found by skipping through the index on
- * (status, shop, runAt), and only the first few jobs of each are read: the
- * cost follows the number of shops, not the length of a backlog.
+ * (status, shop, runAt, id), and only the first few jobs of each are read,
+ * in the index's order: the cost follows the number of shops, not the
+ * length of a backlog.
  *
  * The outer condition repeats "due", so that two workers, even in two
  * processes on one PostgreSQL, never take the same job: the second one's
@@ -84,23 +85,29 @@ WHERE "id" IN (SELECT "id" FROM ${kind === "postgresql" ? "taken" : "picked"})
 RETURNING *`;
 }
 
+/** Jobs waiting for an earlier one of their lane are passed over: reading this many of each shop leaves room for them. */
+export const claimScan = (limit: number) => 4 * limit + 16;
+
+/** The claim's statement (claimSql with its values). */
+export function claimStatement(options: ClaimOptions): Statement {
+  const limit = options.limit ?? 1;
+  return {
+    sql: claimSql(options.database),
+    values: {
+      now: options.now,
+      leaseUntil: new Date(options.now.getTime() + options.leaseMs),
+      worker: options.workerId,
+      perShop: options.perShop ?? DEFAULT_SHOP_CONCURRENCY,
+      limit,
+      scan: claimScan(limit),
+    },
+  };
+}
+
 /** Takes up to `limit` due jobs at once (see claimSql), oldest turn first. */
 export async function claimJobs(db: PrismaClient, options: ClaimOptions): Promise<Job[]> {
-  const sql = plainSql(db);
-  const limit = options.limit ?? 1;
   try {
-    const rows = await sql.rows({
-      sql: claimSql(options.database),
-      values: {
-        now: options.now,
-        leaseUntil: new Date(options.now.getTime() + options.leaseMs),
-        worker: options.workerId,
-        perShop: options.perShop ?? DEFAULT_SHOP_CONCURRENCY,
-        limit,
-        // Jobs waiting for an earlier one of their lane are passed over: reading this many of each shop leaves room for them.
-        scan: 4 * limit + 16,
-      },
-    });
+    const rows = await plainSql(db).rows(claimStatement(options));
     return rows.map((row) => asModel<Job>("Job", row)).sort((a, b) => a.runAt.getTime() - b.runAt.getTime());
   } catch (error) {
     // Another job of a lane was taken meanwhile: nothing is taken this round.

@@ -2,6 +2,8 @@ import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { createPrismaClient } from "../../../app/wiring/db.server";
 import { databaseKind } from "../../../app/platform/db/adapter.server";
+import { createPlainSql } from "../../../app/platform/db/sql.server";
+import { SQLITE_CACHE_KIB } from "../../../app/platform/db/sqlite-connection";
 
 // Prisma's SQLite connection gets its PRAGMAs as it opens (createAdapter),
 // not from queries sent after the client is made: made on first use
@@ -12,20 +14,31 @@ import { databaseKind } from "../../../app/platform/db/adapter.server";
 const onSqlite = databaseKind(process.env.DATABASE_URL!) === "sqlite";
 
 describe.skipIf(!onSqlite)("Prisma's SQLite connection", () => {
-  it("is in WAL mode with synchronous FULL and a 5 s busy timeout, also when its first use is a transaction", async () => {
+  it("is in WAL mode with synchronous FULL, a 5 s busy timeout and the app's page cache, also when its first use is a transaction", async () => {
     const client = createPrismaClient(process.env.DATABASE_URL!);
     try {
       const seen = await client.$transaction(async (tx) => ({
         journal: await tx.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode"),
         synchronous: await tx.$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA synchronous"),
         timeout: await tx.$queryRawUnsafe<{ timeout: bigint | number }[]>("PRAGMA busy_timeout"),
+        cache: await tx.$queryRawUnsafe<{ cache_size: bigint | number }[]>("PRAGMA cache_size"),
       }));
       expect(seen.journal[0]!.journal_mode).toBe("wal");
       expect(Number(seen.synchronous[0]!.synchronous)).toBe(2);
       expect(Number(seen.timeout[0]!.timeout)).toBe(5000);
+      expect(Number(seen.cache[0]!.cache_size)).toBe(-SQLITE_CACHE_KIB);
       await new Promise((resolve) => setTimeout(resolve, 100));
     } finally {
       await client.$disconnect();
+    }
+  });
+
+  it("has the same page cache as the plain SQL's connection (openSqlite, which the intake's opens with too)", async () => {
+    const plain = createPlainSql(process.env.DATABASE_URL!);
+    try {
+      expect(await plain.boundRows("PRAGMA cache_size", [])).toEqual([{ cache_size: -SQLITE_CACHE_KIB }]);
+    } finally {
+      await plain.close();
     }
   });
 

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../../app/wiring/db.server";
 import { testDatabaseKind } from "../../support/database";
-import { claimJobs } from "../../../app/platform/queue/claim.server";
+import { claimJobs, claimScan, claimStatement } from "../../../app/platform/queue/claim.server";
+import { bindNamed, plainSql } from "../../../app/platform/db/sql.server";
 import { holdShopJobs } from "../../../app/platform/queue/shop-jobs.server";
 import { resetDatabase } from "../../support/database";
 
@@ -25,6 +26,24 @@ async function queue(shop: string, count: number, startMs: number) {
 }
 
 beforeEach(() => resetDatabase());
+
+type PlanNode = { "Relation Name"?: string; "Index Cond"?: string; "Actual Rows"?: number; Plans?: PlanNode[] };
+const stepsOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(stepsOf)];
+
+/** How the database reads a shop's due jobs in the claim: PostgreSQL's rows read (it runs the claim), SQLite's plan, a line a step. */
+async function claimPlan(limit: number, now: Date): Promise<{ shopJobsRead: number[] } | { lines: string[] }> {
+  const [text, params] = bindNamed(claimStatement({ database: testDatabaseKind(), workerId: "w1", leaseMs: 60_000, now, limit }), testDatabaseKind());
+  const sql = plainSql(prisma);
+  if (testDatabaseKind() === "postgresql") {
+    await sql.boundRows(`ANALYZE "Job"`, []);
+    const [row] = await sql.boundRows(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params);
+    const plan = (row as { "QUERY PLAN": [{ Plan: PlanNode }] })["QUERY PLAN"][0].Plan;
+    const shopJobs = stepsOf(plan).filter((step) => step["Relation Name"] === "Job" && /status = 'queued'.*shop = /.test(step["Index Cond"] ?? ""));
+    return { shopJobsRead: shopJobs.map((step) => step["Actual Rows"] ?? 0) };
+  }
+  const rows = await sql.boundRows(`EXPLAIN QUERY PLAN ${text}`, params);
+  return { lines: rows.map((row) => String((row as { detail: string }).detail)) };
+}
 
 describe("claiming a batch of jobs", () => {
   it("takes the shops in turns, so a later order of a small shop goes in the first batch", async () => {
@@ -60,6 +79,29 @@ describe("claiming a batch of jobs", () => {
     expect(ids.length).toBeGreaterThan(0);
     const running = await prisma.job.findMany({ where: { status: "running" }, select: { id: true, lockedBy: true } });
     expect(running.map((job) => job.id).sort()).toEqual([...ids].sort());
+  });
+
+  it("reads a shop's first jobs in order, not its whole backlog", async () => {
+    // One batch of the intake: its jobs share one runAt, and the id settles their order.
+    const now = new Date();
+    const runAt = new Date(now.getTime() - 1_000);
+    await prisma.job.createMany({
+      data: Array.from({ length: 3_000 }, (_, i) => ({ shop: BIG, kind: "order.record", key: `${BIG}:order.record:${i}`, payload: "{}", runAt, lane: `${BIG}:${i}`, laneAt: runAt })),
+    });
+    const plan = await claimPlan(40, now);
+    if ("shopJobsRead" in plan) {
+      expect(plan.shopJobsRead).toEqual([claimScan(40)]);
+    } else {
+      // SQLite reads a shop's jobs in the index's order: no sort of their last term, which would read every job of one runAt.
+      expect(plan.lines).toContain("SEARCH q USING COVERING INDEX Job_status_shop_runAt_id_idx (status=? AND shop=? AND runAt<?)");
+      expect(plan.lines.filter((line) => /OF ORDER BY/.test(line))).toEqual([]);
+    }
+    await claimJobs(prisma, { database: testDatabaseKind(), workerId: "w2", leaseMs: 60_000, now, limit: 40 });
+    // The jobs taken (by PostgreSQL's EXPLAIN ANALYZE too, which ran the claim) are the shop's first.
+    const running = await prisma.job.findMany({ where: { shop: BIG, status: "running" }, select: { id: true } });
+    const first = await prisma.job.findMany({ where: { shop: BIG }, orderBy: [{ runAt: "asc" }, { id: "asc" }], take: running.length, select: { id: true } });
+    expect(running).toHaveLength(testDatabaseKind() === "postgresql" ? 80 : 40);
+    expect(running.map((job) => job.id).sort()).toEqual(first.map((job) => job.id).sort());
   });
 
   it("lets workers claim side by side while a shop's jobs are held back, without a deadlock", async () => {
