@@ -39,6 +39,8 @@ declare module "pg" {
   }
   interface PoolConfig {
     connectionString: string;
+    /** Server settings for each connection, as `-c name=value`. */
+    options?: string;
     max?: number;
     allowExitOnIdle?: boolean;
     /** How long a connection may sit idle before the pool closes it; 0: never (pg's default is 10 s). */

@@ -185,7 +185,16 @@ const utcTypes = {
 function postgresSql(url: string, poolSize: number, keepIdle: boolean): PlainSql {
   let pool: ReturnType<typeof newPool> | undefined;
   const newPool = () => {
-    const made = new pg.Pool({ connectionString: url, max: poolSize, types: utcTypes, allowExitOnIdle: true, ...(keepIdle ? { idleTimeoutMillis: 0 } : {}) });
+    const made = new pg.Pool({
+      connectionString: url,
+      max: poolSize,
+      types: utcTypes,
+      allowExitOnIdle: true,
+      // Each statement is planned for its values, as if it were not prepared: a plan made once for any values
+      // (PostgreSQL's choice after five runs) was made while the tables were small and read whole ones later.
+      options: "-c plan_cache_mode=force_custom_plan",
+      ...(keepIdle ? { idleTimeoutMillis: 0 } : {}),
+    });
     // An idle connection that the server ends (a restart, a failover, an operator, a proxy's idle
     // limit) reports it here; unheard, the error would end the process. The pool has already let the
     // connection go, and the next statement opens a new one.
@@ -194,8 +203,7 @@ function postgresSql(url: string, poolSize: number, keepIdle: boolean): PlainSql
   };
   const connections = () => (pool ??= newPool());
   const names = new Map<string, string>();
-  // Every statement is prepared: its texts are the hot path's few (values are always bound), each parsed once per connection, and
-  // PostgreSQL then plans it once for all the values it is sent with when that costs no more (plan_cache_mode auto).
+  // Every statement is prepared: its texts are the hot path's few (values are always bound), each parsed once per connection.
   const prepared = (text: string, values: unknown[]): { name: string; text: string; values: unknown[] } => {
     let name = names.get(text);
     if (!name) names.set(text, (name = `prepared_${names.size}`));
