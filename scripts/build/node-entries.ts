@@ -27,7 +27,7 @@ await build({
   bundle: true,
   platform: "node",
   format: "esm",
-  target: "node24",
+  target: "node26",
   // Packages come from node_modules, as the server bundle's imports do.
   packages: "external",
   // What an entry imports only when it is needed (Shopify's app configuration,

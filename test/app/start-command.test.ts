@@ -33,7 +33,7 @@ describe("the start command", () => {
   });
 
   it("bounds the main thread's new space (two semi-spaces) at 32 MB, while the app's threads keep their own limits", async () => {
-    // Node 24's V8 lets a busy main thread's new space grow to 128 MB (Node 22's: 32 MB).
+    // Node 26's V8 lets a busy main thread's new space grow to 64 MB (Node 24's: 128 MB, Node 22's: 32 MB).
     const folder = mkdtempSync(path.join(tmpdir(), "young-generation-"));
     const report = path.join(folder, "report.json");
     const probed = await startAppServer({ ...testAppEnv(), YOUNG_GENERATION_REPORT: report }, repoRoot, {
