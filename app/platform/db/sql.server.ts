@@ -29,8 +29,9 @@ export interface PlainSql {
   rows<T extends SqlRow = SqlRow>(statement: Statement): Promise<T[]>;
   /**
    * The rows of a statement already bound the database's way ($1... or ?).
-   * Each text is prepared once: PostgreSQL keeps it parsed (and, when that
-   * costs no more, planned) on each connection, SQLite in its statement cache.
+   * Each text is prepared once: PostgreSQL keeps it parsed on each
+   * connection (and plans it for each call's values), SQLite in its
+   * statement cache.
    */
   boundRows(text: string, params: unknown[]): Promise<SqlRow[]>;
   /** One write on its own; how many rows it changed. */
