@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKind } from "../../../app/platform/db/adapter.server";
 import { bindNamed, type Statement } from "../../../app/platform/db/sql.server";
 import { windowBuyersStatement } from "../../../app/domains/referrals/leaked-codes.server";
+import { stepsOf, type PlanNode } from "../../support/query-plans";
 
 // The read each order credited by a coupon typed alone makes (decision 036):
 // a code's buyers within the window, at most threshold + 1 of them. On a
@@ -25,8 +26,6 @@ const SEED = (series: (alias: string, n: number) => string, time: string) => `IN
   SELECT 'shop-' || s.i || '.myshopify.com', 'CODE' || c.i, 'buyer' || b.i, ${time}, 'o' || s.i || '-' || c.i || '-' || b.i
   FROM ${series("s", SHOPS)} CROSS JOIN ${series("c", CODES)} CROSS JOIN ${series("b", BUYERS)}`;
 
-type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; "Actual Rows"?: number; Plans?: PlanNode[] };
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 describe.skipIf(kind !== "sqlite")("a code's buyers within the window, on SQLite", () => {
   let file: InstanceType<typeof Database>;
@@ -64,7 +63,7 @@ describe.skipIf(kind !== "postgresql")("a code's buyers within the window, on Po
   it("is a limited scan of the (shop, code, lastUsedAt) index, no sort, stopping at threshold + 1 rows", async () => {
     const [sql, params] = bindNamed(windowBuyersStatement(SHOP, "CODE3", new Date(), SETTINGS), "postgresql");
     const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
-    const nodes = nodesOf(rows[0]!["QUERY PLAN"][0].Plan);
+    const nodes = stepsOf(rows[0]!["QUERY PLAN"][0].Plan);
     console.log("PostgreSQL plan:", nodes.map((n) => `${n["Node Type"]}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""} (${n["Actual Rows"]} rows)`));
     expect(nodes.map((n) => n["Node Type"])).toEqual(["Limit", expect.stringMatching(/^Index (Only )?Scan$/)]);
     expect(nodes[1]).toMatchObject({ "Index Name": "CouponBuyer_shop_code_lastUsedAt_idx", "Actual Rows": SETTINGS.threshold + 1 });

@@ -14,6 +14,7 @@ import { ORDER_PLANNER, type OrderRead } from "../../../app/domains/referrals/or
 import { PIPELINE_DEFAULTS, readPipelineSettings } from "../../../app/domains/referrals/pipeline-settings";
 import { notingStatements, type Sent } from "../../support/noted-sql";
 import { shopifyOrder } from "../../support/orders";
+import { stepsOf, type PlanNode } from "../../support/query-plans";
 
 // PostgreSQL's plans of the statements every order and every page pays for:
 // the queue's claim, the webhook's look-ups (the guard's, the web pixel
@@ -31,7 +32,6 @@ const ORDERS_PER_SHOP = 1_000;
 const STATUSES = ["recorded", "recorded", "not_referred", "recorded", "failed", "skipped", "needs_review", "queued"];
 const TABLES = new Set(["OrderRecord", "Job"]);
 
-type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; Plans?: PlanNode[] };
 
 let sent: Sent[] = [];
 let db: PrismaClient;
@@ -74,11 +74,6 @@ async function seed() {
   await client.query(`ANALYZE "OrderRecord"; ANALYZE "Job"; ANALYZE "PixelSignal"`);
   const { rows } = await client.query<{ n: string }>(`SELECT COUNT(*) AS n FROM "OrderRecord"`);
   expect(Number(rows[0]!.n)).toBe(SHOPS.length * ORDERS_PER_SHOP);
-}
-
-/** Every step of a plan, depth first. */
-function stepsOf(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(stepsOf)];
 }
 
 /** PostgreSQL's plan of each statement `run` sent that reads OrderRecord or Job. */

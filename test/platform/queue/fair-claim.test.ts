@@ -5,6 +5,7 @@ import { claimJobs, claimScan, claimStatement } from "../../../app/platform/queu
 import { bindNamed, plainSql } from "../../../app/platform/db/sql.server";
 import { holdShopJobs } from "../../../app/platform/queue/shop-jobs.server";
 import { resetDatabase } from "../../support/database";
+import { stepsOf, type PlanNode } from "../../support/query-plans";
 
 // The worker's claim: one round trip for a batch, shops taken in turns (one
 // shop's backlog does not hold up another's new order), and a cap on the jobs
@@ -26,9 +27,6 @@ async function queue(shop: string, count: number, startMs: number) {
 }
 
 beforeEach(() => resetDatabase());
-
-type PlanNode = { "Relation Name"?: string; "Index Cond"?: string; "Actual Rows"?: number; Plans?: PlanNode[] };
-const stepsOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(stepsOf)];
 
 /** How the database reads a shop's due jobs in the claim: PostgreSQL's rows read (it runs the claim), SQLite's plan, a line a step. */
 async function claimPlan(limit: number, now: Date): Promise<{ shopJobsRead: number[] } | { lines: string[] }> {
