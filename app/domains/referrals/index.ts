@@ -16,5 +16,5 @@ export { checkCounterCode, checkCustomerReferrer, COUNTER_MESSAGES, parseCounter
 export type { CounterCodeAnswer, CounterCodeDeps } from "./counter-code.server";
 export { DEFAULT_REPEAT_POLICY, policyWords, readRepeatPolicies, REPEAT_POLICIES, type RepeatPolicy } from "./repeat-purchase";
 export { MAX_REVIEW_WINDOW_DAYS, reviewApprovalDates } from "./review-window.server";
-export { LEAK_DEFAULTS, MAX_LEAK_THRESHOLD, MAX_LEAK_WINDOW_DAYS, readLeakSettings, holdsLeakedCommissions, type LeakedCode, type LeakSettings } from "./leaked-code";
+export { LEAK_DEFAULTS, MAX_LEAK_THRESHOLD, MAX_LEAK_WINDOW_DAYS, readLeakSettings, holdsLeakedCommissions, LEAK_HOLD_SELECT, type LeakedCode, type LeakSettings } from "./leaked-code";
 export { leakedCodesOf, leaksOfOrders, type LeakOfOrder } from "./leaked-codes.server";

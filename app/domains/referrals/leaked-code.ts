@@ -24,6 +24,9 @@ export function readLeakSettings(row: { leakThreshold?: number | null; leakWindo
   };
 }
 
+/** The shop's columns holdsLeakedCommissions reads (a Prisma select). */
+export const LEAK_HOLD_SELECT = { leakHold: true, leakThreshold: true } as const;
+
 /** Whether a flagged code's commissions wait for the merchant: the hold is on, and leaks are watched (a threshold is set). */
 export function holdsLeakedCommissions(row: Parameters<typeof readLeakSettings>[0] | null | undefined): boolean {
   if (!row) return false;

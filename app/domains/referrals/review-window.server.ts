@@ -11,7 +11,7 @@ import type { ReferralClient } from "../../platform/referral-api";
 import { REVIEW_APPROVE_JOB } from "./job-kinds";
 import type { OrderJobContext } from "./order-job-context";
 import { leakHoldOf } from "./leaked-codes.server";
-import { holdsLeakedCommissions } from "./leaked-code";
+import { holdsLeakedCommissions, LEAK_HOLD_SELECT } from "./leaked-code";
 import { findOrderRecord, parseJsonObject, type CampaignResults } from "./order-records.server";
 
 // The review window (decision 032): a pending commission approves itself a
@@ -79,7 +79,7 @@ async function commissionAtService(client: ReferralClient, orderId: string, camp
 export async function approveAfterReview(ctx: OrderJobContext, shop: string, { orderId }: Payload, job: JobMeta): Promise<JobOutcome> {
   const record = await findOrderRecord(ctx.db, shop, orderId);
   if (!record) return done;
-  const hold = holdsLeakedCommissions(await ctx.db.shop.findUnique({ where: { shop }, select: { leakHold: true, leakThreshold: true } }));
+  const hold = holdsLeakedCommissions(await ctx.db.shop.findUnique({ where: { shop }, select: LEAK_HOLD_SELECT }));
   const why = nothingToApprove(record) ?? (await leakHoldOf(ctx.db, shop, record, hold));
   if (why) {
     ctx.logger.info({ shop, orderId, why }, "review window over: nothing approved");

@@ -13,7 +13,7 @@ import type {
   RevenueTotals,
   StatsBlock,
 } from "../../platform/referral-api";
-import { holdsLeakedCommissions, leakedCodesOf } from "../../domains/referrals";
+import { holdsLeakedCommissions, LEAK_HOLD_SELECT, leakedCodesOf } from "../../domains/referrals";
 import type { AdminContext } from "./admin-context";
 import { fieldErrorsOf, formFields } from "./form-data";
 import { isoDate, pageNumber, parseQueryFields } from "./query-fields";
@@ -250,7 +250,7 @@ export interface LeakedCodeView {
 
 /** The ambassador's codes flagged as leaked (the app's own record; the service is not asked). */
 export async function ambassadorLeaks(ctx: Pick<AdminContext, "db">, shop: string, email: string): Promise<LeakedCodeView[]> {
-  const [leaks, settings] = await Promise.all([leakedCodesOf(ctx.db, shop, email), ctx.db.shop.findUnique({ where: { shop }, select: { leakHold: true, leakThreshold: true } })]);
+  const [leaks, settings] = await Promise.all([leakedCodesOf(ctx.db, shop, email), ctx.db.shop.findUnique({ where: { shop }, select: LEAK_HOLD_SELECT })]);
   const held = holdsLeakedCommissions(settings);
   return leaks.map((leak) => ({ code: leak.code, flaggedAt: leak.flaggedAt.toISOString(), buyers: leak.buyers, windowDays: leak.windowDays, held }));
 }

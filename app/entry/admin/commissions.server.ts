@@ -11,7 +11,7 @@ import {
 } from "../../platform/referral-api";
 import { commissionsOfOrder, decide, decisionRow, readCommissionEntry, type DecisionRow } from "../../domains/commissions";
 import { findOrderRecord, orderReferrers } from "../../domains/referrals/order-records.server";
-import { holdsLeakedCommissions, leaksOfOrders, reviewApprovalDates } from "../../domains/referrals";
+import { holdsLeakedCommissions, LEAK_HOLD_SELECT, leaksOfOrders, reviewApprovalDates } from "../../domains/referrals";
 import { COMMISSION_STATUSES } from "../../domains/commissions/commission-status";
 import type { AdminContext } from "./admin-context";
 import { fieldErrorsOf, formFields } from "./form-data";
@@ -95,7 +95,7 @@ async function withOrderLinks(
       ? ctx.db.orderRecord.findMany({ where: { shop, orderId: { in: ids } }, select: { orderId: true, orderName: true, explanation: true, placedAt: true, createdAt: true } })
       : [],
     reviewApprovalDates(ctx.db, shop, pendingIds),
-    ctx.db.shop.findUnique({ where: { shop }, select: { leakHold: true, leakThreshold: true } }),
+    ctx.db.shop.findUnique({ where: { shop }, select: LEAK_HOLD_SELECT }),
   ]);
   const leaks = await leaksOfOrders(ctx.db, shop, records, holdsLeakedCommissions(settings));
   const byId = new Map(records.map((r) => [r.orderId, r]));
