@@ -7,6 +7,8 @@ export type PlanNode = {
   "Index Cond"?: string;
   /** Per loop, with ANALYZE. */
   "Actual Rows"?: number;
+  "Actual Loops"?: number;
+  "Rows Removed by Filter"?: number;
   Plans?: PlanNode[];
 };
 

@@ -16,6 +16,8 @@ export const GUARD_WINDOW_MS = 86_400_000;
 const DAY_MS = GUARD_WINDOW_MS;
 /** Orders that count as referred for the velocity rules. */
 const REFERRED = ["recorded", "needs_review", "reversed"];
+/** REFERRED as the velocity indexes' WHERE says it (migration 20261129202125_velocity_indexes_referred_only): SQLite uses a partial index only for a query that has the same term. */
+const REFERRED_SQL = `"status" IN (${REFERRED.map((s) => `'${s}'`).join(", ")})`;
 
 export interface GuardInput {
   db: PrismaClient;
@@ -29,11 +31,6 @@ export interface GuardInput {
   buyer: { email: string; customerId?: string; ip?: string } & BuyerFacts;
   code: string;
   owner?: CodeOwner;
-}
-
-/** Values of an IN list, each bound under its own name; the list's SQL. */
-function inList(prefix: string, items: string[], values: Record<string, SqlValue>): string {
-  return `(${items.map((item, i) => ((values[`${prefix}${i}`] = item), `:${prefix}${i}`)).join(", ")})`;
 }
 
 /**
@@ -52,9 +49,18 @@ function guardStatement(input: GuardInput): Statement {
     limit: settings.dailyLimit,
   };
   const others = `"shop" = :shop AND "orderId" <> :orderId`;
-  // The velocity rules only ask whether the limit is reached: counting stops there, so a busy IP or code costs no more than the limit.
-  const upToLimit = (where: string) =>
-    `(SELECT COUNT(*) FROM (SELECT 1 FROM "OrderRecord" WHERE ${others} AND "status" IN (${REFERRED.map((s) => `'${s}'`).join(", ")}) AND "placedAt" >= :from AND "placedAt" <= :to AND ${where} LIMIT :limit) AS counted)`;
+  // The velocity rules only ask whether the limit is reached: counting stops there, so a busy IP or code costs no more than
+  // the limit. Each value (an IP, each letter case of a code) is one range of a partial index of referred orders (its WHERE
+  // is REFERRED_SQL), read newest first: asked for no order, or for several values at once, PostgreSQL and SQLite may walk
+  // the shop's day of orders instead, thousands of rows per order in one IP's or one code's flood (and statistics
+  // gathered during a burst make any plan look cheap).
+  const upToLimit = (column: string, name: string, items: string[]) => {
+    const ranges = items.map((item, i) => {
+      values[`${name}${i}`] = item;
+      return `SELECT * FROM (SELECT 1 AS "one" FROM "OrderRecord" WHERE ${others} AND ${REFERRED_SQL} AND "placedAt" >= :from AND "placedAt" <= :to AND "${column}" = :${name}${i} ORDER BY "placedAt" DESC LIMIT :limit) AS "${name}${i}"`;
+    });
+    return `(SELECT COUNT(*) FROM (${ranges.join(" UNION ALL ")} LIMIT :limit) AS counted)`;
+  };
   const returning = settings.modes.returning_customer !== "off";
   if (buyer.customerId) values.customerId = buyer.customerId;
   const byId = returning && buyer.customerId ? `(SELECT COUNT(*) FROM "OrderRecord" WHERE ${others} AND "customerId" = :customerId)` : "0";
@@ -66,12 +72,11 @@ function guardStatement(input: GuardInput): Statement {
         buyer.customerId ? ` AND ("customerId" IS NULL OR "customerId" <> :customerId)` : ""
       })`
     : "0";
-  if (buyer.ip) values.ip = buyer.ip;
-  const fromIp = settings.modes.velocity_ip !== "off" && buyer.ip ? upToLimit(`"browserIp" = :ip`) : "0";
+  const fromIp = settings.modes.velocity_ip !== "off" && buyer.ip ? upToLimit("browserIp", "ip", [buyer.ip]) : "0";
   const codes = [...new Set([input.code, input.code.toUpperCase(), input.code.toLowerCase()])];
   const byCode = settings.modes.velocity_code !== "off";
-  const withShortCode = byCode ? upToLimit(`"shortCode" IN ${inList("short", codes, values)}`) : "0";
-  const withCoupon = byCode ? upToLimit(`"couponCode" IN ${inList("coupon", codes, values)}`) : "0";
+  const withShortCode = byCode ? upToLimit("shortCode", "short", codes) : "0";
+  const withCoupon = byCode ? upToLimit("couponCode", "coupon", codes) : "0";
   const counts = `SELECT 'counts' AS "row", ${byId} AS "byId", ${byEmail} AS "byEmail", ${fromIp} AS "fromIp", ${withShortCode} AS "withShortCode", ${withCoupon} AS "withCoupon", NULL AS "customerId", NULL AS "browserIp"`;
   const ownerKey = emailKey(input.owner?.email);
   if (!ownerKey) return { sql: counts, values };

@@ -200,4 +200,48 @@ describe.skipIf(databaseKind(url) !== "postgresql")("PostgreSQL plans the querie
       await own.end();
     }
   }, 60_000);
+  it("the guard's velocity counts read no more orders than they count, in one IP's flood with one code, whatever the statistics say", async () => {
+    const FLOOD = "flood.myshopify.com";
+    const IP = "198.51.100.9";
+    const now = new Date();
+    // 3,000 orders of the last hour from one IP, each with the code FLOOD: queued when the table's statistics are taken;
+    // then, as a drain leaves them, the oldest 2,000 failed or skipped (their codes' owners said no) and the newest 1,000 recorded.
+    try {
+      await client.query(
+        `INSERT INTO "OrderRecord" ("id", "shop", "orderId", "email", "emailKey", "shortCode", "browserIp", "status", "placedAt", "createdAt", "updatedAt")
+         SELECT 'flood:' || g.i, $1, (8000000 + g.i)::text, 'flood' || g.i || '@example.com', 'flood' || g.i || '@example.com', 'FLOOD', $2, 'queued', t."placedAt", t."placedAt", t."placedAt"
+         FROM generate_series(0, 2999) AS g(i) CROSS JOIN LATERAL (SELECT ($3::timestamptz AT TIME ZONE 'UTC') - interval '1 hour' + g.i * interval '1 second' AS "placedAt") t`,
+        [FLOOD, IP, now.toISOString()],
+      );
+      await client.query(`ANALYZE "OrderRecord"`);
+      await client.query(
+        `UPDATE "OrderRecord" SET "status" = CASE WHEN "orderId"::bigint >= 8002000 THEN 'recorded' WHEN "orderId"::bigint % 2 = 0 THEN 'failed' ELSE 'skipped' END WHERE "shop" = $1`,
+        [FLOOD],
+      );
+      const settings = readGuardSettings({});
+      sent = [];
+      const facts = await gatherGuardFacts({
+        db,
+        client: null as never,
+        codes: null as never,
+        shop: FLOOD,
+        orderId: "8003000",
+        placedAt: now,
+        settings: { ...settings, modes: { ...settings.modes, self_address: "off", self_customer: "off", returning_customer: "off", velocity_ip: "flag", velocity_code: "flag" } },
+        buyer: { email: "flood3000@example.com", ip: IP },
+        code: "FLOOD",
+      });
+      expect(facts).toMatchObject({ referredFromIpToday: settings.dailyLimit, referredWithCodeToday: settings.dailyLimit });
+      const guard = sent.find((statement) => statement.sql.includes('"fromIp"'))!;
+      const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${guard.sql}`, guard.params);
+      const onOrders = stepsOf(rows[0]!["QUERY PLAN"][0].Plan).filter((step) => step["Relation Name"] === "OrderRecord");
+      const read = onOrders.reduce((sum, step) => sum + ((step["Actual Rows"] ?? 0) + (step["Rows Removed by Filter"] ?? 0)) * (step["Actual Loops"] ?? 1), 0);
+      // The IP's count and each letter case of the code's: each reads the limit's newest referred orders, not the 2,000 others.
+      expect(read).toBeLessThanOrEqual(3 * settings.dailyLimit + 3);
+      expect(onOrders.map((step) => step["Index Name"])).toEqual(expect.arrayContaining(["OrderRecord_referred_browserIp_idx", "OrderRecord_referred_shortCode_idx"]));
+    } finally {
+      await client.query(`DELETE FROM "OrderRecord" WHERE "shop" = $1`, [FLOOD]);
+      await client.query(`ANALYZE "OrderRecord"`);
+    }
+  }, 60_000);
 });

@@ -201,6 +201,13 @@ describe.skipIf(databaseKind(url) !== "sqlite")("the queries on orders and jobs 
     }
   });
 
+  it("the guard's velocity counts read the indexes of referred orders (SQLite takes a partial index only when the query repeats its WHERE)", async () => {
+    const [guard] = await plansOf(entryPoints[0]!.run);
+    for (const column of ["browserIp", "shortCode", "couponCode"]) {
+      expect(guard!.plan).toContainEqual(expect.stringMatching(new RegExp(`^SEARCH \\S+ USING INDEX OrderRecord_referred_${column}_idx \\(shop=\\? AND ${column}=\\?`)));
+    }
+  });
+
   for (const { name, run, allowed = [], only = /./ } of entryPoints) {
     it(name, async () => {
       const plans = (await plansOf(run)).filter((statement) => only.test(statement.sql));
