@@ -28,6 +28,7 @@ export interface PurgeStep {
 const sum = (runs: PurgeCounts[]): PurgeCounts => ({
   orderRecordsCleared: runs.reduce((n, r) => n + r.orderRecordsCleared, 0),
   pixelSignalsDeleted: runs.reduce((n, r) => n + r.pixelSignalsDeleted, 0),
+  couponBuyersDeleted: runs.reduce((n, r) => n + r.couponBuyersDeleted, 0),
   finishedJobsDeleted: runs.reduce((n, r) => n + r.finishedJobsDeleted, 0),
   reportsDeleted: runs.reduce((n, r) => n + r.reportsDeleted, 0),
   setAsideDeliveriesDeleted: runs.reduce((n, r) => n + r.setAsideDeliveriesDeleted, 0),
@@ -54,7 +55,7 @@ export async function runPurgeStep(step: PurgeStep): Promise<Record<string, bool
   const otherJobs = await db.job.count({ where: { status: { not: "done" } } });
 
   // As of each time: what the periods say goes then, and nothing else.
-  const none = { orderRecordsCleared: 0, pixelSignalsDeleted: 0, finishedJobsDeleted: 0, reportsDeleted: 0, setAsideDeliveriesDeleted: 0, refusedDeliveriesDeleted: 0 };
+  const none = { orderRecordsCleared: 0, pixelSignalsDeleted: 0, couponBuyersDeleted: 0, finishedJobsDeleted: 0, reportsDeleted: 0, setAsideDeliveriesDeleted: 0, refusedDeliveriesDeleted: 0 };
   const stages: [string, number, PurgeCounts][] = [
     ["now", 0, none],
     ["the pixel signals' period + 1 h", PIXEL_SIGNAL_MS + HOUR, { ...none, pixelSignalsDeleted: SIGNALS }],

@@ -77,6 +77,8 @@ export async function resetDatabase(): Promise<void> {
     prisma.orderSync.deleteMany(),
     prisma.pixelSignal.deleteMany(),
     prisma.referredCustomer.deleteMany(),
+    prisma.couponBuyer.deleteMany(),
+    prisma.leakedCode.deleteMany(),
     prisma.commissionBulkRun.deleteMany(),
     prisma.customerShareLink.deleteMany(),
     prisma.shop.deleteMany(),

@@ -3,7 +3,7 @@ import { enqueueJob } from "../../platform/queue/enqueue.server";
 import { FLOW_TRIGGER_JOB } from "../flow-triggers";
 import { CANCEL_ORDER_JOB, REFUND_ORDER_JOB } from "../referrals";
 import { PRIVACY_PURGE_JOB, PURGE_JOB_SHOP } from "./job-kinds";
-import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, REFUSED_DELIVERY_MS, SET_ASIDE_DELIVERY_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "./retention.server";
+import { COUPON_BUYER_MS, DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, REFUSED_DELIVERY_MS, SET_ASIDE_DELIVERY_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "./retention.server";
 
 // The retention purge: what retention.server.ts says is kept no longer goes,
 // for every shop, once an hour. Each step works in batches: one short
@@ -42,6 +42,8 @@ export interface PurgeCounts {
   /** Orders not referred whose browser IP and held event were cleared. */
   orderRecordsCleared: number;
   pixelSignalsDeleted: number;
+  /** Coupon buyers (leaked-code detection) that no window reaches any more, deleted. */
+  couponBuyersDeleted: number;
   finishedJobsDeleted: number;
   /** Data requests whose report and requester were deleted. */
   reportsDeleted: number;
@@ -112,6 +114,13 @@ export async function purgeExpired(db: PrismaClient, now: Date, options: { batch
     size(),
   );
 
+  const couponBuyerExpired = { lastUsedAt: { lt: before(COUPON_BUYER_MS) } };
+  const couponBuyersDeleted = await inBatches(
+    async () => await db.couponBuyer.findMany({ where: couponBuyerExpired, select: { shop: true, code: true, buyerKey: true }, take: batch }),
+    async (keys) => (await db.couponBuyer.deleteMany({ where: { OR: keys, ...couponBuyerExpired } })).count,
+    size(),
+  );
+
   // A done job's runAt is when its last attempt became due.
   const shops = await shopsWithFinishedJobs(db);
   const finishedBudget = size();
@@ -165,7 +174,7 @@ export async function purgeExpired(db: PrismaClient, now: Date, options: { batch
     size(),
   );
 
-  return { orderRecordsCleared, pixelSignalsDeleted, finishedJobsDeleted, reportsDeleted, setAsideDeliveriesDeleted, refusedDeliveriesDeleted };
+  return { orderRecordsCleared, pixelSignalsDeleted, couponBuyersDeleted, finishedJobsDeleted, reportsDeleted, setAsideDeliveriesDeleted, refusedDeliveriesDeleted };
 }
 
 /** The next purge, at the start of the next hour; one job per hour however often it is asked for. */

@@ -1,4 +1,4 @@
-import { GUARD_WINDOW_MS } from "../referrals";
+import { GUARD_WINDOW_MS, MAX_LEAK_WINDOW_DAYS } from "../referrals";
 import { PIXEL_SIGNAL_TTL_MS } from "../referrals";
 
 // How long the app keeps what it keeps: the one source of the periods the
@@ -57,6 +57,15 @@ export const SET_ASIDE_DELIVERY_MS = 7 * DAY_MS;
  */
 export const REFUSED_DELIVERY_MS = 7 * DAY_MS;
 
+/**
+ * A buyer's last use of a referral coupon without a link (CouponBuyer: a
+ * keyed hash of who, the code, the order and when): leaked-code detection
+ * counts a code's buyers within the shop's window, 90 days at the most, so
+ * a row that no window can reach is deleted. An order read back from
+ * further ago (a backfill) is then counted without the buyers of its time.
+ */
+export const COUPON_BUYER_MS = MAX_LEAK_WINDOW_DAYS * DAY_MS;
+
 /** A data request's report (a customer's export) and who asked: 30 days after it was made, time for the merchant to hand it over. */
 export const DATA_REQUEST_REPORT_MS = 30 * DAY_MS;
 
@@ -80,6 +89,11 @@ export function retentionPeriods(): RetentionPeriod[] {
       then: "Cleared; the order number, its outcome and the buyer's email stay (the referral guard compares later orders with them).",
     },
     { what: "Web pixel signals (checkout token and referral code)", period: duration(PIXEL_SIGNAL_MS), then: "Deleted." },
+    {
+      what: "Buyers who used a referral coupon without a share link (kept as a one-way fingerprint, to spot leaked codes)",
+      period: `${duration(COUPON_BUYER_MS)} after their last such order`,
+      then: "Deleted.",
+    },
     { what: "Finished background jobs", period: duration(FINISHED_JOB_MS), then: "Deleted; failed jobs stay until you retry or skip them." },
     { what: "Order webhooks the app could not read into an order (kept to be read again after an update)", period: `${duration(SET_ASIDE_DELIVERY_MS)} after delivery`, then: "Deleted." },
     { what: "Order updates from Shopify's queue that could not be read (their topic and why, not the order)", period: `${duration(REFUSED_DELIVERY_MS)} after delivery`, then: "Deleted." },

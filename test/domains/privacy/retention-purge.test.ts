@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../../app/wiring/db.server";
 import { PRIVACY_PURGE_JOB, PURGE_JOB_SHOP } from "../../../app/domains/privacy/job-kinds";
 import { PURGE_INTERVAL_MS, purgeExpired, schedulePurge } from "../../../app/domains/privacy/purge.server";
-import { DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, REFUSED_DELIVERY_MS, SET_ASIDE_DELIVERY_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "../../../app/domains/privacy/retention.server";
+import { COUPON_BUYER_MS, DATA_REQUEST_REPORT_MS, FINISHED_JOB_MS, PIXEL_SIGNAL_MS, REFUSED_DELIVERY_MS, SET_ASIDE_DELIVERY_MS, UNREFERRED_ORDER_PERSONAL_DATA_MS } from "../../../app/domains/privacy/retention.server";
 import { resetDatabase } from "../../support/database";
 import { testPipeline } from "../../support/pipeline";
 import { TEST_SHOP } from "../../support/shopify-requests";
@@ -37,6 +37,11 @@ async function seed(shop: string, now: number) {
     await prisma.pixelSignal.create({ data: { shop, checkoutToken: `token-${next++}`, code: "ALICE10", createdAt: ago(now, createdAgo) } });
   }
 
+  // Buyers of a coupon without a link (leaked codes): one no window reaches any more (deleted), one a 90-day window still does.
+  for (const [buyerKey, usedAgo] of [["old", COUPON_BUYER_MS + HOUR], ["recent", COUPON_BUYER_MS - HOUR]] as const) {
+    await prisma.couponBuyer.create({ data: { shop, code: "ALICE-15", buyerKey, lastUsedAt: ago(now, usedAgo), orderId: String(next++) } });
+  }
+
   const job = (status: string, runAgo: number, kind = "order.record") =>
     prisma.job.create({ data: { shop, kind, key: `${shop}:${kind}:${next++}`, payload: '{"email":"buyer@example.com"}', status, runAt: ago(now, runAgo) } });
   await job("done", FINISHED_JOB_MS + HOUR);
@@ -66,7 +71,7 @@ async function seed(shop: string, now: number) {
     await prisma.refusedDelivery.create({ data: { shop, topic: "orders/paid", webhookId: `wh-${next++}`, reason: "the body is not JSON", receivedAt: ago(now, receivedAgo) } });
   }
 
-  return { orderRecordsCleared: 2, pixelSignalsDeleted: 2, finishedJobsDeleted: 2, reportsDeleted: 1, setAsideDeliveriesDeleted: 1, refusedDeliveriesDeleted: 1 };
+  return { orderRecordsCleared: 2, pixelSignalsDeleted: 2, couponBuyersDeleted: 1, finishedJobsDeleted: 2, reportsDeleted: 1, setAsideDeliveriesDeleted: 1, refusedDeliveriesDeleted: 1 };
 }
 
 async function leftOver(shop: string) {
@@ -76,6 +81,7 @@ async function leftOver(shop: string) {
     ordersWithIpOrHeldEvent: records.filter((r) => r.browserIp || r.heldEvent).length,
     orders: records.length,
     pixelSignals: await prisma.pixelSignal.count({ where: { shop } }),
+    couponBuyers: (await prisma.couponBuyer.findMany({ where: { shop }, select: { buyerKey: true } })).map((row) => row.buyerKey),
     jobs: await prisma.job.count({ where: { shop } }),
     reports: await prisma.dataRequest.count({ where: { shop, report: { not: null } } }),
     requesters: await prisma.dataRequest.count({ where: { shop, email: { not: null } } }),
@@ -85,8 +91,8 @@ async function leftOver(shop: string) {
   };
 }
 
-/** What each shop holds after a purge, by the periods: 8 of 10 orders keep their IP and held event (all 10 stay, with their email), 1 of 3 signals, 4 of 6 jobs, 1 of 3 reports, 1 of 2 webhooks set aside, 1 of 2 refused. */
-const AFTER = { ordersWithEmail: 10, ordersWithIpOrHeldEvent: 8, orders: 10, pixelSignals: 1, jobs: 4, reports: 1, requesters: 2, requests: 3, keptDeliveries: 1, refusedDeliveries: 1 };
+/** What each shop holds after a purge, by the periods: 8 of 10 orders keep their IP and held event (all 10 stay, with their email), 1 of 3 signals, the recent coupon buyer, 4 of 6 jobs, 1 of 3 reports, 1 of 2 webhooks set aside, 1 of 2 refused. */
+const AFTER = { ordersWithEmail: 10, ordersWithIpOrHeldEvent: 8, orders: 10, pixelSignals: 1, couponBuyers: ["recent"], jobs: 4, reports: 1, requesters: 2, requests: 3, keptDeliveries: 1, refusedDeliveries: 1 };
 
 describe("the retention purge", () => {
   it("runs as the app's hourly job and leaves, in every shop, what the documented periods keep", async () => {
@@ -130,6 +136,7 @@ describe("the retention purge", () => {
     expect({
       orderRecordsCleared: total("orderRecordsCleared"),
       pixelSignalsDeleted: total("pixelSignalsDeleted"),
+      couponBuyersDeleted: total("couponBuyersDeleted"),
       finishedJobsDeleted: total("finishedJobsDeleted"),
       reportsDeleted: total("reportsDeleted"),
       setAsideDeliveriesDeleted: total("setAsideDeliveriesDeleted"),
@@ -137,6 +144,7 @@ describe("the retention purge", () => {
     }).toEqual({
       orderRecordsCleared: one.orderRecordsCleared + other.orderRecordsCleared,
       pixelSignalsDeleted: one.pixelSignalsDeleted + other.pixelSignalsDeleted,
+      couponBuyersDeleted: one.couponBuyersDeleted + other.couponBuyersDeleted,
       finishedJobsDeleted: one.finishedJobsDeleted + other.finishedJobsDeleted,
       reportsDeleted: one.reportsDeleted + other.reportsDeleted,
       setAsideDeliveriesDeleted: one.setAsideDeliveriesDeleted + other.setAsideDeliveriesDeleted,
@@ -145,7 +153,7 @@ describe("the retention purge", () => {
     expect(await leftOver(TEST_SHOP)).toEqual({ ...AFTER, keptDeliveries: AFTER.keptDeliveries + 1 });
     await prisma.pendingDelivery.deleteMany({ where: { failure: null } });
     // Nothing is left for a purge at the same time.
-    expect(await purgeExpired(prisma, new Date(now))).toEqual({ orderRecordsCleared: 0, pixelSignalsDeleted: 0, finishedJobsDeleted: 0, reportsDeleted: 0, setAsideDeliveriesDeleted: 0, refusedDeliveriesDeleted: 0 });
+    expect(await purgeExpired(prisma, new Date(now))).toEqual({ orderRecordsCleared: 0, pixelSignalsDeleted: 0, couponBuyersDeleted: 0, finishedJobsDeleted: 0, reportsDeleted: 0, setAsideDeliveriesDeleted: 0, refusedDeliveriesDeleted: 0 });
   });
 
   it("keeps a sent Flow trigger's job past the period, so the event is never sent again, but empties its payload", async () => {

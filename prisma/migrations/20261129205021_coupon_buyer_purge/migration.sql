@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "CouponBuyer_lastUsedAt_idx" ON "CouponBuyer"("lastUsedAt");
