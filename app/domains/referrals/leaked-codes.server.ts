@@ -39,14 +39,14 @@ export async function findLeakedCode(db: Db, shop: string, code: string): Promis
   return row ? leakedCodeOf(row) : null;
 }
 
-/** The flags of these codes (the Commissions page's rows). */
+/** The flags of these codes (a page's rows: a few dozen codes at the most), in one read by the primary key. */
 export async function findLeakedCodes(db: Db, shop: string, codes: readonly string[]): Promise<Map<string, LeakedCode>> {
-  const found = new Map<string, LeakedCode>();
-  for (const code of new Set(codes.map((c) => c.toUpperCase()))) {
-    const leak = await findLeakedCode(db, shop, code);
-    if (leak) found.set(code, leak);
-  }
-  return found;
+  const wanted = [...new Set(codes.map((c) => c.toUpperCase()))];
+  if (wanted.length === 0) return new Map();
+  const values: Record<string, string> = { shop };
+  const list = wanted.map((code, i) => ((values[`code${i}`] = code), `:code${i}`)).join(", ");
+  const rows = await plainSql(db).rows<LeakedCodeRow>({ sql: `SELECT ${LEAKED_CODE_COLUMNS} FROM "LeakedCode" WHERE "shop" = :shop AND "code" IN (${list})`, values });
+  return new Map(rows.map((row) => [row.code, leakedCodeOf(row)]));
 }
 
 /** An ambassador's flagged codes (the Ambassador page). */
