@@ -60,11 +60,12 @@ export const REFUSED_DELIVERY_MS = 7 * DAY_MS;
 /**
  * A buyer's last use of a referral coupon without a link (CouponBuyer: a
  * keyed hash of who, the code, the order and when): leaked-code detection
- * counts a code's buyers within the shop's window, 90 days at the most, so
- * a row that no window can reach is deleted. An order read back from
- * further ago (a backfill) is then counted without the buyers of its time.
+ * counts a code's buyers within the shop's window before the order, 90
+ * days at the most; with 48 hours for an order handled late (Shopify's
+ * redeliveries), a row that no window can reach is deleted. An order read
+ * back from further ago (a backfill) is counted without the buyers of its time.
  */
-export const COUPON_BUYER_MS = MAX_LEAK_WINDOW_DAYS * DAY_MS;
+export const COUPON_BUYER_MS = MAX_LEAK_WINDOW_DAYS * DAY_MS + SHOPIFY_REDELIVERY_MS;
 
 /** A data request's report (a customer's export) and who asked: 30 days after it was made, time for the merchant to hand it over. */
 export const DATA_REQUEST_REPORT_MS = 30 * DAY_MS;

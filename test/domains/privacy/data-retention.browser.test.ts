@@ -23,7 +23,7 @@ describeInBrowser("Settings: data retention", () => {
     expect(text).toContain("Kept 6 hours. Deleted.");
     expect(text).toContain("Kept 7 days.");
     expect(text).toContain("Kept 30 days after the report is ready.");
-    expect(text).toContain("Kept 90 days after their last such order. Deleted.");
+    expect(text).toContain("Kept 92 days after their last such order. Deleted.");
     // Nothing to change there: no field, no button.
     expect(await card.locator("input, button, select, textarea").count()).toBe(0);
     await page.screenshot({ path: path.join(artifactsDir, "settings-data-retention.png"), fullPage: true });

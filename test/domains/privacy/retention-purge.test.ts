@@ -37,7 +37,7 @@ async function seed(shop: string, now: number) {
     await prisma.pixelSignal.create({ data: { shop, checkoutToken: `token-${next++}`, code: "ALICE10", createdAt: ago(now, createdAgo) } });
   }
 
-  // Buyers of a coupon without a link (leaked codes): one no window reaches any more (deleted), one a 90-day window still does.
+  // Buyers of a coupon without a link (leaked codes): one no window reaches any more (deleted), one a 90-day window, read by an order handled late, may still reach.
   for (const [buyerKey, usedAgo] of [["old", COUPON_BUYER_MS + HOUR], ["recent", COUPON_BUYER_MS - HOUR]] as const) {
     await prisma.couponBuyer.create({ data: { shop, code: "ALICE-15", buyerKey, lastUsedAt: ago(now, usedAgo), orderId: String(next++) } });
   }
