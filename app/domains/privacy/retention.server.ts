@@ -1,5 +1,4 @@
-import { GUARD_WINDOW_MS, MAX_LEAK_WINDOW_DAYS } from "../referrals";
-import { PIXEL_SIGNAL_TTL_MS } from "../referrals";
+import { GUARD_WINDOW_MS, MAX_LEAK_WINDOW_DAYS, PIXEL_SIGNAL_TTL_MS } from "../referrals";
 
 // How long the app keeps what it keeps: the one source of the periods the
 // purge (purge.server.ts) applies, docs/privacy.md states and the Settings page

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import { plainSql, type Statement } from "../../platform/db/sql.server";
+import { bindEach, plainSql, type Statement } from "../../platform/db/sql.server";
 import type { SqlValue } from "../../platform/db/sql-dialect";
 import type { ReferralClient } from "../../platform/referral-api";
 import { emailKey } from "../../platform/text/email-key";
@@ -55,10 +55,10 @@ function guardStatement(input: GuardInput): Statement {
   // the shop's day of orders instead, thousands of rows per order in one IP's or one code's flood (and statistics
   // gathered during a burst make any plan look cheap).
   const upToLimit = (column: string, name: string, items: string[]) => {
-    const ranges = items.map((item, i) => {
-      values[`${name}${i}`] = item;
-      return `SELECT * FROM (SELECT 1 AS "one" FROM "OrderRecord" WHERE ${others} AND ${REFERRED_SQL} AND "placedAt" >= :from AND "placedAt" <= :to AND "${column}" = :${name}${i} ORDER BY "placedAt" DESC LIMIT :limit) AS "${name}${i}"`;
-    });
+    const ranges = bindEach(name, items, values).map(
+      (value, i) =>
+        `SELECT * FROM (SELECT 1 AS "one" FROM "OrderRecord" WHERE ${others} AND ${REFERRED_SQL} AND "placedAt" >= :from AND "placedAt" <= :to AND "${column}" = ${value} ORDER BY "placedAt" DESC LIMIT :limit) AS "${name}${i}"`,
+    );
     return `(SELECT COUNT(*) FROM (${ranges.join(" UNION ALL ")} LIMIT :limit) AS counted)`;
   };
   const returning = settings.modes.returning_customer !== "off";

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { flowTriggerStatement, referralCodeLeaked } from "../flow-triggers";
-import { plainSql, timeOf, type Statement } from "../../platform/db/sql.server";
+import { bindEach, plainSql, timeOf, type Statement } from "../../platform/db/sql.server";
+import type { SqlValue } from "../../platform/db/sql-dialect";
 import { readExplanation } from "./explanation";
 import { codeWithoutLink, heldByLeak, leakHeldReason, type LeakSettings, type LeakedCode } from "./leaked-code";
 import { customerKeys } from "./repeat-purchase";
@@ -43,8 +44,8 @@ export async function findLeakedCode(db: Db, shop: string, code: string): Promis
 export async function findLeakedCodes(db: Db, shop: string, codes: readonly string[]): Promise<Map<string, LeakedCode>> {
   const wanted = [...new Set(codes.map((c) => c.toUpperCase()))];
   if (wanted.length === 0) return new Map();
-  const values: Record<string, string> = { shop };
-  const list = wanted.map((code, i) => ((values[`code${i}`] = code), `:code${i}`)).join(", ");
+  const values: Record<string, SqlValue> = { shop };
+  const list = bindEach("code", wanted, values).join(", ");
   const rows = await plainSql(db).rows<LeakedCodeRow>({ sql: `SELECT ${LEAKED_CODE_COLUMNS} FROM "LeakedCode" WHERE "shop" = :shop AND "code" IN (${list})`, values });
   return new Map(rows.map((row) => [row.code, leakedCodeOf(row)]));
 }

@@ -22,6 +22,14 @@ export interface Statement {
 
 export type SqlRow = Record<string, unknown>;
 
+/** Binds each item under a name of its own in `values` (`prefix0`, `prefix1`...); their placeholders, in the items' order (for an IN list, or one branch per value). */
+export function bindEach(prefix: string, items: readonly SqlValue[], values: Record<string, SqlValue>): string[] {
+  return items.map((item, i) => {
+    values[`${prefix}${i}`] = item;
+    return `:${prefix}${i}`;
+  });
+}
+
 export interface PlainSql {
   readonly kind: DatabaseKind;
   readonly dialect: SqlDialect;
