@@ -2,7 +2,7 @@
 // Google Cloud Pub/Sub topic (PUBSUB_SUBSCRIPTION) into the intake, beside
 // the app and worker processes; several may pull one subscription. On
 // SIGTERM it stops pulling, stores what it holds (SHUTDOWN_DEADLINE_MS at
-// most; the rest Pub/Sub delivers again) and exits 0. It exits 1 when the
+// most), hands the rest back, sends its last acknowledgements and exits 0. It exits 1 when the
 // subscription cannot be pulled, for its supervisor to start it again.
 import "./lib/require-node";
 import { startPubSubConsumer } from "../app/wiring/pubsub-consumer.server";

@@ -34,9 +34,12 @@ export interface StreamingPullOptions {
 export interface StreamingPull {
   /** Resolves when the subscription can no longer be pulled (it does not exist, access denied), with why. */
   readonly failed: Promise<Error>;
-  /** Stops pulling; the messages held are settled as their handlers answer (`deadlineMs` at most, the rest nacked), then the acks are sent. */
+  /** Stops pulling; the messages held are settled as their handlers answer (`deadlineMs` at most, the rest nacked), then the acks and nacks are sent (SETTLE_ON_CLOSE_MS at most). */
   stop(deadlineMs: number): Promise<void>;
 }
+
+/** How long close() may take to send the last acks and nacks (the client warns under a second). */
+const SETTLE_ON_CLOSE_MS = 2_000;
 
 const SUBSCRIPTION = /^projects\/([^/]+)\/subscriptions\/([^/]+)$/;
 
@@ -51,8 +54,10 @@ export function startStreamingPull({ subscription: name, maxMessages, maxBytes, 
   const client = new PubSub({ projectId });
   const subscription = client.subscription(name, {
     flowControl: { maxMessages, maxBytes, allowExcessMessages: false },
-    // What is still held when close() is called past our own deadline is handed back at once.
-    closeOptions: { behavior: "NACK", timeout: Duration.from({ seconds: 0 }) },
+    // close() hands back what is still held and sends the batched acks and nacks. With a timeout of
+    // zero the client returns without sending them: acknowledged messages would be delivered again,
+    // handed-back ones would wait out their lease.
+    closeOptions: { behavior: "NACK", timeout: Duration.from({ milliseconds: SETTLE_ON_CLOSE_MS }) },
   });
   const held = new Set<Promise<void>>();
   let stopping = false;
