@@ -12,8 +12,22 @@ const BROWSER = ["test/**/*.browser.test.ts", "packages/*/test/**/*.browser.test
 /** The app's tests and the workspace packages' own (packages/headless/test). */
 const TESTS = ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"];
 
-/** What every project has (vitest hands a project none of the root's test options, nor `--exclude`). */
-const common = { root, setupFiles: ["test/support/setup.ts"], testTimeout: 20_000, hookTimeout: 60_000, pool: "forks" as const, maxWorkers };
+/**
+ * What every project has (vitest hands a project none of the root's test options, nor `--exclude`).
+ * expect.poll waits up to 10 s, not vitest's 1 s: what a test polls for (a page's answer, a job done)
+ * can take seconds on a busy 2-core machine. A poll that asserts speed says its own timeout.
+ */
+const common = {
+  root,
+  setupFiles: ["test/support/setup.ts"],
+  testTimeout: 20_000,
+  hookTimeout: 60_000,
+  expect: { poll: { timeout: 10_000 } },
+  pool: "forks" as const,
+  maxWorkers,
+};
+/** A browser test walks a merchant or a buyer through several pages, each waited for on its own: the whole may take a minute when the machine is busy. */
+const BROWSER_TIMEOUT_MS = 60_000;
 
 // A worker keeps its process for the next database-free file only when that file comes next in the
 // queue: they run first, as a group of their own, instead of scattered among the others by size.
@@ -33,7 +47,7 @@ export default defineConfig({
     maxWorkers,
     projects: [
       { test: { ...common, name: "database", include: TESTS, exclude: [...configDefaults.exclude, ...BROWSER, ...databaseFree], sequence: later } },
-      { test: { ...common, name: "browser", include: BROWSER, exclude: [...configDefaults.exclude, ...databaseFree], sequence: later } },
+      { test: { ...common, testTimeout: BROWSER_TIMEOUT_MS, name: "browser", include: BROWSER, exclude: [...configDefaults.exclude, ...databaseFree], sequence: later } },
       ...(onPostgres ? [] : [{ test: { ...common, name: "database-free", include: databaseFree, isolate: false, sequence: { groupOrder: 0 } } }]),
     ],
   },

@@ -99,7 +99,7 @@ describeInBrowser("admin pages in Chromium", () => {
     await open("/app/activity");
     expect(await page.getByText("No orders yet").isVisible()).toBe(true);
     await shot("admin-activity-empty.png");
-  }, 60_000);
+  }, 120_000);
 
   it("shows the program and its orders, and takes a pending commission to approved", async () => {
     // GIVEN a connected shop tracking Friends & Family, with referred orders: some recorded, two that failed during a service outage, and earlier weeks of history
@@ -203,7 +203,7 @@ describeInBrowser("admin pages in Chromium", () => {
     expect(await page.getByRole("heading", { level: 1, name: "Alice Archer" }).isVisible()).toBe(true);
     expect(await page.getByRole("heading", { name: "By campaign" }).isVisible()).toBe(true);
     await shot("admin-ambassador.png");
-  }, 60_000);
+  }, 120_000);
 
   it("shows the service webhook secret once, rotates it after a confirmation, and asks for the token again for a new address", async () => {
     await connectShop(sandbox, { campaignUids: "1001" });
@@ -247,5 +247,5 @@ describeInBrowser("admin pages in Chromium", () => {
     // A new base URL with the token left empty: the field says it must be typed again
     await page.getByLabel("Base URL").fill("https://other-service.example");
     await eventually(() => page.getByText("You changed one of them: enter the token again.").isVisible()).toBe(true);
-  }, 60_000);
+  }, 120_000);
 });
