@@ -92,6 +92,19 @@ export async function noteBuyerWithoutLink(
   return { buyers: rows.length, heldFrom: timeOf(rows[0]!.lastUsedAt)! };
 }
 
+/**
+ * The web pixel reported a link for an order after it was recorded as a code
+ * typed without one: its buyer no longer counts towards the code's leak, when
+ * this order is still their latest use of it. A flag already raised stays.
+ */
+export async function forgetBuyerWithoutLink(db: Db, input: { shop: string; orderId: string; codes: readonly (string | null)[] }): Promise<number> {
+  const codes = [...new Set(input.codes.filter((code): code is string => Boolean(code)).map((code) => code.toUpperCase()))];
+  if (codes.length === 0) return 0;
+  const values: Record<string, SqlValue> = { shop: input.shop, orderId: input.orderId };
+  const names = bindEach("code", codes, values).join(", ");
+  return plainSql(db).run({ sql: `DELETE FROM "CouponBuyer" WHERE "shop" = :shop AND "code" IN (${names}) AND "orderId" = :orderId`, values });
+}
+
 /** The code's buyers within the window ending at `placedAt`, oldest first, at most threshold + 1 (the query plan tests read it too). */
 export function windowBuyersStatement(shop: string, code: string, placedAt: Date, settings: Pick<LeakSettings, "threshold" | "windowDays">): Statement {
   return {

@@ -2,6 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { enqueueJob, isUniqueViolation } from "../../platform/queue/enqueue.server";
 import { deleteFinishedJobs } from "../../platform/queue/shop-jobs.server";
 import { PIXEL_MATCH_JOB, PIXEL_SWEEP_JOB } from "./job-kinds";
+import { forgetBuyerWithoutLink } from "./leaked-codes.server";
 import { AWAITING_SIGNAL, awaitsSignal, endSignalWait, reopenForSignal, type RecordForSignal } from "./order-status.server";
 import { PIXEL_REOPEN_WINDOW_MS, PIXEL_SIGNAL_TTL_MS, PIXEL_SWEEP_SLOT_MS, signalFit, sweepSlot, type PixelSignalInput } from "./pixel-signal";
 
@@ -35,7 +36,9 @@ export interface PixelSignalFound {
   campaign: string | null;
 }
 
-const RECORD_FOR_SIGNAL = { orderId: true, status: true, placedAt: true, createdAt: true, heldEvent: true, results: true, explanation: true } as const;
+const RECORD_FOR_SIGNAL = { orderId: true, status: true, placedAt: true, createdAt: true, heldEvent: true, results: true, explanation: true, couponCode: true, shortCode: true } as const;
+/** The record as a signal's join reads it: what reopenForSignal needs, and the codes the order credited. */
+type SignalRecord = RecordForSignal & { couponCode: string | null; shortCode: string | null };
 
 export type SignalOutcome = "stored" | "repeat" | "unknown_shop";
 
@@ -49,13 +52,17 @@ export async function joinPixelSignal(db: PrismaClient, shop: string, signal: { 
   return joinRecord(db, shop, record, signal, now);
 }
 
-async function joinRecord(db: PrismaClient, shop: string, record: RecordForSignal, signal: { orderId: string | null; receivedAt: Date }, now: Date): Promise<JoinOutcome> {
+async function joinRecord(db: PrismaClient, shop: string, record: SignalRecord, signal: { orderId: string | null; receivedAt: Date }, now: Date): Promise<JoinOutcome> {
   const fit = signalFit(signal, { orderId: record.orderId, placedAt: record.placedAt ?? record.createdAt });
   if (fit === "other_order") return fit;
   // Its job reads the signal when it runs; one running now may have read before the signal came.
   if (record.status === "queued") return "deciding";
-  // Recorded, not referred, blocked, skipped or failed: settled without the signal.
-  if (!awaitsSignal(record)) return "settled";
+  // Recorded, not referred, blocked, skipped or failed: settled without the signal. A code typed at
+  // checkout it credited came with a link after all, so its buyer is not one of a leak's (decision 036).
+  if (!awaitsSignal(record)) {
+    if (fit === "joins") await forgetBuyerWithoutLink(db, { shop, orderId: record.orderId, codes: [record.couponCode, record.shortCode] });
+    return "settled";
+  }
   if (fit === "too_late") return fit;
   return (await reopenForSignal(db, shop, record, now)) ? "reopened" : "settled";
 }

@@ -12,7 +12,7 @@ import type { Logger } from "../../../app/platform/logger/logger.server";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
 import { connectShop, sandboxCommissions, sandboxFaults, shopServiceAccess, shopServiceClient, useTestSandbox } from "../../support/pipeline";
 import { deliveriesPlanned } from "../../support/kept-deliveries";
-import { shopifyOrder, type OrderOptions } from "../../support/orders";
+import { sampleCheckoutToken, shopifyOrder, type OrderOptions } from "../../support/orders";
 import { ShopifyAdminStandIn } from "../../support/shopify-admin-standin";
 import { signedWebhook, TEST_SHOP } from "../../support/shopify-requests";
 
@@ -180,6 +180,51 @@ describe("a referral coupon used without a link", () => {
     expect(await leaked()).toHaveLength(1);
     expect(await leakTriggerJobs()).toMatchObject([{ status: "done" }]);
     expect(shopify.flow.receivedOf("referral-code-leaked")).toHaveLength(1);
+  });
+});
+
+/** The web pixel's post at checkout_completed for the checkout of order `id`, naming `orderId` (its own, unless told). */
+async function pixelSignal(id: string, orderId = id): Promise<void> {
+  const response = await fetch(`${server.origin}/api/pixel`, {
+    method: "POST",
+    headers: { "Content-Type": "text/plain", Origin: `https://${TEST_SHOP}` },
+    body: JSON.stringify({ shop: TEST_SHOP, checkoutToken: sampleCheckoutToken(BigInt(id)), orderId: `gid://shopify/OrderIdentity/${orderId}`, code: "ALICE10", campaign: "" }),
+  });
+  expect(response.status).toBe(204);
+}
+
+const buyerRows = async () => (await prisma.couponBuyer.findMany({ where: { shop: TEST_SHOP }, select: { orderId: true } })).map((r) => r.orderId).sort();
+
+describe("leaked codes and the web pixel's signal, come after the order", () => {
+  it("a buyer whose link the pixel reports within the half hour no longer counts; a signal too late or naming another order changes nothing", async () => {
+    await shop({ leakThreshold: 2 });
+    const run = pipeline();
+    // GIVEN two buyers who typed the coupon with no link the order could see, their orders recorded
+    const first = await couponOrder(buyer(1));
+    const second = await couponOrder(buyer(2));
+    await run.drain();
+    expect(await buyerRows()).toEqual([first, second].sort());
+
+    // WHEN the pixel's signal of the first buyer's checkout comes, carrying the link's code
+    await pixelSignal(first);
+    // THEN that buyer no longer counts
+    expect(await buyerRows()).toEqual([second]);
+    // AND a signal of the second buyer's checkout that names another order is ignored
+    await pixelSignal(second, "5560000000000999999");
+    expect(await buyerRows()).toEqual([second]);
+
+    // WHEN a third buyer's order, placed 40 minutes ago, gets its signal only now (past the half hour)
+    const late = await couponOrder(buyer(3), { createdAt: new Date(Date.now() - 40 * 60_000) });
+    await run.drain();
+    await pixelSignal(late);
+    // THEN the buyer still counts: two buyers, not more than two, and nothing is flagged
+    expect(await buyerRows()).toEqual([second, late].sort());
+    expect(await leaked()).toEqual([]);
+
+    // AND a fourth buyer without a link flags the code with the three buyers that count
+    await couponOrder(buyer(4));
+    await run.drain();
+    expect(await leaked()).toMatchObject([{ code: "ALICE-15", buyers: 3 }]);
   });
 });
 
