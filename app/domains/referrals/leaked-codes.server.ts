@@ -93,16 +93,24 @@ export async function noteBuyerWithoutLink(
 }
 
 /**
- * The web pixel reported a link for an order after it was recorded as a code
- * typed without one: its buyer no longer counts towards the code's leak, when
- * this order is still their latest use of it. A flag already raised stays.
+ * The web pixel reported a link for an order after it was recorded as
+ * credited by a code typed without one: its buyer no longer counts towards
+ * the code's leak. The row is the order's only while it is the buyer's
+ * latest use (a buyer's later orders are repeat purchases, which note none);
+ * it is found by its code and exact time. A flag already raised stays.
  */
-export async function forgetBuyerWithoutLink(db: Db, input: { shop: string; orderId: string; codes: readonly (string | null)[] }): Promise<number> {
-  const codes = [...new Set(input.codes.filter((code): code is string => Boolean(code)).map((code) => code.toUpperCase()))];
-  if (codes.length === 0) return 0;
-  const values: Record<string, SqlValue> = { shop: input.shop, orderId: input.orderId };
-  const names = bindEach("code", codes, values).join(", ");
-  return plainSql(db).run({ sql: `DELETE FROM "CouponBuyer" WHERE "shop" = :shop AND "code" IN (${names}) AND "orderId" = :orderId`, values });
+export async function forgetBuyerWithoutLink(db: Db, record: { shop: string; orderId: string; placedAt: Date | null; explanation: string | null }): Promise<number> {
+  const code = codeWithoutLink(readExplanation(record.explanation));
+  if (!code || !record.placedAt) return 0;
+  return plainSql(db).run(forgetBuyerStatement(record.shop, code, record.orderId, record.placedAt));
+}
+
+/** The delete of forgetBuyerWithoutLink (the query plan tests read it too). */
+export function forgetBuyerStatement(shop: string, code: string, orderId: string, placedAt: Date): Statement {
+  return {
+    sql: `DELETE FROM "CouponBuyer" WHERE "shop" = :shop AND "code" = :code AND "lastUsedAt" = :placedAt AND "orderId" = :orderId`,
+    values: { shop, code, placedAt, orderId },
+  };
 }
 
 /** The code's buyers within the window ending at `placedAt`, oldest first, at most threshold + 1 (the query plan tests read it too). */

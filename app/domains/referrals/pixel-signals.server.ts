@@ -25,7 +25,11 @@ export { PIXEL_REOPEN_WINDOW_MS, PIXEL_SIGNAL_TTL_MS, PIXEL_SWEEP_SLOT_MS } from
 //   signal that found no order (one sweep job per shop and minute, however
 //   many signals), at the end of each waiting order's window (booked when it
 //   began to wait), and with every reconciliation pass; it also ends the wait
-//   of the orders whose window is over: they are not referred.
+//   of the orders whose window is over: they are not referred;
+// - order settled first, credited by a code typed without a link: the
+//   signal takes its buyer out of the code's leak count (decision 036). Only
+//   the buyer's own browser knows the checkout token, and it could as well
+//   have posted before the order's job ran.
 // No job is made per signal: an unauthenticated request costs one row.
 
 /** Orders a sweep reads per query. */
@@ -36,9 +40,7 @@ export interface PixelSignalFound {
   campaign: string | null;
 }
 
-const RECORD_FOR_SIGNAL = { orderId: true, status: true, placedAt: true, createdAt: true, heldEvent: true, results: true, explanation: true, couponCode: true, shortCode: true } as const;
-/** The record as a signal's join reads it: what reopenForSignal needs, and the codes the order credited. */
-type SignalRecord = RecordForSignal & { couponCode: string | null; shortCode: string | null };
+const RECORD_FOR_SIGNAL = { orderId: true, status: true, placedAt: true, createdAt: true, heldEvent: true, results: true, explanation: true } as const;
 
 export type SignalOutcome = "stored" | "repeat" | "unknown_shop";
 
@@ -52,15 +54,15 @@ export async function joinPixelSignal(db: PrismaClient, shop: string, signal: { 
   return joinRecord(db, shop, record, signal, now);
 }
 
-async function joinRecord(db: PrismaClient, shop: string, record: SignalRecord, signal: { orderId: string | null; receivedAt: Date }, now: Date): Promise<JoinOutcome> {
+async function joinRecord(db: PrismaClient, shop: string, record: RecordForSignal, signal: { orderId: string | null; receivedAt: Date }, now: Date): Promise<JoinOutcome> {
   const fit = signalFit(signal, { orderId: record.orderId, placedAt: record.placedAt ?? record.createdAt });
   if (fit === "other_order") return fit;
   // Its job reads the signal when it runs; one running now may have read before the signal came.
   if (record.status === "queued") return "deciding";
-  // Recorded, not referred, blocked, skipped or failed: settled without the signal. A code typed at
-  // checkout it credited came with a link after all, so its buyer is not one of a leak's (decision 036).
+  // Recorded, not referred, blocked, skipped or failed: settled without the signal. An order credited
+  // by a code typed without a link had one after all: its buyer is not one of a leak's (decision 036).
   if (!awaitsSignal(record)) {
-    if (fit === "joins") await forgetBuyerWithoutLink(db, { shop, orderId: record.orderId, codes: [record.couponCode, record.shortCode] });
+    if (fit === "joins") await forgetBuyerWithoutLink(db, { shop, orderId: record.orderId, placedAt: record.placedAt, explanation: record.explanation });
     return "settled";
   }
   if (fit === "too_late") return fit;

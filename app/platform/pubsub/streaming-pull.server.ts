@@ -34,7 +34,7 @@ export interface StreamingPullOptions {
 export interface StreamingPull {
   /** Resolves when the subscription can no longer be pulled (it does not exist, access denied), with why. */
   readonly failed: Promise<Error>;
-  /** Stops pulling; the messages held are settled as their handlers answer (`deadlineMs` at most, the rest nacked), then the acks and nacks are sent (SETTLE_ON_CLOSE_MS at most). */
+  /** Stops pulling; the messages held are settled as their handlers answer, the rest nacked, and the acks and nacks sent: `deadlineMs` in all (SETTLE_ON_CLOSE_MS of it for the sending). */
   stop(deadlineMs: number): Promise<void>;
 }
 
@@ -94,7 +94,9 @@ export function startStreamingPull({ subscription: name, maxMessages, maxBytes, 
     async stop(deadlineMs) {
       stopping = true;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const deadline = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), deadlineMs)));
+      // The last acks and nacks are sent within the deadline too.
+      const forHandlers = Math.max(0, deadlineMs - SETTLE_ON_CLOSE_MS);
+      const deadline = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), forHandlers)));
       const outcome = await Promise.race([Promise.all([...held]).then(() => "done" as const), deadline]);
       clearTimeout(timer);
       if (outcome === "late") logger.warn({ held: held.size }, "stopping with Pub/Sub messages still being stored; Pub/Sub delivers them again");

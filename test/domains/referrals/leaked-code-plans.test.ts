@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKind } from "../../../app/platform/db/adapter.server";
 import { bindNamed, type Statement } from "../../../app/platform/db/sql.server";
-import { windowBuyersStatement } from "../../../app/domains/referrals/leaked-codes.server";
+import { forgetBuyerStatement, windowBuyersStatement } from "../../../app/domains/referrals/leaked-codes.server";
 import { stepsOf, type PlanNode } from "../../support/query-plans";
 
 // The read each order credited by a coupon typed alone makes (decision 036):
@@ -12,6 +12,8 @@ import { stepsOf, type PlanNode } from "../../support/query-plans";
 // database reads it from the (shop, code, lastUsedAt) index, in order,
 // without sorting and without reading the table; PostgreSQL's EXPLAIN
 // ANALYZE shows it stops at the limit however many buyers the code has.
+// The web pixel's late signal deletes one order's buyer through an index
+// that leads to its exact time, never reading the code's other buyers.
 
 const url = process.env.DATABASE_URL!;
 const kind = databaseKind(url);
@@ -47,6 +49,12 @@ describe.skipIf(kind !== "sqlite")("a code's buyers within the window, on SQLite
     // Its answer: the limit, of the code's buyers within the window
     expect((file.prepare(sql).all(...params) as unknown[]).length).toBe(SETTINGS.threshold + 1);
   });
+
+  it("deletes a late signal's buyer through the same index, by its code and time", () => {
+    const [sql, params] = bindNamed(forgetBuyerStatement(SHOP, "CODE3", "o7-3-5", new Date()), "sqlite");
+    const plan = (file.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail);
+    expect(plan).toEqual([expect.stringMatching(/^SEARCH CouponBuyer USING INDEX CouponBuyer_shop_code_lastUsedAt_idx \(shop=\? AND code=\? AND lastUsedAt=\?\)$/)]);
+  });
 });
 
 describe.skipIf(kind !== "postgresql")("a code's buyers within the window, on PostgreSQL", () => {
@@ -67,5 +75,14 @@ describe.skipIf(kind !== "postgresql")("a code's buyers within the window, on Po
     console.log("PostgreSQL plan:", nodes.map((n) => `${n["Node Type"]}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""} (${n["Actual Rows"]} rows)`));
     expect(nodes.map((n) => n["Node Type"])).toEqual(["Limit", expect.stringMatching(/^Index (Only )?Scan$/)]);
     expect(nodes[1]).toMatchObject({ "Index Name": "CouponBuyer_shop_code_lastUsedAt_idx", "Actual Rows": SETTINGS.threshold + 1 });
+  });
+
+  it("deletes a late signal's buyer through an index of its time", async () => {
+    const [sql, params] = bindNamed(forgetBuyerStatement(SHOP, "CODE3", "o7-3-5", new Date()), "postgresql");
+    const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+    const nodes = stepsOf(rows[0]!["QUERY PLAN"][0].Plan);
+    expect(nodes.map((n) => n["Node Type"])).toEqual(["ModifyTable", "Index Scan"]);
+    // Either index that leads to the order's exact time: few rows ever share it, of any shop.
+    expect(nodes[1]).toMatchObject({ "Index Name": expect.stringMatching(/^CouponBuyer_(shop_code_)?lastUsedAt_idx$/), "Index Cond": expect.stringContaining('"lastUsedAt" = ') });
   });
 });
