@@ -6,7 +6,7 @@ import { OFFER_SYNC_JOB } from "../../app/domains/offers/job-kinds";
 import { RECONCILE_JOB } from "../../app/domains/order-sync/job-kinds";
 import { STOPPED_BY_UNINSTALL } from "../../app/wiring/uninstall.server";
 import { sandboxAppEnv, startAppServer, type AppServer } from "../entry/admin/app-server";
-import { proxyRequest, STORE } from "../entry/storefront/support/requests";
+import { postPixelSignal, proxyRequest, STORE } from "../entry/storefront/support/requests";
 import { sampleCheckoutToken } from "../support/orders";
 import { connectShop, useTestSandbox } from "../support/pipeline";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
@@ -57,11 +57,7 @@ let checkout = 0n;
 async function pixelKept(server: AppServer): Promise<boolean> {
   checkout += 1n;
   const token = sampleCheckoutToken(7_100_000_000_000n + checkout);
-  await fetch(`${server.origin}/api/pixel`, {
-    method: "POST",
-    headers: { "Content-Type": "text/plain", Origin: `https://${TEST_SHOP}` },
-    body: JSON.stringify({ shop: TEST_SHOP, checkoutToken: token, orderId: null, code: "ALICE10", campaign: "" }),
-  }).then((r) => r.text());
+  await postPixelSignal(server.origin, { shop: TEST_SHOP, checkoutToken: token, orderId: null, code: "ALICE10", campaign: "" }).then((r) => r.text());
   return (await prisma.pixelSignal.count({ where: { shop: TEST_SHOP, checkoutToken: token } })) === 1;
 }
 

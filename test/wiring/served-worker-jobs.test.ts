@@ -5,6 +5,7 @@ import { startBulkRun } from "../../app/domains/commissions/commission-bulk.serv
 import { saveOffer } from "../../app/domains/offers/offer-page.server";
 import { OFFER_DEFAULTS } from "../../app/domains/offers/offer-settings";
 import { sandboxAppEnv, startAppServer, type AppServer } from "../entry/admin/app-server";
+import { postPixelSignal } from "../entry/storefront/support/requests";
 import { shopifyOrder } from "../support/orders";
 import { connectShop, sandboxCommissions, useTestSandbox } from "../support/pipeline";
 import { ShopifyAdminStandIn } from "../support/shopify-admin-standin";
@@ -74,11 +75,7 @@ describe("each kind of job, run by the served build's worker", () => {
 
   it("the pixel: a signal's sweep, due, is run", async () => {
     await connectShop(sandbox);
-    const posted = await fetch(`${server.origin}/api/pixel`, {
-      method: "POST",
-      headers: { "Content-Type": "text/plain" },
-      body: JSON.stringify({ shop: TEST_SHOP, checkoutToken: "c1b2a3d4e5f60718293a4b5c6d7e8f90", orderId: "gid://shopify/OrderIdentity/5712347889123456002", code: "ALICE10", campaign: "" }),
-    });
+    const posted = await postPixelSignal(server.origin, { shop: TEST_SHOP, checkoutToken: "c1b2a3d4e5f60718293a4b5c6d7e8f90", orderId: "gid://shopify/OrderIdentity/5712347889123456002", code: "ALICE10", campaign: "" });
     expect(posted.status).toBe(204);
     // The sweep is due at the end of the signal's minute: brought forward, as the worker-thread test does the purge.
     await expect.poll(() => prisma.job.count({ where: { shop: TEST_SHOP, kind: "pixel.sweep", status: "queued" } })).toBe(1);

@@ -12,9 +12,10 @@ import type { Logger } from "../../../app/platform/logger/logger.server";
 import { startTestAppServer, type AppServer } from "../admin/app-server";
 import { connectShop, sandboxCommissions, sandboxFaults, shopServiceAccess, shopServiceClient, useTestSandbox } from "../../support/pipeline";
 import { deliveriesPlanned } from "../../support/kept-deliveries";
-import { sampleCheckoutToken, shopifyOrder, type OrderOptions } from "../../support/orders";
+import { shopifyOrder, type OrderOptions } from "../../support/orders";
 import { ShopifyAdminStandIn } from "../../support/shopify-admin-standin";
 import { signedWebhook, TEST_SHOP } from "../../support/shopify-requests";
+import { pixelSignalFor, postPixelSignal } from "../storefront/support/requests";
 
 // Leaked codes (issue 48, item 5; decision 036), end to end: real-shaped
 // orders/paid webhooks (Admin API 2026-10) through the built app under
@@ -185,11 +186,7 @@ describe("a referral coupon used without a link", () => {
 
 /** The web pixel's post at checkout_completed for the checkout of order `id`, naming `orderId` (its own, unless told). */
 async function pixelSignal(id: string, orderId = id): Promise<void> {
-  const response = await fetch(`${server.origin}/api/pixel`, {
-    method: "POST",
-    headers: { "Content-Type": "text/plain", Origin: `https://${TEST_SHOP}` },
-    body: JSON.stringify({ shop: TEST_SHOP, checkoutToken: sampleCheckoutToken(BigInt(id)), orderId: `gid://shopify/OrderIdentity/${orderId}`, code: "ALICE10", campaign: "" }),
-  });
+  const response = await postPixelSignal(server.origin, pixelSignalFor(BigInt(id), "ALICE10", { orderId: `gid://shopify/OrderIdentity/${orderId}` }));
   expect(response.status).toBe(204);
 }
 

@@ -5,10 +5,11 @@ import { startAppServer, testAppEnv, type AppServer } from "../admin/app-server"
 import { DEFAULT_RECONCILE_INTERVAL_MS } from "../../../app/domains/order-sync/job-kinds";
 import { scheduleReconcile } from "../../../app/domains/order-sync/reconcile.server";
 import { connectShop, sandboxCommissions, testPipeline, useTestSandbox } from "../../support/pipeline";
-import { sampleCheckoutToken, shopifyOrder, type OrderOptions } from "../../support/orders";
+import { shopifyOrder, type OrderOptions } from "../../support/orders";
 import { ShopifyAdminStandIn } from "../../support/shopify-admin-standin";
 import { signedWebhook, TEST_SHOP } from "../../support/shopify-requests";
 import { deliveriesPlanned } from "../../support/kept-deliveries";
+import { pixelSignalFor, postPixelSignal } from "../storefront/support/requests";
 
 // The web pixel's signal joined with its order on the checkout token, through
 // the built app under server.mjs: POST /api/pixel as the pixel sends it
@@ -34,24 +35,9 @@ async function deliverOrder(options: OrderOptions & { id: bigint }): Promise<str
   return options.id.toString();
 }
 
-function postSignal(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${server.origin}/api/pixel`, {
-    method: "POST",
-    // The proxy in front of the app (TRUST_PROXY_HOPS=1) adds the client's address.
-    headers: { "Content-Type": "text/plain", Origin: "https://demo-outfitters.myshopify.com", "X-Forwarded-For": "192.0.2.44", ...headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-}
-
-/** What the pixel sends at checkout_completed for an order. */
-const signalFor = (id: bigint, code: string, extra: Record<string, unknown> = {}) => ({
-  shop: TEST_SHOP,
-  checkoutToken: sampleCheckoutToken(id),
-  orderId: `gid://shopify/OrderIdentity/${id}`,
-  code,
-  campaign: "",
-  ...extra,
-});
+/** The pixel's post, through the proxy in front of the app (TRUST_PROXY_HOPS=1), which adds the client's address. */
+const postSignal = (body: unknown, headers: Record<string, string> = {}) =>
+  postPixelSignal(server.origin, body, { Origin: "https://demo-outfitters.myshopify.com", "X-Forwarded-For": "192.0.2.44", ...headers });
 
 const recordOf = (orderId: string) => prisma.orderRecord.findFirstOrThrow({ where: { shop: TEST_SHOP, orderId } });
 
@@ -71,7 +57,7 @@ describe("a pixel signal and its order, whichever comes first", () => {
     await connectShop(sandbox);
     const pipeline = testPipeline();
     const id = 6_120_000_000_000_000_101n;
-    const signal = await postSignal(signalFor(id, "ALICE10"));
+    const signal = await postSignal(pixelSignalFor(id, "ALICE10"));
     expect(signal.status).toBe(204);
     expect(signal.headers.get("access-control-allow-origin")).toBe("*");
 
@@ -90,7 +76,7 @@ describe("a pixel signal and its order, whichever comes first", () => {
 
     // Shopify delivers the webhook again and the pixel fires again (a reloaded thank-you page): still once.
     await deliverOrder({ id, landingSite: "/" });
-    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10"))).status).toBe(204);
     await drainAfter(pipeline, 60_000);
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(1);
     expect((await eventsSent(orderId)).filter((e) => e.result.status === 200)).toHaveLength(1);
@@ -102,7 +88,7 @@ describe("a pixel signal and its order, whichever comes first", () => {
     const id = 6_120_000_000_000_000_106n;
     const placed = new Date(Date.now() - 1_000);
     // GIVEN the pixel's signal, a second after the order was placed and before its webhook
-    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10"))).status).toBe(204);
     // AND the shop's sweep at the end of that minute, which finds no order yet
     await drainAfter(pipeline, 61_000);
     expect(await prisma.job.count({ where: { kind: "pixel.sweep", status: "done" } })).toBe(1);
@@ -126,7 +112,7 @@ describe("a pixel signal and its order, whichever comes first", () => {
     const pipeline = testPipeline();
     const id = 6_120_000_000_000_000_107n;
     // GIVEN the pixel's signal, and its order's webhook a moment later, before the shop's sweep is due
-    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10"))).status).toBe(204);
     const orderId = await deliverOrder({ id, landingSite: "/" });
     // THEN the intake joins the stored signal at once
     expect(await recordOf(orderId)).toMatchObject({ status: "queued", shortCode: "ALICE10", codeSource: "pixel", heldEvent: null });
@@ -147,7 +133,7 @@ describe("a pixel signal and its order, whichever comes first", () => {
     expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal", shortCode: null });
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
 
-    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10"))).status).toBe(204);
     expect(await recordOf(orderId)).toMatchObject({ status: "queued" });
     await drainAfter(pipeline);
 
@@ -167,7 +153,7 @@ describe("a pixel signal and its order, whichever comes first", () => {
     const id = 6_120_000_000_000_000_105n;
     // GIVEN an order placed, and the pixel's signal 5 s later, before any webhook
     const placed = new Date(Date.now() - 5_000);
-    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10"))).status).toBe(204);
     // AND the shop's sweep at the end of that minute, which finds no order yet
     await drainAfter(pipeline, 61_000);
     expect(await prisma.job.count({ where: { kind: "pixel.sweep", status: "done" } })).toBe(1);
@@ -201,7 +187,7 @@ describe("a pixel signal and its order, whichever comes first", () => {
     // Judged by its job: not referred, but no signal weighed yet, so it waits for one; the code it did not pick is not kept
     expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal", shortCode: null, couponCode: null });
 
-    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10"))).status).toBe(204);
     await drainAfter(pipeline);
     const row = await recordOf(orderId);
     expect(row).toMatchObject({ status: "recorded", shortCode: "ALICE10" });
@@ -216,7 +202,7 @@ describe("a pixel signal and its order, whichever comes first", () => {
     await connectShop(sandbox);
     const pipeline = testPipeline();
     const id = 6_120_000_000_000_000_104n;
-    expect((await postSignal(signalFor(id, "BOB10"))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "BOB10"))).status).toBe(204);
     const orderId = await deliverOrder({ id, noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
     await drainAfter(pipeline);
     const row = await recordOf(orderId);
@@ -248,7 +234,7 @@ describe("an order waiting for its pixel signal", () => {
 
     // THEN it is not referred, for good: its event goes, and a signal that comes now changes nothing
     expect(await recordOf(orderId)).toMatchObject({ status: "not_referred", heldEvent: null, statusReason: "Not referred: no web pixel signal came within 30 minutes of the order" });
-    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10"))).status).toBe(204);
     await drainAfter(pipeline, 61_000);
     expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
@@ -266,7 +252,7 @@ describe("an order waiting for its pixel signal", () => {
     expect(response.status).toBe(200);
     await drainAfter(pipeline);
     expect(await recordOf(orderId)).toMatchObject({ status: "skipped", heldEvent: null });
-    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10"))).status).toBe(204);
     await drainAfter(pipeline, 61_000);
     expect(await recordOf(orderId)).toMatchObject({ status: "skipped" });
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
@@ -278,7 +264,7 @@ describe("the one precedence, at intake and in the decision", () => {
     await connectShop(sandbox);
     const pipeline = testPipeline();
     const id = 6_120_000_000_000_000_110n;
-    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10"))).status).toBe(204);
     const orderId = await deliverOrder({ id, landingSite: "/?mbsy=BOB10" });
     expect(await recordOf(orderId)).toMatchObject({ status: "queued", shortCode: "ALICE10", codeSource: "pixel" });
     await drainAfter(pipeline);
@@ -294,7 +280,7 @@ describe("the one precedence, at intake and in the decision", () => {
   it("puts the cart's link before the web pixel's stored code, from the intake on", async () => {
     await connectShop(sandbox);
     const id = 6_120_000_000_000_000_111n;
-    expect((await postSignal(signalFor(id, "BOB10"))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "BOB10"))).status).toBe(204);
     const orderId = await deliverOrder({ id, landingSite: "/?mbsy=BOB10", noteAttributes: [{ name: "_referral_code", value: "ALICE10" }] });
     expect(await recordOf(orderId)).toMatchObject({ status: "queued", shortCode: "ALICE10", codeSource: "cart_attribute" });
   });
@@ -312,7 +298,7 @@ describe("a forged pixel signal", () => {
     await drainAfter(pipeline);
     expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal" });
 
-    expect((await postSignal(signalFor(id, "ALICE10", { checkoutToken: madeUpToken(1), orderId: orderId }))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10", { checkoutToken: madeUpToken(1), orderId: orderId }))).status).toBe(204);
     await drainAfter(pipeline, 61_000);
     expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal" });
     // AND once its wait is over it is not referred
@@ -325,7 +311,7 @@ describe("a forged pixel signal", () => {
     await connectShop(sandbox);
     const pipeline = testPipeline();
     const id = 6_120_000_000_000_000_202n;
-    expect((await postSignal(signalFor(id, "ALICE10", { checkoutToken: madeUpToken(2), orderId: id.toString() }))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10", { checkoutToken: madeUpToken(2), orderId: id.toString() }))).status).toBe(204);
     const orderId = await deliverOrder({ id, landingSite: "/?mbsy=BOB10" });
     await drainAfter(pipeline);
     await drainAfter(pipeline, 61_000);
@@ -343,7 +329,7 @@ describe("a forged pixel signal", () => {
     const orderId = await deliverOrder({ id, landingSite: "/" });
     await drainAfter(pipeline);
     // The real token of this order, but another order's id: not this checkout's signal.
-    expect((await postSignal(signalFor(id, "ALICE10", { orderId: "6120000000000000999" }))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10", { orderId: "6120000000000000999" }))).status).toBe(204);
     await drainAfter(pipeline, 61_000);
     expect(await recordOf(orderId)).toMatchObject({ status: "awaiting_signal" });
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
@@ -356,7 +342,7 @@ describe("a forged pixel signal", () => {
     const placed = new Date(Date.now() - 2 * 60 * 60_000);
     const orderId = await deliverOrder({ id, landingSite: "/", createdAt: placed });
     await drainAfter(pipeline);
-    expect((await postSignal(signalFor(id, "ALICE10"))).status).toBe(204);
+    expect((await postSignal(pixelSignalFor(id, "ALICE10"))).status).toBe(204);
     await drainAfter(pipeline, 61_000);
     expect(await recordOf(orderId)).toMatchObject({ status: "not_referred" });
     expect(await sandboxCommissions(sandbox, orderId)).toHaveLength(0);
@@ -381,7 +367,7 @@ describe("a forged pixel signal", () => {
 
     // A real buyer of another shop, from another address, is not refused.
     await connectShop(sandbox, { shop: "other-shop.myshopify.com" });
-    const other = await postSignal({ ...signalFor(6_120_000_000_000_000_205n, "ALICE10"), shop: "other-shop.myshopify.com" }, { "X-Forwarded-For": "198.51.100.77" });
+    const other = await postSignal({ ...pixelSignalFor(6_120_000_000_000_000_205n, "ALICE10"), shop: "other-shop.myshopify.com" }, { "X-Forwarded-For": "198.51.100.77" });
     expect(other.status).toBe(204);
   }, 120_000);
 });
@@ -389,8 +375,8 @@ describe("a forged pixel signal", () => {
 describe("the pixel's endpoint", () => {
   it("answers an unknown shop as it answers a known one, and stores nothing for it", async () => {
     await connectShop(sandbox);
-    const unknown = await postSignal({ ...signalFor(1n, "ALICE10"), shop: "someone-else.myshopify.com" });
-    const known = await postSignal(signalFor(2n, "ALICE10"));
+    const unknown = await postSignal({ ...pixelSignalFor(1n, "ALICE10"), shop: "someone-else.myshopify.com" });
+    const known = await postSignal(pixelSignalFor(2n, "ALICE10"));
     expect([unknown.status, known.status]).toEqual([204, 204]);
     expect(await unknown.text()).toBe(await known.text());
     expect(await prisma.pixelSignal.count({ where: { shop: "someone-else.myshopify.com" } })).toBe(0);
@@ -402,19 +388,19 @@ describe("the pixel's endpoint", () => {
     const cases: [unknown, RegExp][] = [
       ["not json", /not JSON/],
       [[1, 2], /not a JSON object/],
-      [{ ...signalFor(3n, "ALICE10"), shop: "https://evil.example" }, /shop/],
-      [{ ...signalFor(3n, "ALICE10"), checkoutToken: "<script>" }, /checkoutToken/],
-      [{ ...signalFor(3n, "ALICE10"), code: "A".repeat(65) }, /code/],
-      [{ ...signalFor(3n, "ALICE10"), code: "ALICE10\"><img>" }, /code/],
-      [{ ...signalFor(3n, "ALICE10"), orderId: 6120000000000000 }, /orderId/],
-      [{ ...signalFor(3n, "ALICE10"), campaign: "x".repeat(40) }, /campaign/],
+      [{ ...pixelSignalFor(3n, "ALICE10"), shop: "https://evil.example" }, /shop/],
+      [{ ...pixelSignalFor(3n, "ALICE10"), checkoutToken: "<script>" }, /checkoutToken/],
+      [{ ...pixelSignalFor(3n, "ALICE10"), code: "A".repeat(65) }, /code/],
+      [{ ...pixelSignalFor(3n, "ALICE10"), code: "ALICE10\"><img>" }, /code/],
+      [{ ...pixelSignalFor(3n, "ALICE10"), orderId: 6120000000000000 }, /orderId/],
+      [{ ...pixelSignalFor(3n, "ALICE10"), campaign: "x".repeat(40) }, /campaign/],
     ];
     for (const [body, problem] of cases) {
       const response = await postSignal(body);
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: string }).error).toMatch(problem);
     }
-    const huge = await postSignal({ ...signalFor(3n, "ALICE10"), padding: "x".repeat(5_000) });
+    const huge = await postSignal({ ...pixelSignalFor(3n, "ALICE10"), padding: "x".repeat(5_000) });
     expect(huge.status).toBe(413);
     const preflight = await fetch(`${server.origin}/api/pixel`, { method: "OPTIONS", headers: { Origin: "https://x.example", "Access-Control-Request-Method": "POST" } });
     expect(preflight.status).toBe(204);

@@ -1,7 +1,9 @@
-// Requests as Shopify sends them to the app: app proxy calls (signed query) and
-// customer account extension calls (session token), built with Shopify's test helpers.
+// Requests as Shopify sends them to the app: app proxy calls (signed query),
+// customer account extension calls (session token), built with Shopify's test
+// helpers, and the web pixel's unsigned post.
 import { createHmac } from "node:crypto";
 import { getJwt, RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
+import { sampleCheckoutToken } from "../../../support/orders";
 
 export const STORE = "referral-demo";
 export const SHOP = `${STORE}.myshopify.com`;
@@ -95,4 +97,23 @@ export async function respond(
     if (thrown instanceof Response) return thrown;
     throw thrown;
   }
+}
+
+/** What the web pixel (extensions/referral-pixel) sends at checkout_completed for order `id`: its checkout's token and the order's identity. */
+export const pixelSignalFor = (id: bigint, code: string, extra: Record<string, unknown> = {}) => ({
+  shop: SHOP,
+  checkoutToken: sampleCheckoutToken(id),
+  orderId: `gid://shopify/OrderIdentity/${id}`,
+  code,
+  campaign: "",
+  ...extra,
+});
+
+/** The pixel's POST of `body` (a signal, or any text) to the served app at `origin`, text/plain as the pixel sends it. */
+export function postPixelSignal(origin: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${origin}/api/pixel`, {
+    method: "POST",
+    headers: { "Content-Type": "text/plain", Origin: `https://${SHOP}`, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 }
