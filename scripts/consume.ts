@@ -2,8 +2,9 @@
 // Google Cloud Pub/Sub topic (PUBSUB_SUBSCRIPTION) into the intake, beside
 // the app and worker processes; several may pull one subscription. On
 // SIGTERM it stops pulling, stores what it holds, hands the rest back and
-// sends its last acknowledgements (SHUTDOWN_DEADLINE_MS in all), and exits 0. It exits 1 when the
-// subscription cannot be pulled, for its supervisor to start it again.
+// sends its last acknowledgements (SHUTDOWN_DEADLINE_MS in all), and exits
+// 0. It exits 1 when the subscription cannot be pulled, for its supervisor
+// to start it again.
 import "./lib/require-node";
 import { startPubSubConsumer } from "../app/wiring/pubsub-consumer.server";
 
